@@ -1,0 +1,124 @@
+package sim
+
+// balance spawns and despawns creatures chunk by chunk, following each
+// balance rule of the ruleset (zombies by night, skeletons in tunnels,
+// cows on grass).
+func (w *World) balance() {
+	light := int64(w.Daylight())
+	rules := &w.rules.Creature.Balance
+	// The population bounds follow daylight only, so they are the same in
+	// every chunk; Go's division truncates toward zero like Crafter's int().
+	for r := range rules {
+		br := &rules[r]
+		lo := int((int64(br.MinBase) + int64(br.MinLight)*light>>16) / one)
+		hi := int((int64(br.MaxBase) + int64(br.MaxLight)*light>>16) / one)
+		for c := range w.chunks {
+			counts := &w.chunks[c]
+			space, pop := int(counts.space[r]), int(counts.pop[r])
+			switch {
+			case pop < lo && space >= br.MinSpace && space > 0:
+				w.spawn(c, br, space)
+			case pop > hi:
+				w.despawn(c, br, pop)
+			}
+		}
+	}
+}
+
+// spawn may add a creature of br's kind on one of the space tiles of br's
+// material in chunk c.
+func (w *World) spawn(c int, br *BalanceRule, space int) {
+	rng := &w.s.RNG
+	if !rng.Chance(br.SpawnP) {
+		return
+	}
+	x, y := w.randomTileInChunk(c, br.Material, space)
+	if w.objAt[w.index(x, y)] == 0 && w.distance(x, y) >= br.SpawnDist {
+		w.addObject(w.newCreature(br.Kind, x, y))
+	}
+}
+
+// despawn may remove one of the pop creatures of br's kind in chunk c.
+func (w *World) despawn(c int, br *BalanceRule, pop int) {
+	rng := &w.s.RNG
+	if !rng.Chance(br.DespawnP) {
+		return
+	}
+	i := w.nthCreatureInChunk(c, br.Kind, rng.Intn(pop))
+	o := &w.objects[i]
+	if w.distance(int(o.X), int(o.Y)) >= br.DespawnDist {
+		w.removeObject(i)
+	}
+}
+
+// newCreature returns a fresh creature of kind k at (x, y).
+func (w *World) newCreature(k ObjectKind, x, y int) Object {
+	o := Object{X: int16(x), Y: int16(y), Kind: k}
+	switch k {
+	case ObjCow:
+		o.Health = w.rules.Creature.CowHealth
+	case ObjZombie:
+		o.Health = w.rules.Creature.ZombieHealth
+	case ObjSkeleton:
+		o.Health = w.rules.Creature.SkeletonHealth
+	case ObjPlant:
+		o.Health = w.rules.Creature.PlantHealth
+	}
+	return o
+}
+
+// chunkBounds returns the tile rectangle [x0, x1) × [y0, y1) of chunk c.
+func (w *World) chunkBounds(c int) (x0, y0, x1, y1 int) {
+	cs := w.rules.Creature.ChunkSize
+	x0, y0 = (c%w.chunksX)*cs, (c/w.chunksX)*cs
+	return x0, y0, min(x0+cs, w.width), min(y0+cs, w.height)
+}
+
+// randomTileInChunk draws a tile of material m uniformly among the space
+// such tiles of chunk c. It probes random tiles of the chunk first (cheap
+// when m is common) and counts through the chunk only if all probes miss.
+func (w *World) randomTileInChunk(c int, m Material, space int) (x, y int) {
+	x0, y0, x1, y1 := w.chunkBounds(c)
+	cw, ch := x1-x0, y1-y0
+	rng := &w.s.RNG
+	for range 16 {
+		k := rng.Intn(cw * ch)
+		x, y = x0+k%cw, y0+k/cw
+		if w.tiles[w.index(x, y)] == m {
+			return x, y
+		}
+	}
+	return w.nthTileInChunk(c, m, rng.Intn(space))
+}
+
+// nthTileInChunk returns the n-th tile of material m in chunk c, in
+// row-major order. The chunk holds more than n such tiles.
+func (w *World) nthTileInChunk(c int, m Material, n int) (x, y int) {
+	x0, y0, x1, y1 := w.chunkBounds(c)
+	for y = y0; y < y1; y++ {
+		for x = x0; x < x1; x++ {
+			if w.tiles[w.index(x, y)] == m {
+				if n == 0 {
+					return x, y
+				}
+				n--
+			}
+		}
+	}
+	panic("sim: chunk material count out of step with the tiles")
+}
+
+// nthCreatureInChunk returns the index of the n-th live object of kind k
+// in chunk c, in array order. The chunk holds more than n of them.
+func (w *World) nthCreatureInChunk(c int, k ObjectKind, n int) int {
+	for i := 1; i < int(w.s.NumObjects); i++ {
+		o := &w.objects[i]
+		if o.Kind == k && w.chunkOf(int(o.X), int(o.Y)) == c {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
+	}
+	panic("sim: chunk population out of step with the objects")
+}

@@ -1,0 +1,184 @@
+package sim
+
+// ClassicName is the id of the ruleset that reproduces Crafter.
+const ClassicName = "classic"
+
+// Classic returns a fresh copy of the classic ruleset: the mechanics of
+// the Crafter benchmark as given in shared/spec/classic-rules.md, every
+// number taken from there.
+func Classic() *Rules {
+	achievements := []string{
+		"collect_coal", "collect_diamond", "collect_drink", "collect_iron",
+		"collect_sapling", "collect_stone", "collect_wood", "defeat_skeleton",
+		"defeat_zombie", "eat_cow", "eat_plant", "make_iron_pickaxe",
+		"make_iron_sword", "make_stone_pickaxe", "make_stone_sword",
+		"make_wood_pickaxe", "make_wood_sword", "place_furnace", "place_plant",
+		"place_stone", "place_table", "wake_up",
+	}
+	ach := func(name string) Achievement {
+		for i, n := range achievements {
+			if n == name {
+				return Achievement(i)
+			}
+		}
+		panic("classic: unknown achievement " + name)
+	}
+	walk := func(name string) MaterialInfo {
+		return MaterialInfo{Name: name, Walkable: true, ArrowPasses: true}
+	}
+	solid := func(name string) MaterialInfo { return MaterialInfo{Name: name} }
+	item := func(name string, initial int8, vital bool) ItemInfo {
+		return ItemInfo{Name: name, Max: 9, Initial: initial, Vital: vital}
+	}
+	one := func(it Item) ItemAmount { return ItemAmount{it, 1} }
+	const always = 65536
+
+	r := &Rules{
+		Name:    ClassicName,
+		Version: 1,
+		Materials: []MaterialInfo{
+			MatNone:    solid("none"),
+			MatWater:   {Name: "water", ArrowPasses: true},
+			MatGrass:   walk("grass"),
+			MatStone:   solid("stone"),
+			MatPath:    walk("path"),
+			MatSand:    walk("sand"),
+			MatTree:    solid("tree"),
+			MatLava:    {Name: "lava", Deadly: true, ArrowPasses: true},
+			MatCoal:    solid("coal"),
+			MatIron:    solid("iron"),
+			MatDiamond: solid("diamond"),
+			MatTable:   {Name: "table", ArrowLeaves: MatPath},
+			MatFurnace: {Name: "furnace", ArrowLeaves: MatPath},
+		},
+		Items: []ItemInfo{
+			ItemHealth:       item("health", 9, true),
+			ItemFood:         item("food", 9, true),
+			ItemDrink:        item("drink", 9, true),
+			ItemEnergy:       item("energy", 9, true),
+			ItemSapling:      item("sapling", 0, false),
+			ItemWood:         item("wood", 0, false),
+			ItemStone:        item("stone", 0, false),
+			ItemCoal:         item("coal", 0, false),
+			ItemIron:         item("iron", 0, false),
+			ItemDiamond:      item("diamond", 0, false),
+			ItemWoodPickaxe:  item("wood_pickaxe", 0, false),
+			ItemStonePickaxe: item("stone_pickaxe", 0, false),
+			ItemIronPickaxe:  item("iron_pickaxe", 0, false),
+			ItemWoodSword:    item("wood_sword", 0, false),
+			ItemStoneSword:   item("stone_sword", 0, false),
+			ItemIronSword:    item("iron_sword", 0, false),
+		},
+		Actions: []ActionInfo{
+			ActNoop:             {Name: "noop", Kind: ActionNoop},
+			ActMoveLeft:         {Name: "move_left", Kind: ActionMove, Dir: DirLeft},
+			ActMoveRight:        {Name: "move_right", Kind: ActionMove, Dir: DirRight},
+			ActMoveUp:           {Name: "move_up", Kind: ActionMove, Dir: DirUp},
+			ActMoveDown:         {Name: "move_down", Kind: ActionMove, Dir: DirDown},
+			ActDo:               {Name: "do", Kind: ActionDo},
+			ActSleep:            {Name: "sleep", Kind: ActionSleep},
+			ActPlaceStone:       {Name: "place_stone", Kind: ActionPlace, Recipe: 0},
+			ActPlaceTable:       {Name: "place_table", Kind: ActionPlace, Recipe: 1},
+			ActPlaceFurnace:     {Name: "place_furnace", Kind: ActionPlace, Recipe: 2},
+			ActPlacePlant:       {Name: "place_plant", Kind: ActionPlace, Recipe: 3},
+			ActMakeWoodPickaxe:  {Name: "make_wood_pickaxe", Kind: ActionMake, Recipe: 0},
+			ActMakeStonePickaxe: {Name: "make_stone_pickaxe", Kind: ActionMake, Recipe: 1},
+			ActMakeIronPickaxe:  {Name: "make_iron_pickaxe", Kind: ActionMake, Recipe: 2},
+			ActMakeWoodSword:    {Name: "make_wood_sword", Kind: ActionMake, Recipe: 3},
+			ActMakeStoneSword:   {Name: "make_stone_sword", Kind: ActionMake, Recipe: 4},
+			ActMakeIronSword:    {Name: "make_iron_sword", Kind: ActionMake, Recipe: 5},
+		},
+		Collect: []CollectRule{
+			{Material: MatTree, Receive: one(ItemWood), Leaves: MatGrass, Chance: always, Achievement: ach("collect_wood")},
+			{Material: MatStone, Require: []ItemAmount{one(ItemWoodPickaxe)}, Receive: one(ItemStone), Leaves: MatPath, Chance: always, Achievement: ach("collect_stone")},
+			{Material: MatCoal, Require: []ItemAmount{one(ItemWoodPickaxe)}, Receive: one(ItemCoal), Leaves: MatPath, Chance: always, Achievement: ach("collect_coal")},
+			{Material: MatIron, Require: []ItemAmount{one(ItemStonePickaxe)}, Receive: one(ItemIron), Leaves: MatPath, Chance: always, Achievement: ach("collect_iron")},
+			{Material: MatDiamond, Require: []ItemAmount{one(ItemIronPickaxe)}, Receive: one(ItemDiamond), Leaves: MatPath, Chance: always, Achievement: ach("collect_diamond")},
+			{Material: MatWater, Receive: one(ItemDrink), Leaves: MatWater, Chance: always, Resets: CounterThirst, Achievement: ach("collect_drink")},
+			{Material: MatGrass, Receive: one(ItemSapling), Leaves: MatGrass, Chance: uint32(P(100)), Achievement: ach("collect_sapling")},
+		},
+		Place: []PlaceRule{
+			{Name: "stone", Uses: []ItemAmount{one(ItemStone)}, Where: MaterialsOf(MatGrass, MatSand, MatPath, MatWater, MatLava), Material: MatStone, Achievement: ach("place_stone")},
+			{Name: "table", Uses: []ItemAmount{{ItemWood, 2}}, Where: MaterialsOf(MatGrass, MatSand, MatPath), Material: MatTable, Achievement: ach("place_table")},
+			{Name: "furnace", Uses: []ItemAmount{{ItemStone, 4}}, Where: MaterialsOf(MatGrass, MatSand, MatPath), Material: MatFurnace, Achievement: ach("place_furnace")},
+			{Name: "plant", Uses: []ItemAmount{one(ItemSapling)}, Where: MaterialsOf(MatGrass), Object: ObjPlant, Achievement: ach("place_plant")},
+		},
+		Make: []MakeRule{
+			{Name: "wood_pickaxe", Uses: []ItemAmount{one(ItemWood)}, Nearby: []Material{MatTable}, Gives: one(ItemWoodPickaxe), Achievement: ach("make_wood_pickaxe")},
+			{Name: "stone_pickaxe", Uses: []ItemAmount{one(ItemWood), one(ItemStone)}, Nearby: []Material{MatTable}, Gives: one(ItemStonePickaxe), Achievement: ach("make_stone_pickaxe")},
+			{Name: "iron_pickaxe", Uses: []ItemAmount{one(ItemWood), one(ItemCoal), one(ItemIron)}, Nearby: []Material{MatTable, MatFurnace}, Gives: one(ItemIronPickaxe), Achievement: ach("make_iron_pickaxe")},
+			{Name: "wood_sword", Uses: []ItemAmount{one(ItemWood)}, Nearby: []Material{MatTable}, Gives: one(ItemWoodSword), Achievement: ach("make_wood_sword")},
+			{Name: "stone_sword", Uses: []ItemAmount{one(ItemWood), one(ItemStone)}, Nearby: []Material{MatTable}, Gives: one(ItemStoneSword), Achievement: ach("make_stone_sword")},
+			{Name: "iron_sword", Uses: []ItemAmount{one(ItemWood), one(ItemCoal), one(ItemIron)}, Nearby: []Material{MatTable, MatFurnace}, Gives: one(ItemIronSword), Achievement: ach("make_iron_sword")},
+		},
+		Achievements: achievements,
+		Weapons: []Weapon{
+			{ItemWoodSword, 2}, {ItemStoneSword, 3}, {ItemIronSword, 5},
+		},
+		BareHand: 1,
+		Events: EventAchievements{
+			WakeUp:         ach("wake_up"),
+			EatCow:         ach("eat_cow"),
+			EatPlant:       ach("eat_plant"),
+			DefeatZombie:   ach("defeat_zombie"),
+			DefeatSkeleton: ach("defeat_skeleton"),
+		},
+		Vitals: VitalRules{
+			HungerLimit:   2 * 25,
+			ThirstLimit:   2 * 20,
+			FatigueLimit:  30,
+			RestLimit:     10,
+			RecoverLimit:  2 * 25,
+			DegenLimit:    2 * 15,
+			EpisodeLength: 10000,
+		},
+		Creature: CreatureRules{
+			UpdateRadius:   18, // 2 × the 9-tile view, as Crafter
+			SkeletonGround: MatPath,
+			CowHealth:      3,
+			ZombieHealth:   5,
+			SkeletonHealth: 3,
+			PlantHealth:    1,
+			CowFood:        6,
+			PlantFood:      4,
+			PlantRipe:      300,
+
+			CowMove: P(500),
+
+			ZombieNear:     8,
+			ZombieChase:    P(900),
+			ZombieLongAxis: P(800),
+			ZombieDamage:   2,
+			ZombieSleepHit: 7,
+			ZombieCooldown: 5,
+
+			SkeletonFlee:    3,
+			SkeletonShoot:   5,
+			SkeletonNear:    8,
+			SkeletonAxis:    P(600),
+			SkeletonShootP:  P(500),
+			SkeletonChaseP:  P(300),
+			SkeletonWanderP: P(200),
+			SkeletonReload:  4,
+			ArrowDamage:     2,
+
+			BalanceEvery: 10,
+			ChunkSize:    12,
+			Balance: [3]BalanceRule{
+				{Kind: ObjZombie, Material: MatGrass, MinSpace: 50,
+					MinBase: 65536 * 7 / 2, MinLight: -3 * 65536, MaxBase: 65536 * 7 / 2, MaxLight: -3 * 65536,
+					SpawnDist: 6, DespawnDist: 0, SpawnP: P(300), DespawnP: P(400)},
+				{Kind: ObjSkeleton, Material: MatPath, MinSpace: 6,
+					MinBase: 65536, MaxBase: 2 * 65536,
+					SpawnDist: 7, DespawnDist: 7, SpawnP: P(100), DespawnP: P(100)},
+				{Kind: ObjCow, Material: MatGrass, MinSpace: 30,
+					MinBase: 65536, MaxBase: 65536 * 3 / 2, MaxLight: 65536,
+					SpawnDist: 5, DespawnDist: 5, SpawnP: P(10), DespawnP: P(100)},
+			},
+		},
+	}
+	if err := r.compile(); err != nil {
+		panic(err) // the classic table is ours; a mistake here is a bug
+	}
+	return r
+}

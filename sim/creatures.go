@@ -1,0 +1,222 @@
+package sim
+
+// updateCreatures runs every object other than the player that lies within
+// the update radius, in array order. Objects added during the loop (new
+// arrows) wait for the next step, as in Crafter.
+func (w *World) updateCreatures() {
+	objs := w.objects[:w.s.NumObjects]
+	radius := w.rules.Creature.UpdateRadius
+	// Creatures never move the player, so its position holds for the loop.
+	px, py := int(objs[0].X), int(objs[0].Y)
+	for i := 1; i < len(objs); i++ {
+		o := &objs[i]
+		if abs(int(o.X)-px)+abs(int(o.Y)-py) >= radius {
+			continue
+		}
+		switch o.Kind {
+		case ObjCow:
+			w.updateCow(i)
+		case ObjZombie:
+			w.updateZombie(i)
+		case ObjSkeleton:
+			w.updateSkeleton(i)
+		case ObjArrow:
+			w.updateArrow(i)
+		case ObjPlant:
+			w.updatePlant(i)
+		}
+	}
+}
+
+// canEnter reports whether object kind k may step onto (x, y).
+func (w *World) canEnter(k ObjectKind, x, y int) bool {
+	if !w.Inside(x, y) {
+		return false
+	}
+	i := w.index(x, y)
+	if w.objAt[i] != 0 {
+		return false
+	}
+	m := w.tiles[i]
+	if k == ObjSkeleton {
+		return m == w.rules.Creature.SkeletonGround
+	}
+	return w.rules.walkable.Has(m)
+}
+
+// tryMove moves object i one tile in direction d if it can; it reports
+// whether it moved.
+func (w *World) tryMove(i int, d Dir) bool {
+	o := &w.objects[i]
+	dx, dy := d.Offset()
+	x, y := int(o.X)+dx, int(o.Y)+dy
+	if d == DirNone || !w.canEnter(o.Kind, x, y) {
+		return false
+	}
+	w.moveObject(i, x, y)
+	return true
+}
+
+// randomDir draws one of the four directions.
+func (w *World) randomDir() Dir { return Dir(1 + w.s.RNG.Intn(4)) }
+
+// toward returns the direction from object i toward the player along the
+// longer axis (long) or the shorter one; DirNone if already aligned on it.
+func (w *World) toward(i int, long bool) Dir {
+	o := &w.objects[i]
+	dx := int(w.objects[0].X) - int(o.X)
+	dy := int(w.objects[0].Y) - int(o.Y)
+	horizontal := abs(dx) > abs(dy)
+	if !long {
+		horizontal = abs(dx) <= abs(dy)
+	}
+	switch {
+	case horizontal && dx < 0:
+		return DirLeft
+	case horizontal && dx > 0:
+		return DirRight
+	case horizontal:
+		return DirNone
+	case dy < 0:
+		return DirUp
+	case dy > 0:
+		return DirDown
+	}
+	return DirNone
+}
+
+// removeIfDead removes object i when its health is gone; it reports
+// whether it did.
+func (w *World) removeIfDead(i int) bool {
+	if w.objects[i].Health <= 0 {
+		w.removeObject(i)
+		return true
+	}
+	return false
+}
+
+func (w *World) updateCow(i int) {
+	if w.removeIfDead(i) {
+		return
+	}
+	// One draw decides both whether and where the cow moves.
+	r := w.s.RNG.Uint64()
+	if uint32(r>>48) < w.rules.Creature.CowMove {
+		w.tryMove(i, Dir(1+(r&3)))
+	}
+}
+
+func (w *World) updateZombie(i int) {
+	if w.removeIfDead(i) {
+		return
+	}
+	c := &w.rules.Creature
+	rng := &w.s.RNG
+	o := &w.objects[i]
+	if w.distance(int(o.X), int(o.Y)) <= c.ZombieNear && rng.Chance(c.ZombieChase) {
+		w.tryMove(i, w.toward(i, rng.Chance(c.ZombieLongAxis)))
+	} else {
+		w.tryMove(i, w.randomDir())
+	}
+	if w.distance(int(o.X), int(o.Y)) > 1 {
+		return
+	}
+	if o.Timer > 0 {
+		o.Timer--
+		return
+	}
+	damage := c.ZombieDamage
+	if w.s.Sleeping {
+		damage = c.ZombieSleepHit
+	}
+	w.hurtPlayer(damage)
+	o.Timer = c.ZombieCooldown
+}
+
+func (w *World) updateSkeleton(i int) {
+	if w.removeIfDead(i) {
+		return
+	}
+	c := &w.rules.Creature
+	rng := &w.s.RNG
+	o := &w.objects[i]
+	o.Timer = max(o.Timer-1, 0)
+	dist := w.distance(int(o.X), int(o.Y))
+	if dist <= c.SkeletonFlee && w.tryMove(i, w.toward(i, rng.Chance(c.SkeletonAxis)).Opposite()) {
+		return
+	}
+	switch {
+	case dist <= c.SkeletonShoot && rng.Chance(c.SkeletonShootP):
+		w.shoot(i, w.toward(i, true))
+	case dist <= c.SkeletonNear && rng.Chance(c.SkeletonChaseP):
+		w.tryMove(i, w.toward(i, rng.Chance(c.SkeletonAxis)))
+	case rng.Chance(c.SkeletonWanderP):
+		w.tryMove(i, w.randomDir())
+	}
+}
+
+// shoot fires an arrow from skeleton i in direction d if it has reloaded
+// and the next tile is free for an arrow.
+func (w *World) shoot(i int, d Dir) {
+	o := &w.objects[i]
+	if o.Timer > 0 || d == DirNone {
+		return
+	}
+	dx, dy := d.Offset()
+	x, y := int(o.X)+dx, int(o.Y)+dy
+	if !w.Inside(x, y) || w.objAt[w.index(x, y)] != 0 || !w.rules.Materials[w.tiles[w.index(x, y)]].ArrowPasses {
+		return
+	}
+	if w.addObject(Object{X: int16(x), Y: int16(y), Kind: ObjArrow, Facing: d}) {
+		w.objects[i].Timer = w.rules.Creature.SkeletonReload
+	}
+}
+
+// damageObject takes health from object j (the player's lives in the
+// inventory).
+func (w *World) damageObject(j int, damage int8) {
+	if j == 0 {
+		w.hurtPlayer(damage)
+		return
+	}
+	w.objects[j].Health -= damage
+}
+
+func (w *World) updateArrow(i int) {
+	o := &w.objects[i]
+	dx, dy := o.Facing.Offset()
+	x, y := int(o.X)+dx, int(o.Y)+dy
+	if j := w.objectIndex(x, y); j >= 0 {
+		w.damageObject(j, w.rules.Creature.ArrowDamage)
+		w.removeObject(i)
+		return
+	}
+	m := w.Material(x, y)
+	info := &w.rules.Materials[m]
+	if m == MatNone || !info.ArrowPasses {
+		w.removeObject(i)
+		if m != MatNone && info.ArrowLeaves != MatNone {
+			w.setMaterial(x, y, info.ArrowLeaves)
+		}
+		return
+	}
+	w.moveObject(i, x, y)
+}
+
+func (w *World) updatePlant(i int) {
+	o := &w.objects[i]
+	if o.Grown < 1<<15-1 {
+		o.Grown++
+	}
+	x, y := int(o.X), int(o.Y)
+	for d := DirLeft; d <= DirDown; d++ {
+		dx, dy := d.Offset()
+		if j := w.objectIndex(x+dx, y+dy); j >= 0 {
+			switch w.objects[j].Kind {
+			case ObjCow, ObjZombie, ObjSkeleton:
+				o.Health--
+			}
+		}
+	}
+	w.removeIfDead(i)
+}

@@ -1,0 +1,131 @@
+package sim
+
+// Value noise for world generation: a lattice of random values, spaced a
+// power of two apart on each axis, smoothly interpolated. Everything is
+// integer (1/65536 units), so every platform generates the same world. It
+// is ours, cheaper than simplex noise, and the world generator's
+// thresholds are tuned to it (see worldgen.go).
+//
+// Lookups are table driven: for every x (and y) a field knows its lattice
+// column (row) and smoothstep weight, so an evaluation is loads, three
+// multiplies and no variable shifts.
+
+// one is 1.0 in the 1/65536 fixed point used by worldgen and daylight.
+const one = 65536
+
+// noiseField is one lattice within the generator's buffer.
+type noiseField struct {
+	shiftX, shiftY uint // log2 of the lattice spacing, at most 5
+	offset         int  // start in generator.lattice
+	stride         int  // lattice points per row
+	rows           int
+	col, wx        []int32 // per x: lattice column and weight
+	rowStart, wy   []int32 // per y: index of the lattice row in generator.lattice, weight
+}
+
+// smoothstep returns smoothstep(k/32) in 1/65536 units for k in [0, 32]:
+// t²(3 − 2t) with t = k/32 is k²(96 − 2k)/32768, exactly.
+func smoothstep(k int32) int32 { return k * k * (96 - 2*k) * 2 }
+
+// newNoiseField lays out a field of the given spacing for a width×height
+// map, its lattice starting at offset.
+func newNoiseField(shiftX, shiftY uint, offset, width, height int) noiseField {
+	f := noiseField{
+		shiftX: shiftX, shiftY: shiftY, offset: offset,
+		stride: width>>shiftX + 2, rows: height>>shiftY + 2,
+		col: make([]int32, width), wx: make([]int32, width),
+		rowStart: make([]int32, height), wy: make([]int32, height),
+	}
+	for x := range f.col {
+		f.col[x] = int32(x >> shiftX)
+		f.wx[x] = smoothstep(int32(x&(1<<shiftX-1)) << (5 - shiftX))
+	}
+	for y := range f.rowStart {
+		f.rowStart[y] = int32(offset + (y>>shiftY)*f.stride)
+		f.wy[y] = smoothstep(int32(y&(1<<shiftY-1)) << (5 - shiftY))
+	}
+	return f
+}
+
+// fill draws the lattice values of field f from key.
+func (g *generator) fill(f *noiseField, key uint64) {
+	pts := g.lattice[f.offset : f.offset+f.stride*f.rows]
+	// Three values of 17 random bits from each 64-bit draw, centred:
+	// [-65536, 65535].
+	for i := 0; i < len(pts); i += 3 {
+		r := mix64(key + uint64(i)*0x9e3779b97f4a7c15)
+		for k := 0; k < 3 && i+k < len(pts); k++ {
+			pts[i+k] = int32(r>>(21*k)&(1<<17-1)) - one
+		}
+	}
+}
+
+// at returns field f at tile (x, y), in [-65536, 65536). It interpolates
+// the lattice down to row y once per row and field (rows are generated in
+// order), then across to x.
+func (g *generator) at(f int, x, y int) int32 {
+	if g.colsRow[f] != y {
+		g.rowCols(&g.fields[f], y, g.cols[f])
+		g.colsRow[f] = y
+	}
+	return g.fields[f].colsAt(g.cols[f], x)
+}
+
+// rowCols interpolates field f's lattice down to row y: cols[i] is the
+// field at lattice column i on that row.
+func (g *generator) rowCols(f *noiseField, y int, cols []int32) {
+	i := int(f.rowStart[y])
+	wy := int64(f.wy[y])
+	top := g.lattice[i : i+f.stride]
+	bot := g.lattice[i+f.stride : i+2*f.stride]
+	cols = cols[:len(top)]
+	for i := range cols {
+		cols[i] = lerp(top[i], bot[i], wy)
+	}
+}
+
+// rowValues evaluates field f on every tile of row y into dst.
+func (g *generator) rowValues(f *noiseField, y int, dst []int32) {
+	i := int(f.rowStart[y])
+	wy := int64(f.wy[y])
+	top := g.lattice[i : i+f.stride]
+	bot := g.lattice[i+f.stride : i+2*f.stride]
+	span := 1 << f.shiftX
+	wx := f.wx[:span]
+	a := lerp(top[0], bot[0], wy)
+	for ix, x0 := 0, 0; x0 < len(dst); ix, x0 = ix+1, x0+span {
+		b := lerp(top[ix+1], bot[ix+1], wy)
+		seg := dst[x0:min(x0+span, len(dst))]
+		for k := range seg {
+			seg[k] = lerp(a, b, int64(wx[k]))
+		}
+		a = b
+	}
+}
+
+// colsAt interpolates a row's lattice column values (from rowCols) at x.
+func (f *noiseField) colsAt(cols []int32, x int) int32 {
+	ix := f.col[x]
+	return lerp(cols[ix], cols[ix+1], int64(f.wx[x]))
+}
+
+// lerp returns a + (b−a)·t for t in 1/65536 units.
+func lerp(a, b int32, t int64) int32 {
+	return int32(int64(a) + (int64(b)-int64(a))*t>>16)
+}
+
+// addOctave rescales fine's random lattice by fineWeight and adds the
+// coarse field, weighted by coarseWeight, at each of fine's lattice
+// points (weights in 1/65536). coarse must be the coarser field, and
+// fine's lattice points beyond the map are clamped onto its edge.
+func (g *generator) addOctave(fineField, coarseField int, fineWeight, coarseWeight int64) {
+	fine, coarse := &g.fields[fineField], &g.fields[coarseField]
+	for j := 0; j < fine.rows; j++ {
+		y := min(j<<fine.shiftY, len(coarse.rowStart)-1)
+		for i := 0; i < fine.stride; i++ {
+			x := min(i<<fine.shiftX, len(coarse.col)-1)
+			p := &g.lattice[fine.offset+j*fine.stride+i]
+			*p = int32((int64(*p)*fineWeight + int64(g.at(coarseField, x, y))*coarseWeight) >> 16)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package sim
+
+// OutcomeKind says what the player's action did.
+type OutcomeKind uint8
+
+// Outcome kinds.
+const (
+	OutNothing   OutcomeKind = iota // noop, or an action that failed: see Reason
+	OutMoved                        // turned and moved one tile
+	OutBlocked                      // turned but could not move: see Reason
+	OutCollected                    // took Count of Item from Material
+	OutDrank                        // drank from water
+	OutAte                          // ate a cow or a ripe plant (Object)
+	OutAttacked                     // hit a creature (Object) without killing it, or killed a zombie or skeleton
+	OutPlaced                       // placed Material or Object, using Item
+	OutMade                         // made Item
+	OutSlept                        // asleep (fell asleep or stayed asleep)
+	numOutcomeKinds
+)
+
+var outcomeNames = [numOutcomeKinds]string{
+	"nothing", "moved", "blocked", "collected", "drank", "ate", "attacked", "placed", "made", "slept",
+}
+
+// String returns the kind's name, as used in traces and text.
+func (k OutcomeKind) String() string {
+	if k < numOutcomeKinds {
+		return outcomeNames[k]
+	}
+	return "unknown"
+}
+
+// Reason says why an action failed or fell short. Crafter stays silent;
+// the simulation always knows, and the task layer decides what to show.
+type Reason uint8
+
+// Reasons.
+const (
+	ReasonNone            Reason = iota
+	ReasonMissingTool            // Missing lists the tools to hold
+	ReasonMissingMaterial        // Missing lists the items lacking
+	ReasonNeedsNearby            // MissingNearby lists the stations to stand by
+	ReasonInvalidTarget          // the faced tile cannot take this action
+	ReasonOccupied               // an object stands on the faced tile
+	ReasonInventoryFull          // done, but the item was at its maximum: nothing gained
+	ReasonNotRipe                // the plant is not ripe yet
+	ReasonNotTired               // sleep with full energy
+	ReasonNoLuck                 // a chance draw failed (a sapling from grass)
+	ReasonWorldFull              // the object array is full
+	numReasons
+)
+
+var reasonNames = [numReasons]string{
+	"", "missing_tool", "missing_material", "needs_nearby", "invalid_target", "occupied",
+	"inventory_full", "not_ripe", "not_tired", "no_luck", "world_full",
+}
+
+// String returns the reason's snake_case name ("" for none).
+func (r Reason) String() string {
+	if r < numReasons {
+		return reasonNames[r]
+	}
+	return "unknown"
+}
+
+// Events are things that happened during a step besides the action.
+type Events uint8
+
+// Events.
+const (
+	EventWoke     Events = 1 << iota // woke up rested (the wake_up achievement)
+	EventWokeHurt                    // woken by damage
+	EventHurt                        // lost health this step
+	EventDied                        // health reached 0
+	EventTimeUp                      // the episode's step limit was reached
+)
+
+// Outcome is the structured result of one Step.
+type Outcome struct {
+	Action   Action
+	Kind     OutcomeKind
+	Reason   Reason
+	Material Material   // the faced tile's material (do, place), or the placed one
+	Object   ObjectKind // the faced object (do), or the placed one
+	Item     Item       // the item gained, made, or used up
+	Count    int8       // how many were gained
+	Damage   int8       // damage dealt to Object
+	// Missing holds the items (tools or materials) whose lack made the
+	// action fail; MissingNearby the stations that were not within reach.
+	Missing       ItemSet
+	MissingNearby MaterialSet
+	Events        Events
+	Unlocked      AchievementSet // achievements unlocked for the first time
+	HealthDelta   int8           // health change since the previous step
+	Done          bool
+}
+
+// Reward is Crafter's reward for the step: +1 per newly unlocked
+// achievement plus the health change divided by 10.
+func (o *Outcome) Reward() float64 {
+	return float64(popcount(uint64(o.Unlocked))) + float64(o.HealthDelta)/10
+}
+
+// Failed reports whether the action did not do what it asks.
+func (o *Outcome) Failed() bool {
+	return o.Kind == OutBlocked || (o.Kind == OutNothing && o.Reason != ReasonNone)
+}
+
+func popcount(v uint64) int {
+	n := 0
+	for v != 0 {
+		v &= v - 1
+		n++
+	}
+	return n
+}

@@ -1,0 +1,304 @@
+package sim
+
+import "fmt"
+
+// Rules is a ruleset as data: the materials, items, actions, recipes,
+// achievements and creature parameters of a world. The simulation has one
+// code path; a new ruleset (an extended tech tree, a per-seed variant) is
+// a new table, not new code.
+//
+// A Rules value is immutable once passed to New; many worlds share one.
+type Rules struct {
+	Name    string // e.g. "classic"
+	Version int    // bumped whenever behaviour changes, so old traces fail loudly
+
+	Materials    []MaterialInfo // indexed by Material; [0] is MatNone
+	Items        []ItemInfo     // indexed by Item
+	Actions      []ActionInfo   // indexed by Action
+	Collect      []CollectRule
+	Place        []PlaceRule
+	Make         []MakeRule
+	Achievements []string // indexed by Achievement
+
+	Weapons  []Weapon // damage dealt by `do` on a creature: the best held counts
+	BareHand int8     // damage with no weapon
+
+	Events   EventAchievements
+	Vitals   VitalRules
+	Creature CreatureRules
+
+	// balanceOf maps an object kind to its balance rule, or -1.
+	balanceOf [256]int8
+	// walkable holds the materials with Walkable set.
+	walkable MaterialSet
+	// collectOf maps a material to 1 + its index in Collect (0: none).
+	collectOf [MaxMaterials]uint8
+	// achByName is filled by compile for lookups by name.
+	achByName map[string]Achievement
+}
+
+// MaterialInfo describes one material.
+type MaterialInfo struct {
+	Name string
+	// Walkable: the player and creatures may stand on it.
+	Walkable bool
+	// Deadly: the player may step on it and dies there (lava).
+	Deadly bool
+	// ArrowPasses: arrows fly over it (walkable tiles, water, lava).
+	ArrowPasses bool
+	// ArrowLeaves, if not MatNone, replaces the material when an arrow
+	// hits it (tables and furnaces break into path).
+	ArrowLeaves Material
+}
+
+// ItemInfo describes one inventory entry.
+type ItemInfo struct {
+	Name    string
+	Max     int8
+	Initial int8
+	Vital   bool // health, food, drink, energy
+}
+
+// ItemAmount is a count of one item.
+type ItemAmount struct {
+	Item   Item
+	Amount int8
+}
+
+// ActionKind says what an action does; its arguments sit in ActionInfo.
+type ActionKind uint8
+
+// Action kinds.
+const (
+	ActionNoop ActionKind = iota
+	ActionMove
+	ActionDo
+	ActionSleep
+	ActionPlace
+	ActionMake
+)
+
+// ActionInfo describes one action.
+type ActionInfo struct {
+	Name   string
+	Kind   ActionKind
+	Dir    Dir // ActionMove
+	Recipe int // index into Place (ActionPlace) or Make (ActionMake)
+}
+
+// Counter names a hidden vital counter that a rule resets.
+type Counter uint8
+
+// Counters a rule may reset.
+const (
+	CounterNone Counter = iota
+	CounterHunger
+	CounterThirst
+)
+
+// CollectRule is what `do` on a material does.
+type CollectRule struct {
+	Material Material
+	Require  []ItemAmount // tools held, not consumed
+	Receive  ItemAmount
+	Leaves   Material
+	// Chance is the probability of receiving, in 1/65536 (65536: always).
+	// The tile becomes Leaves whatever the draw.
+	Chance      uint32
+	Resets      Counter
+	Achievement Achievement
+}
+
+// PlaceRule is what a place action does to the faced tile.
+type PlaceRule struct {
+	Name        string
+	Uses        []ItemAmount
+	Where       MaterialSet
+	Material    Material   // placed material, or MatNone
+	Object      ObjectKind // placed object, or ObjNone
+	Achievement Achievement
+}
+
+// MakeRule is a crafting recipe.
+type MakeRule struct {
+	Name        string
+	Uses        []ItemAmount
+	Nearby      []Material // stations within distance 1 (the 3×3 square)
+	Gives       ItemAmount
+	Achievement Achievement
+}
+
+// Weapon is a held item that raises the damage of `do` on a creature.
+type Weapon struct {
+	Item   Item
+	Damage int8
+}
+
+// EventAchievements are the achievements granted by events rather than
+// recipes.
+type EventAchievements struct {
+	WakeUp, EatCow, EatPlant, DefeatZombie, DefeatSkeleton Achievement
+}
+
+// VitalRules are the thresholds of the hidden vital counters. Hunger,
+// thirst and recovery are counted in halves, so sleeping's half rates stay
+// integers.
+type VitalRules struct {
+	HungerLimit   int16 // in halves: food -1 when the counter exceeds it
+	ThirstLimit   int16 // in halves
+	FatigueLimit  int16 // energy -1 above it
+	RestLimit     int16 // energy +1 below minus it
+	RecoverLimit  int16 // in halves: health +1 above it
+	DegenLimit    int16 // in halves: health -1 below minus it
+	EpisodeLength int32 // steps; 0: unbounded
+}
+
+// CreatureRules are the creatures' parameters; the probabilities are in
+// 1/65536.
+type CreatureRules struct {
+	UpdateRadius   int      // creatures within this L1 distance (exclusive) act
+	SkeletonGround Material // the only material skeletons walk on
+
+	CowHealth, ZombieHealth, SkeletonHealth, PlantHealth int8
+	CowFood, PlantFood                                   int8
+	PlantRipe                                            int16 // grown steps after which a plant is ripe (exclusive)
+
+	CowMove uint32
+
+	ZombieNear      int    // chase when within this distance
+	ZombieChase     uint32 // probability of chasing when near
+	ZombieLongAxis  uint32
+	ZombieDamage    int8
+	ZombieSleepHit  int8
+	ZombieCooldown  int8
+	SkeletonFlee    int // flee when within this distance
+	SkeletonShoot   int // may shoot when within this distance
+	SkeletonNear    int // may approach when within this distance
+	SkeletonAxis    uint32
+	SkeletonShootP  uint32
+	SkeletonChaseP  uint32
+	SkeletonWanderP uint32
+	SkeletonReload  int8
+	ArrowDamage     int8
+
+	BalanceEvery int32 // steps between chunk balancing
+	ChunkSize    int
+	Balance      [3]BalanceRule // zombies, skeletons, cows
+}
+
+// BalanceRule keeps one creature kind's population in every chunk near a
+// target that may follow daylight. Bounds are in 1/65536 creatures and
+// truncated like Crafter's int(): Min = MinBase + MinLight·daylight, used
+// only when the chunk has at least MinSpace tiles of Material.
+type BalanceRule struct {
+	Kind              ObjectKind
+	Material          Material
+	MinSpace          int
+	MinBase, MinLight int32
+	MaxBase, MaxLight int32
+	SpawnDist         int
+	DespawnDist       int
+	SpawnP, DespawnP  uint32
+}
+
+// P converts a probability to 1/65536 units. It is exact for the
+// probabilities the rules use (multiples of 1/1000 round to nearest).
+func P(permille int) uint32 { return uint32((permille*65536 + 500) / 1000) }
+
+// Achievement returns the index of the named achievement.
+func (r *Rules) Achievement(name string) (Achievement, bool) {
+	a, ok := r.achByName[name]
+	return a, ok
+}
+
+// ActionByName returns the action with the given name.
+func (r *Rules) ActionByName(name string) (Action, bool) {
+	for i := range r.Actions {
+		if r.Actions[i].Name == name {
+			return Action(i), true
+		}
+	}
+	return 0, false
+}
+
+// MaterialByName returns the material with the given name.
+func (r *Rules) MaterialByName(name string) (Material, bool) {
+	for i := range r.Materials {
+		if r.Materials[i].Name == name {
+			return Material(i), true
+		}
+	}
+	return 0, false
+}
+
+// ItemByName returns the item with the given name.
+func (r *Rules) ItemByName(name string) (Item, bool) {
+	for i := range r.Items {
+		if r.Items[i].Name == name {
+			return Item(i), true
+		}
+	}
+	return 0, false
+}
+
+// collectRule returns the collect rule of m, or nil.
+func (r *Rules) collectRule(m Material) *CollectRule {
+	if i := r.collectOf[m]; i != 0 {
+		return &r.Collect[i-1]
+	}
+	return nil
+}
+
+// compile checks the table and builds its lookup arrays.
+func (r *Rules) compile() error {
+	if len(r.Materials) > MaxMaterials || len(r.Items) > MaxItems || len(r.Achievements) > MaxAchievements {
+		return fmt.Errorf("rules %s: too many materials, items or achievements", r.Name)
+	}
+	if len(r.Actions) > 256 {
+		return fmt.Errorf("rules %s: %d actions, at most 256", r.Name, len(r.Actions))
+	}
+	for k := range r.balanceOf {
+		r.balanceOf[k] = -1
+	}
+	for i, b := range r.Creature.Balance {
+		r.balanceOf[b.Kind] = int8(i)
+	}
+	r.walkable = 0
+	for i, m := range r.Materials {
+		if m.Walkable {
+			r.walkable |= 1 << i
+		}
+	}
+	r.achByName = make(map[string]Achievement, len(r.Achievements))
+	for i, name := range r.Achievements {
+		if _, dup := r.achByName[name]; dup {
+			return fmt.Errorf("rules %s: achievement %q listed twice", r.Name, name)
+		}
+		r.achByName[name] = Achievement(i)
+	}
+	for i := range r.Collect {
+		c := &r.Collect[i]
+		if int(c.Material) >= len(r.Materials) || r.collectOf[c.Material] != 0 {
+			return fmt.Errorf("rules %s: collect rule %d: bad or repeated material %d", r.Name, i, c.Material)
+		}
+		r.collectOf[c.Material] = uint8(i + 1)
+	}
+	for i, a := range r.Actions {
+		switch {
+		case a.Kind == ActionPlace && (a.Recipe < 0 || a.Recipe >= len(r.Place)),
+			a.Kind == ActionMake && (a.Recipe < 0 || a.Recipe >= len(r.Make)):
+			return fmt.Errorf("rules %s: action %s: recipe %d out of range", r.Name, a.Name, a.Recipe)
+		case a.Kind == ActionMove && a.Dir == DirNone:
+			return fmt.Errorf("rules %s: action %d %s: move without direction", r.Name, i, a.Name)
+		}
+	}
+	for _, it := range r.Items {
+		if it.Initial > it.Max || it.Max <= 0 {
+			return fmt.Errorf("rules %s: item %s: initial %d, max %d", r.Name, it.Name, it.Initial, it.Max)
+		}
+	}
+	if r.Creature.ChunkSize <= 0 || r.Creature.BalanceEvery <= 0 {
+		return fmt.Errorf("rules %s: chunk size and balance period must be positive", r.Name)
+	}
+	return nil
+}

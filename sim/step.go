@@ -1,0 +1,81 @@
+package sim
+
+import "math/bits"
+
+// Reset starts a new episode from seed alone: it generates the map, places
+// the player at the centre facing down and scatters the creatures. It
+// allocates nothing.
+func (w *World) Reset(seed uint64) {
+	w.s = state{Seed: seed, RNG: RNG{State: mix64(seed ^ 0x776f726c64726e67)}, Facing: DirDown}
+	for i := range w.rules.Items {
+		w.s.Inventory[i] = w.rules.Items[i].Initial
+	}
+	w.s.LastHealth = w.s.Inventory[ItemHealth]
+	w.s.RewardHealth = w.s.LastHealth
+	clear(w.objAt)
+	px, py := w.width/2, w.height/2
+	w.addObject(Object{X: int16(px), Y: int16(py), Kind: ObjPlayer})
+	w.generate(px, py)
+}
+
+// Step advances the world by one step with the player's action and
+// reports what happened. Once the episode is done, Step changes nothing.
+// An action outside the ruleset's table counts as noop.
+func (w *World) Step(a Action) Outcome {
+	out := Outcome{Action: a}
+	if w.Done() {
+		out.Done = true
+		return out
+	}
+	w.s.Step++
+	w.updatePlayer(a, &out)
+	w.updateCreatures()
+	if w.s.Step%w.rules.Creature.BalanceEvery == 0 {
+		w.balance()
+	}
+	w.compact()
+
+	health := w.s.Inventory[ItemHealth]
+	out.HealthDelta = health - w.s.RewardHealth
+	if out.HealthDelta < 0 {
+		out.Events |= EventHurt
+	}
+	w.s.RewardHealth = health
+	if health <= 0 {
+		w.s.Dead = true
+		out.Events |= EventDied
+	}
+	if n := w.rules.Vitals.EpisodeLength; n > 0 && w.s.Step >= n {
+		out.Events |= EventTimeUp
+	}
+	out.Done = w.Done()
+	return out
+}
+
+// unlock records an achievement, noting it in out when it is new.
+func (w *World) unlock(a Achievement, out *Outcome) {
+	bit := AchievementSet(1) << a
+	if w.s.Achievements&bit == 0 {
+		w.s.Achievements |= bit
+		out.Unlocked |= bit
+	}
+}
+
+// hurtPlayer takes health from the player; death is settled at the end of
+// the step, as in Crafter, so health may dip below zero until then.
+func (w *World) hurtPlayer(damage int8) {
+	w.s.Inventory[ItemHealth] -= damage
+}
+
+// distance returns the L1 distance from (x, y) to the player.
+func (w *World) distance(x, y int) int {
+	px, py := int(w.objects[0].X), int(w.objects[0].Y)
+	return abs(x-px) + abs(y-py)
+}
+
+// abs is branchless: creature positions relative to the player are
+// random, so a branch would be mispredicted half the time.
+func abs(v int) int {
+	m := v >> (bits.UintSize - 1)
+	return (v ^ m) - m
+}

@@ -1,0 +1,355 @@
+package sim
+
+import "fmt"
+
+// DefaultSize is the side of the default square world, as Crafter's.
+const DefaultSize = 64
+
+// MaxSide bounds a world's width and height, so positions fit in int16.
+const MaxSide = 1024
+
+// Config chooses a world's shape at construction. The zero value means
+// the classic 64×64 world.
+type Config struct {
+	Width, Height int    // tiles; 0 means DefaultSize
+	Rules         *Rules // nil means Classic()
+	// MaxObjects is the object capacity, the player included; 0 means one
+	// object per 8 tiles (512 on 64×64, where Crafter worlds hold about
+	// 60–150). When full, spawns and arrows are skipped.
+	MaxObjects int
+}
+
+// Object is one creature, arrow or plant, or the player (always object 0,
+// whose health lives in the inventory).
+type Object struct {
+	X, Y   int16
+	Kind   ObjectKind
+	Health int8
+	Facing Dir   // arrows: flight direction
+	Timer  int8  // zombie: attack cooldown; skeleton: reload
+	Grown  int16 // plant: steps since planted or eaten, saturating
+}
+
+// World is one seeded Longcraft world. After New, Reset and Step allocate
+// nothing. A World is not safe for concurrent use; give each goroutine its
+// own (Clone is cheap).
+type World struct {
+	rules *Rules
+	gen   *generator // worldgen scratch, never part of the state
+
+	width, height int
+	chunksX       int
+
+	// The state: s holds every fixed-size field; the slices below have
+	// lengths fixed at New.
+	s       state
+	tiles   []Material // row-major, y*width + x
+	objects []Object   // [:s.NumObjects] live or tombstoned (Kind == ObjNone)
+
+	// Derived from the state, kept in step for speed, copied by CopyFrom
+	// and left out of Hash.
+	objAt  []uint16      // 0: no object; else index+1 into objects
+	chunks []chunkCounts // per 12×12 chunk, row-major
+
+	// touched marks the items changed during the player's update, which
+	// clamps them at its end; always zero between steps.
+	touched ItemSet
+
+	// Constant after New: the chunk of a tile is chunkRow[y] + chunkCol[x],
+	// which spares a division on every creature move.
+	chunkCol, chunkRow []int32
+}
+
+// state is every fixed-size field of a world.
+type state struct {
+	Seed         uint64
+	RNG          RNG
+	Step         int32
+	NumObjects   int32
+	Inventory    [MaxItems]int8
+	Achievements AchievementSet
+	Facing       Dir
+	Sleeping     bool
+	Dead         bool
+	// Hidden vital counters (hunger, thirst and recover in halves).
+	Hunger, Thirst, Fatigue, Recover int16
+	// LastHealth is the health the player saw at its last update; a drop
+	// wakes it. RewardHealth is the health at the last reward.
+	LastHealth, RewardHealth int8
+	// tombstones is set when an object was removed this step.
+	tombstones bool
+}
+
+// chunkCounts tracks, for each balance rule, the tiles of its material and
+// the creatures of its kind in one chunk, so balancing never scans.
+type chunkCounts struct {
+	space [3]uint8
+	pop   [3]uint8
+}
+
+// New builds a world with the given shape; call Reset before stepping.
+func New(cfg Config) (*World, error) {
+	if cfg.Width == 0 {
+		cfg.Width = DefaultSize
+	}
+	if cfg.Height == 0 {
+		cfg.Height = DefaultSize
+	}
+	if cfg.Rules == nil {
+		cfg.Rules = Classic()
+	}
+	if cfg.Width < 9 || cfg.Height < 9 || cfg.Width > MaxSide || cfg.Height > MaxSide {
+		return nil, fmt.Errorf("new world: size %d×%d outside 9×9 to %d×%d", cfg.Width, cfg.Height, MaxSide, MaxSide)
+	}
+	area := cfg.Width * cfg.Height
+	if cfg.MaxObjects == 0 {
+		cfg.MaxObjects = max(area/8, 64)
+	}
+	if cfg.MaxObjects < 1 || cfg.MaxObjects > 65534 {
+		return nil, fmt.Errorf("new world: object capacity %d outside 1 to 65534", cfg.MaxObjects)
+	}
+	cs := cfg.Rules.Creature.ChunkSize
+	if cs <= 0 || cs*cs > 255 {
+		return nil, fmt.Errorf("new world: rules %s: chunk size %d outside 1 to 15", cfg.Rules.Name, cs)
+	}
+	w := &World{
+		rules:   cfg.Rules,
+		width:   cfg.Width,
+		height:  cfg.Height,
+		chunksX: (cfg.Width + cs - 1) / cs,
+		tiles:   make([]Material, area),
+		objects: make([]Object, cfg.MaxObjects),
+		objAt:   make([]uint16, area),
+	}
+	w.chunks = make([]chunkCounts, w.chunksX*((cfg.Height+cs-1)/cs))
+	w.chunkCol = make([]int32, cfg.Width)
+	for x := range w.chunkCol {
+		w.chunkCol[x] = int32(x / cs)
+	}
+	w.chunkRow = make([]int32, cfg.Height)
+	for y := range w.chunkRow {
+		w.chunkRow[y] = int32(y / cs * w.chunksX)
+	}
+	w.gen = newGenerator(cfg.Width, cfg.Height)
+	return w, nil
+}
+
+// Rules returns the world's ruleset.
+func (w *World) Rules() *Rules { return w.rules }
+
+// Width returns the map width in tiles.
+func (w *World) Width() int { return w.width }
+
+// Height returns the map height in tiles.
+func (w *World) Height() int { return w.height }
+
+// Seed returns the seed of the current episode.
+func (w *World) Seed() uint64 { return w.s.Seed }
+
+// StepCount returns the steps taken in this episode.
+func (w *World) StepCount() int { return int(w.s.Step) }
+
+// Daylight returns the current daylight in 1/65536 (65536: full day).
+func (w *World) Daylight() int32 { return daylightTable[w.s.Step%DayLength] }
+
+// Player returns the player's position.
+func (w *World) Player() (x, y int) { return int(w.objects[0].X), int(w.objects[0].Y) }
+
+// Facing returns the direction the player faces.
+func (w *World) Facing() Dir { return w.s.Facing }
+
+// Target returns the tile the player faces (it may lie outside the map).
+func (w *World) Target() (x, y int) {
+	dx, dy := w.s.Facing.Offset()
+	px, py := w.Player()
+	return px + dx, py + dy
+}
+
+// Sleeping reports whether the player is asleep.
+func (w *World) Sleeping() bool { return w.s.Sleeping }
+
+// Dead reports whether the player has died.
+func (w *World) Dead() bool { return w.s.Dead }
+
+// Done reports whether the episode is over: death or the step limit.
+func (w *World) Done() bool {
+	n := w.rules.Vitals.EpisodeLength
+	return w.s.Dead || (n > 0 && w.s.Step >= n)
+}
+
+// Inventory returns the count of an item (vitals included).
+func (w *World) Inventory(it Item) int { return int(w.s.Inventory[it]) }
+
+// Achievements returns the achievements unlocked in this episode.
+func (w *World) Achievements() AchievementSet { return w.s.Achievements }
+
+// Inside reports whether (x, y) lies on the map.
+func (w *World) Inside(x, y int) bool {
+	return uint(x) < uint(w.width) && uint(y) < uint(w.height)
+}
+
+// Material returns the material at (x, y), or MatNone outside the map.
+func (w *World) Material(x, y int) Material {
+	if !w.Inside(x, y) {
+		return MatNone
+	}
+	return w.tiles[y*w.width+x]
+}
+
+// ObjectAt returns the object at (x, y), if any.
+func (w *World) ObjectAt(x, y int) (Object, bool) {
+	if !w.Inside(x, y) {
+		return Object{}, false
+	}
+	if i := w.objAt[y*w.width+x]; i != 0 {
+		return w.objects[i-1], true
+	}
+	return Object{}, false
+}
+
+// Objects returns the live objects, the player first. The slice aliases
+// the world and is valid until the next Step or Reset; removed objects
+// have Kind ObjNone until the end of the step that removed them.
+func (w *World) Objects() []Object { return w.objects[:w.s.NumObjects] }
+
+// Clone returns an independent copy of the world.
+func (w *World) Clone() *World {
+	c := &World{
+		rules:   w.rules,
+		gen:     newGenerator(w.width, w.height),
+		width:   w.width,
+		height:  w.height,
+		chunksX: w.chunksX,
+		tiles:   make([]Material, len(w.tiles)),
+		objects: make([]Object, len(w.objects)),
+		objAt:   make([]uint16, len(w.objAt)),
+		chunks:  make([]chunkCounts, len(w.chunks)),
+		// Constant tables are shared.
+		chunkCol: w.chunkCol,
+		chunkRow: w.chunkRow,
+	}
+	c.CopyFrom(w)
+	return c
+}
+
+// CopyFrom makes w an exact copy of src without allocating: a snapshot for
+// planners and counterfactuals. Both worlds must come from New with the
+// same Config; CopyFrom panics otherwise, as copy into a short array would.
+func (w *World) CopyFrom(src *World) {
+	if w.width != src.width || w.height != src.height || len(w.objects) != len(src.objects) || w.rules != src.rules {
+		panic(fmt.Sprintf("sim: CopyFrom between worlds of different shape (%d×%d, %d objects, %s) and (%d×%d, %d objects, %s)",
+			w.width, w.height, len(w.objects), w.rules.Name, src.width, src.height, len(src.objects), src.rules.Name))
+	}
+	w.s = src.s
+	copy(w.tiles, src.tiles)
+	copy(w.objects[:src.s.NumObjects], src.objects[:src.s.NumObjects])
+	copy(w.objAt, src.objAt)
+	copy(w.chunks, src.chunks)
+}
+
+// index returns the tile index of (x, y), which must be inside.
+func (w *World) index(x, y int) int { return y*w.width + x }
+
+// chunkOf returns the chunk index of (x, y).
+func (w *World) chunkOf(x, y int) int {
+	return int(w.chunkRow[y] + w.chunkCol[x])
+}
+
+// setMaterial changes a tile, keeping the chunk counts.
+func (w *World) setMaterial(x, y int, m Material) {
+	i := w.index(x, y)
+	old := w.tiles[i]
+	if old == m {
+		return
+	}
+	w.tiles[i] = m
+	c := &w.chunks[w.chunkOf(x, y)]
+	for r := range w.rules.Creature.Balance {
+		switch w.rules.Creature.Balance[r].Material {
+		case old:
+			c.space[r]--
+		case m:
+			c.space[r]++
+		}
+	}
+}
+
+// balanceIndex returns the balance rule of a creature kind, or -1.
+func (w *World) balanceIndex(k ObjectKind) int {
+	return int(w.rules.balanceOf[k])
+}
+
+// addObject places o on a free tile; it reports false when the object
+// array is full.
+func (w *World) addObject(o Object) bool {
+	n := int(w.s.NumObjects)
+	if n == len(w.objects) {
+		return false
+	}
+	w.objects[n] = o
+	w.s.NumObjects++
+	x, y := int(o.X), int(o.Y)
+	w.objAt[w.index(x, y)] = uint16(n + 1)
+	if r := w.balanceIndex(o.Kind); r >= 0 {
+		w.chunks[w.chunkOf(x, y)].pop[r]++
+	}
+	return true
+}
+
+// removeObject tombstones object i; Step compacts the array at its end so
+// that indices stay stable while objects update.
+func (w *World) removeObject(i int) {
+	o := &w.objects[i]
+	x, y := int(o.X), int(o.Y)
+	w.objAt[w.index(x, y)] = 0
+	if r := w.balanceIndex(o.Kind); r >= 0 {
+		w.chunks[w.chunkOf(x, y)].pop[r]--
+	}
+	o.Kind = ObjNone
+	w.s.tombstones = true
+}
+
+// moveObject moves object i to the free tile (x, y).
+func (w *World) moveObject(i, x, y int) {
+	o := &w.objects[i]
+	ox, oy := int(o.X), int(o.Y)
+	w.objAt[w.index(ox, oy)] = 0
+	w.objAt[w.index(x, y)] = uint16(i + 1)
+	if r := w.balanceIndex(o.Kind); r >= 0 {
+		if from, to := w.chunkOf(ox, oy), w.chunkOf(x, y); from != to {
+			w.chunks[from].pop[r]--
+			w.chunks[to].pop[r]++
+		}
+	}
+	o.X, o.Y = int16(x), int16(y)
+}
+
+// compact drops tombstoned objects, keeping the order of the rest.
+func (w *World) compact() {
+	if !w.s.tombstones {
+		return
+	}
+	n := int(w.s.NumObjects)
+	j := 0
+	for i := 0; i < n; i++ {
+		o := w.objects[i]
+		if o.Kind == ObjNone {
+			continue
+		}
+		if i != j {
+			w.objects[j] = o
+			w.objAt[w.index(int(o.X), int(o.Y))] = uint16(j + 1)
+		}
+		j++
+	}
+	w.s.NumObjects = int32(j)
+	w.s.tombstones = false
+}
+
+// objectIndex returns the index of the object at (x, y), or -1.
+func (w *World) objectIndex(x, y int) int {
+	if !w.Inside(x, y) {
+		return -1
+	}
+	return int(w.objAt[w.index(x, y)]) - 1
+}

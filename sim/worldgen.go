@@ -1,0 +1,328 @@
+package sim
+
+import "math/bits"
+
+// World generation: every tile is decided from noise fields and a per-tile
+// hash of the seed, in the manner of Crafter's generator (a grass start
+// area, water with sand beaches, mountains with caves, tunnels and ores,
+// lava deep inside, trees in grassland), then creatures are scattered.
+// The thresholds are tuned so that the proportions over many seeds match
+// the spec's measurements of Crafter worlds (see TestWorldgenProportions).
+
+// Noise fields, one lattice each.
+const (
+	fieldStart = iota
+	fieldWaterLow
+	fieldWater // both water octaves, on the fine lattice
+	fieldMountainLow
+	fieldMountain // both mountain octaves, on the fine lattice
+	fieldCave
+	fieldTunnelH
+	fieldTunnelV
+	fieldCoal
+	fieldIron
+	fieldLava
+	fieldSand
+	fieldTree
+	numFields
+)
+
+// fieldShifts gives each field's log2 lattice spacing (x, y).
+func fieldShifts(f int) (sx, sy uint) {
+	switch f {
+	case fieldWaterLow, fieldMountainLow:
+		return 4, 4
+	case fieldStart, fieldWater, fieldMountain, fieldLava:
+		return 2, 2
+	case fieldTunnelH:
+		return 4, 1
+	case fieldTunnelV:
+		return 1, 4
+	case fieldIron:
+		return 2, 2
+	default: // cave, coal, sand, tree
+		return 3, 3
+	}
+}
+
+// generator is the scratch space of world generation, sized at New.
+type generator struct {
+	fields  [numFields]noiseField
+	lattice []int32
+	// sqrt16 holds √n in 1/65536 units for the squared distances of the
+	// start area.
+	sqrt16 [startReach * startReach]int32
+	// The lattice column values, on the row being generated, of the fields
+	// read on most tiles.
+	// cols holds each field's lattice interpolated down to row colsRow.
+	cols    [numFields][]int32
+	colsRow [numFields]int
+	// The water and mountain values of the row being generated.
+	waterRow, mountRow []int32
+	// isTunnel marks the path tiles carved as tunnels (where skeletons
+	// start) rather than caves; it is read only on path tiles.
+	isTunnel []bool
+}
+
+// startReach is the distance beyond which the start area no longer shapes
+// the terrain: the logistic of its score is below 1/65536 there.
+const startReach = 16
+
+func newGenerator(width, height int) *generator {
+	g := &generator{}
+	n, widest := 0, 0
+	for f := range g.fields {
+		sx, sy := fieldShifts(f)
+		g.fields[f] = newNoiseField(sx, sy, n, width, height)
+		n += g.fields[f].stride * g.fields[f].rows
+		widest = max(widest, g.fields[f].stride)
+	}
+	g.lattice = make([]int32, n)
+	g.waterRow = make([]int32, width)
+	g.mountRow = make([]int32, width)
+	g.isTunnel = make([]bool, width*height)
+	for f := range g.cols {
+		g.cols[f] = make([]int32, g.fields[f].stride)
+	}
+	for i := range g.sqrt16 {
+		g.sqrt16[i] = isqrt16(i)
+	}
+	return g
+}
+
+// Generation thresholds in 1/65536 units.
+const (
+	startRadius     = 4 * one        // start area radius before noise
+	startNoise      = 2              // × start noise
+	waterBias       = one / 10       // added to water
+	waterHighWeight = one * 15 / 100 // weight of the fine water octave
+	// The mountain octaves weigh 1 and 0.3, normalised by their sum.
+	mountLowNorm        = one * 100 / 130
+	mountHighNorm       = one * 30 / 130
+	mountainWaterWeight = one * 30 / 100 // water lowers mountains
+	mountainLevel       = one * 24 / 100
+	caveMountain        = one * 30 / 100
+	caveLevel           = one * 42 / 100
+	tunnelLevel         = one * 60 / 100
+	coalLevel           = 0
+	coalRarity          = one * 87 / 100 // a coal tile needs a draw above this
+	ironLevel           = one * 50 / 100
+	ironRarity          = one * 81 / 100
+	diamondMountain     = one * 18 / 100
+	diamondRarity       = one * 9955 / 10000
+	lavaMountain        = one * 30 / 100
+	lavaLevel           = one * 70 / 100
+	sandLow             = one * 28 / 100
+	sandHigh            = one * 43 / 100
+	sandLevel           = -one * 20 / 100
+	waterLevel          = one * 39 / 100
+	treeLevel           = 0
+	treeRarity          = one * 77 / 100
+	cowRarity           = one * 982 / 1000
+	zombieRarity        = one * 992 / 1000
+	skeletonRarity      = one * 95 / 100
+)
+
+// logistic returns 1/(1+e^-s) for s in 1/65536 units, interpolated from
+// the generated table.
+func logistic(s int32) int32 {
+	k := int64(s)*8 + 10*8*one // position in the table, in 1/65536 steps
+	if k <= 0 {
+		return logisticTable[0]
+	}
+	i, frac := k>>16, k&(one-1)
+	if i >= int64(len(logisticTable)-1) {
+		return logisticTable[len(logisticTable)-1]
+	}
+	a, b := int64(logisticTable[i]), int64(logisticTable[i+1])
+	return int32(a + (b-a)*frac>>16)
+}
+
+// isqrt16 returns √n in 1/65536 units: the floor of √(n·2^32), by
+// Newton's method from above.
+func isqrt16(n int) int32 {
+	v := uint64(n) << 32
+	if v == 0 {
+		return 0
+	}
+	r := uint64(1) << ((bits.Len64(v) + 1) / 2)
+	for {
+		s := (r + v/r) / 2
+		if s >= r {
+			return int32(r)
+		}
+		r = s
+	}
+}
+
+// Per-tile draws: one 64-bit hash per tile, cut into four 16-bit uniform
+// draws. The draws a tile uses never overlap: mountain tiles read the
+// first three for ore, grassland the fourth for trees; creatures read the
+// first three on walkable tiles, which took none of them (grass reads the
+// fourth, caves and tunnels none).
+const (
+	drawCoal, drawIron, drawDiamond, drawTree = 0, 16, 32, 48
+	drawCow, drawZombie, drawSkeleton         = 0, 16, 32
+)
+
+// tileDraws hashes a tile index under key: one 64×64→128-bit multiply,
+// folded, which mixes well enough for uniform draws and costs a fraction of
+// a full finaliser.
+func tileDraws(key uint64, i int) uint64 {
+	hi, lo := bits.Mul64(key^uint64(i)*0x9e3779b97f4a7c15, 0xd1b54a32d192ed03)
+	return hi ^ lo
+}
+
+func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }
+
+// generate fills the map and scatters creatures for the current seed. The
+// player has been placed at (px, py) already.
+func (w *World) generate(px, py int) {
+	g := w.gen
+	key := mix64(w.s.Seed ^ 0x6c6f6e6763726166) // "longcraf"
+	for f := range g.fields {
+		g.fill(&g.fields[f], mix64(key+uint64(f)+1))
+	}
+	// Water and mountains are two octaves each: a coarse one and a fine one
+	// weighted less. Folding the coarse octave into the fine lattice's
+	// points leaves one interpolation per tile for each.
+	for f := range g.colsRow {
+		g.colsRow[f] = -1
+	}
+	g.addOctave(fieldWater, fieldWaterLow, waterHighWeight, one)
+	g.addOctave(fieldMountain, fieldMountainLow, mountHighNorm, mountLowNorm)
+	for y := 0; y < w.height; y++ {
+		w.generateRow(px, py, y, key)
+	}
+	w.countChunks()
+	for y := 0; y < w.height; y++ {
+		w.scatterRow(px, py, y, key)
+	}
+}
+
+// generateRow decides the materials of row y.
+func (w *World) generateRow(px, py, y int, key uint64) {
+	g := w.gen
+	fs := &g.fields
+	water, mountain := g.waterRow, g.mountRow
+	g.rowValues(&fs[fieldWater], y, water)
+	g.rowValues(&fs[fieldMountain], y, mountain)
+	for x := range water {
+		water[x] += waterBias
+	}
+	// The start area: grass where its score is positive, and no water or
+	// mountain close to it.
+	tiles := w.tiles[y*w.width : (y+1)*w.width]
+	if dy := y - py; dy > -startReach && dy < startReach {
+		for x := max(px-startReach+1, 0); x < min(px+startReach, w.width); x++ {
+			dx := x - px
+			d2 := dx*dx + dy*dy
+			if d2 >= len(g.sqrt16) {
+				continue
+			}
+			start := startRadius - g.sqrt16[d2] + startNoise*g.at(fieldStart, x, y)
+			near := logistic(start)
+			water[x] -= 2 * near
+			mountain[x] -= 4 * near
+			if start > 0 {
+				water[x] = math32Min // marks a start tile for the loop below
+			}
+		}
+	}
+	for x := range tiles {
+		wv := water[x]
+		if wv == math32Min {
+			tiles[x] = MatGrass
+			continue
+		}
+		mv := mountain[x] - int32(int64(wv)*mountainWaterWeight>>16)
+		draws := tileDraws(key, y*w.width+x)
+		m := MatGrass
+		switch {
+		case mv > mountainLevel:
+			var tunnel bool
+			m, tunnel = w.mountainTile(x, y, mv, draws)
+			g.isTunnel[y*w.width+x] = tunnel
+		case wv > sandLow && wv <= sandHigh && g.at(fieldSand, x, y) > sandLevel:
+			m = MatSand
+		case wv > waterLevel:
+			m = MatWater
+		case draw(draws, drawTree) > treeRarity && g.at(fieldTree, x, y) > treeLevel:
+			m = MatTree
+		}
+		tiles[x] = m
+	}
+}
+
+// math32Min is the least int32, used as a marker no field value reaches.
+const math32Min = -1 << 31
+
+// countChunks recomputes the per-chunk material counts from the tiles.
+func (w *World) countChunks() {
+	clear(w.chunks)
+	bal := &w.rules.Creature.Balance
+	var hist [MaxMaterials]uint16
+	for c := range w.chunks {
+		x0, y0, x1, y1 := w.chunkBounds(c)
+		hist = [MaxMaterials]uint16{}
+		for y := y0; y < y1; y++ {
+			for _, m := range w.tiles[y*w.width+x0 : y*w.width+x1] {
+				hist[m]++
+			}
+		}
+		for r := range bal {
+			w.chunks[c].space[r] = uint8(hist[bal[r].Material])
+		}
+	}
+}
+
+// scatterRow may start creatures on the walkable tiles of row y.
+func (w *World) scatterRow(px, py, y int, key uint64) {
+	walkable := w.rules.walkable
+	key = ^key
+	dy := y - py
+	for x, m := range w.tiles[y*w.width : (y+1)*w.width] {
+		if !walkable.Has(m) {
+			continue
+		}
+		dx := x - px
+		d2 := dx*dx + dy*dy
+		if d2 == 0 {
+			continue // the player's tile
+		}
+		draws := tileDraws(key, y*w.width+x)
+		var k ObjectKind
+		switch {
+		case d2 > 3*3 && m == MatGrass && draw(draws, drawCow) > cowRarity:
+			k = ObjCow
+		case d2 > 10*10 && draw(draws, drawZombie) > zombieRarity:
+			k = ObjZombie
+		case m == MatPath && draw(draws, drawSkeleton) > skeletonRarity && w.gen.isTunnel[y*w.width+x]:
+			k = ObjSkeleton
+		default:
+			continue
+		}
+		w.addObject(w.newCreature(k, x, y))
+	}
+}
+
+// mountainTile decides a tile inside the mountains; tunnel reports a
+// tunnel, where skeletons start.
+func (w *World) mountainTile(x, y int, mountain int32, draws uint64) (m Material, tunnel bool) {
+	g := w.gen
+	switch {
+	case mountain > caveMountain && g.at(fieldCave, x, y) > caveLevel:
+		return MatPath, false
+	case g.at(fieldTunnelH, x, y) > tunnelLevel, g.at(fieldTunnelV, x, y) > tunnelLevel:
+		return MatPath, true
+	case draw(draws, drawCoal) > coalRarity && g.at(fieldCoal, x, y) > coalLevel:
+		return MatCoal, false
+	case draw(draws, drawIron) > ironRarity && g.at(fieldIron, x, y) > ironLevel:
+		return MatIron, false
+	case mountain > diamondMountain && draw(draws, drawDiamond) > diamondRarity:
+		return MatDiamond, false
+	case mountain > lavaMountain && g.at(fieldLava, x, y) > lavaLevel:
+		return MatLava, false
+	}
+	return MatStone, false
+}
