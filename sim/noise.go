@@ -20,6 +20,7 @@ type noiseField struct {
 	stride         int  // lattice points per row
 	rows           int
 	col, wx        []int32 // per x: lattice column and weight
+	cellWeights    []int32 // per x offset within a lattice cell: weight
 	rowStart, wy   []int32 // per y: index of the lattice row in generator.lattice, weight
 }
 
@@ -35,6 +36,10 @@ func newNoiseField(shiftX, shiftY uint, offset, width, height int) noiseField {
 		stride: width>>shiftX + 2, rows: height>>shiftY + 2,
 		col: make([]int32, width), wx: make([]int32, width),
 		rowStart: make([]int32, height), wy: make([]int32, height),
+	}
+	f.cellWeights = make([]int32, 1<<shiftX)
+	for k := range f.cellWeights {
+		f.cellWeights[k] = smoothstep(int32(k) << (5 - shiftX))
 	}
 	for x := range f.col {
 		f.col[x] = int32(x >> shiftX)
@@ -91,7 +96,7 @@ func (g *generator) rowValues(f *noiseField, y int, dst []int32) {
 	top := g.lattice[i : i+f.stride]
 	bot := g.lattice[i+f.stride : i+2*f.stride]
 	span := 1 << f.shiftX
-	wx := f.wx[:span]
+	wx := f.cellWeights[:span]
 	a := lerp(top[0], bot[0], wy)
 	for ix, x0 := 0, 0; x0 < len(dst); ix, x0 = ix+1, x0+span {
 		b := lerp(top[ix+1], bot[ix+1], wy)

@@ -85,6 +85,7 @@ type Outcome struct {
 	Item     Item       // the item gained, made, or used up
 	Count    int8       // how many were gained
 	Damage   int8       // damage dealt to Object
+	Defeated bool       // the attack took the creature's last health
 	// Missing holds the items (tools or materials) whose lack made the
 	// action fail; MissingNearby the stations that were not within reach.
 	Missing       ItemSet

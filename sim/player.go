@@ -157,6 +157,7 @@ func (w *World) doObject(j int, out *Outcome) {
 		if o.Health > 0 {
 			return
 		}
+		out.Defeated = true
 		switch o.Kind {
 		case ObjZombie:
 			w.unlock(r.Events.DefeatZombie, out)

@@ -98,8 +98,8 @@ func New(cfg Config) (*World, error) {
 	if cfg.Rules == nil {
 		cfg.Rules = Classic()
 	}
-	if cfg.Width < 9 || cfg.Height < 9 || cfg.Width > MaxSide || cfg.Height > MaxSide {
-		return nil, fmt.Errorf("new world: size %d×%d outside 9×9 to %d×%d", cfg.Width, cfg.Height, MaxSide, MaxSide)
+	if cfg.Width < 3 || cfg.Height < 3 || cfg.Width > MaxSide || cfg.Height > MaxSide {
+		return nil, fmt.Errorf("new world: size %d×%d outside 3×3 to %d×%d", cfg.Width, cfg.Height, MaxSide, MaxSide)
 	}
 	area := cfg.Width * cfg.Height
 	if cfg.MaxObjects == 0 {
@@ -232,14 +232,17 @@ func (w *World) Clone() *World {
 	return c
 }
 
-// CopyFrom makes w an exact copy of src without allocating: a snapshot for
-// planners and counterfactuals. Both worlds must come from New with the
-// same Config; CopyFrom panics otherwise, as copy into a short array would.
+// CopyFrom makes w an exact copy of src, rules included, without
+// allocating: a snapshot for planners and counterfactuals. Both worlds must
+// have the same size, object capacity and chunk size; CopyFrom panics
+// otherwise, as copy into a short array would.
 func (w *World) CopyFrom(src *World) {
-	if w.width != src.width || w.height != src.height || len(w.objects) != len(src.objects) || w.rules != src.rules {
-		panic(fmt.Sprintf("sim: CopyFrom between worlds of different shape (%d×%d, %d objects, %s) and (%d×%d, %d objects, %s)",
-			w.width, w.height, len(w.objects), w.rules.Name, src.width, src.height, len(src.objects), src.rules.Name))
+	if w.width != src.width || w.height != src.height || len(w.objects) != len(src.objects) || len(w.chunks) != len(src.chunks) {
+		panic(fmt.Sprintf("sim: CopyFrom between worlds of different shape (%d×%d, %d objects, %d chunks) and (%d×%d, %d objects, %d chunks)",
+			w.width, w.height, len(w.objects), len(w.chunks), src.width, src.height, len(src.objects), len(src.chunks)))
 	}
+	w.rules = src.rules
+	w.chunkCol, w.chunkRow = src.chunkCol, src.chunkRow // constant tables
 	w.s = src.s
 	copy(w.tiles, src.tiles)
 	copy(w.objects[:src.s.NumObjects], src.objects[:src.s.NumObjects])

@@ -111,14 +111,14 @@ const (
 	diamondMountain     = one * 18 / 100
 	diamondRarity       = one * 9955 / 10000
 	lavaMountain        = one * 30 / 100
-	lavaLevel           = one * 70 / 100
+	lavaLevel           = one * 68 / 100
 	sandLow             = one * 28 / 100
-	sandHigh            = one * 43 / 100
+	sandHigh            = one * 44 / 100
 	sandLevel           = -one * 20 / 100
-	waterLevel          = one * 39 / 100
+	waterLevel          = one * 40 / 100
 	treeLevel           = 0
-	treeRarity          = one * 77 / 100
-	cowRarity           = one * 982 / 1000
+	treeRarity          = one * 785 / 1000
+	cowRarity           = one * 9835 / 10000
 	zombieRarity        = one * 992 / 1000
 	skeletonRarity      = one * 95 / 100
 )
@@ -165,12 +165,9 @@ const (
 	drawCow, drawZombie, drawSkeleton         = 0, 16, 32
 )
 
-// tileDraws hashes a tile index under key: one 64×64→128-bit multiply,
-// folded, which mixes well enough for uniform draws and costs a fraction of
-// a full finaliser.
+// tileDraws hashes a tile index under key (SplitMix64 at position i).
 func tileDraws(key uint64, i int) uint64 {
-	hi, lo := bits.Mul64(key^uint64(i)*0x9e3779b97f4a7c15, 0xd1b54a32d192ed03)
-	return hi ^ lo
+	return mix64(key + uint64(i+1)*0x9e3779b97f4a7c15)
 }
 
 func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }

@@ -1,0 +1,46 @@
+# Longcraft's build and test entry points. `make test` is what CI runs
+# (.ci/run) and what the README tells a new contributor to run.
+
+GO        ?= go
+WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: test deps fmt vet race wasm bench build clean
+
+## test: everything CI checks: formatting, vet, race-enabled tests, wasm tests.
+test: deps fmt vet race wasm
+
+## deps: install what the tests need on a fresh Debian machine (gcc for -race, Node for wasm).
+deps:
+	@missing=""; \
+	command -v gcc  >/dev/null 2>&1 || missing="$$missing gcc libc6-dev"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./...
+
+race:
+	CGO_ENABLED=1 $(GO) test -race ./...
+
+## wasm: the packages that must behave identically in the browser, under Node.
+wasm:
+	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./sim/... ./bench/...
+
+## bench: the simulation benchmarks (compare runs with benchstat).
+bench:
+	$(GO) test ./sim -run '^$$' -bench . -benchmem -count 5
+
+build:
+	$(GO) build -o longcraft ./cmd/longcraft
+
+clean:
+	rm -f longcraft

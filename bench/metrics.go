@@ -1,0 +1,33 @@
+// Package bench is the benchmark layer on top of sim: episodes, agents,
+// runners and the metrics that score them.
+package bench
+
+import "math"
+
+// CrafterScore is the Crafter benchmark's score: the geometric mean of the
+// achievements' success rates, S = exp(mean ln(1 + s_i)) − 1, with s_i in
+// percent. It rewards breadth: unlocking many achievements sometimes beats
+// unlocking few always.
+func CrafterScore(ratesPercent []float64) float64 {
+	if len(ratesPercent) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, s := range ratesPercent {
+		sum += math.Log1p(s)
+	}
+	return math.Expm1(sum / float64(len(ratesPercent)))
+}
+
+// Progression is BALROG's progression: the mean fraction of the
+// achievements unlocked per episode, in percent.
+func Progression(unlockedPerEpisode []int, achievements int) float64 {
+	if len(unlockedPerEpisode) == 0 || achievements == 0 {
+		return 0
+	}
+	total := 0
+	for _, n := range unlockedPerEpisode {
+		total += n
+	}
+	return 100 * float64(total) / float64(len(unlockedPerEpisode)*achievements)
+}

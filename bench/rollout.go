@@ -1,0 +1,153 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/longcraft/longcraft/sim"
+)
+
+// RolloutConfig describes a batch of episodes played by the uniform random
+// policy: the baseline that needs no model and exercises every rule.
+type RolloutConfig struct {
+	Worlds   int    // episodes to play
+	Seed     uint64 // episode i uses world seed Seed+i
+	MaxSteps int    // per episode; 0 means the ruleset's episode length
+	Workers  int    // goroutines; 0 means GOMAXPROCS
+	Width    int    // world size; 0 means sim.DefaultSize
+	Height   int
+}
+
+// EpisodeResult is the outcome of one episode.
+type EpisodeResult struct {
+	Seed         uint64
+	Steps        int
+	Died         bool
+	Achievements sim.AchievementSet
+	Reward       float64
+	Hash         uint64 // the final state's hash
+}
+
+// Rollout plays cfg.Worlds random-policy episodes across cfg.Workers
+// goroutines. Each worker owns a world and takes the next episode index
+// from a shared counter; results land in their index's slot, so they are
+// identical whatever the number of workers. When ctx is cancelled the
+// workers finish their current episode and Rollout returns the episodes
+// completed so far (Steps == 0 marks the others) with ctx's error.
+// progress, if not nil, is called with the number of steps just played.
+func Rollout(ctx context.Context, cfg RolloutConfig, progress func(steps int)) ([]EpisodeResult, error) {
+	if cfg.Worlds < 0 {
+		return nil, fmt.Errorf("rollout: %d worlds", cfg.Worlds)
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]EpisodeResult, cfg.Worlds)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for k := 0; k < workers; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			w, err := sim.New(sim.Config{Width: cfg.Width, Height: cfg.Height})
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= cfg.Worlds {
+					return
+				}
+				results[i] = playRandom(w, cfg.Seed+uint64(i), cfg.MaxSteps, progress)
+			}
+		}(k)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("rollout: %w", err)
+		}
+	}
+	return results, ctx.Err()
+}
+
+// playRandom plays one episode with uniformly random actions drawn from a
+// generator seeded by the episode's seed.
+func playRandom(w *sim.World, seed uint64, maxSteps int, progress func(int)) EpisodeResult {
+	w.Reset(seed)
+	rng := sim.RNG{State: seed ^ 0x72616e646f6d}
+	n := len(w.Rules().Actions)
+	res := EpisodeResult{Seed: seed}
+	const report = 1024
+	pending := 0
+	for !w.Done() && (maxSteps == 0 || res.Steps < maxSteps) {
+		out := w.Step(sim.Action(rng.Intn(n)))
+		res.Steps++
+		res.Reward += out.Reward()
+		if pending++; pending == report && progress != nil {
+			progress(pending)
+			pending = 0
+		}
+	}
+	if progress != nil && pending > 0 {
+		progress(pending)
+	}
+	res.Died = w.Dead()
+	res.Achievements = w.Achievements()
+	res.Hash = w.Hash()
+	return res
+}
+
+// Summary aggregates episode results.
+type Summary struct {
+	Episodes     int
+	Steps        int
+	Deaths       int
+	MeanLength   float64
+	MeanReward   float64
+	SuccessRates []float64 // percent of episodes unlocking each achievement
+	Score        float64   // Crafter score, percent
+	Progression  float64   // BALROG progression, percent
+}
+
+// Summarize aggregates the completed results (Steps > 0) over the
+// ruleset's achievements.
+func Summarize(results []EpisodeResult, achievements int) Summary {
+	s := Summary{SuccessRates: make([]float64, achievements)}
+	var unlocked []int
+	for _, r := range results {
+		if r.Steps == 0 {
+			continue
+		}
+		s.Episodes++
+		s.Steps += r.Steps
+		s.MeanReward += r.Reward
+		if r.Died {
+			s.Deaths++
+		}
+		for a := 0; a < achievements; a++ {
+			if r.Achievements.Has(sim.Achievement(a)) {
+				s.SuccessRates[a]++
+			}
+		}
+		unlocked = append(unlocked, bits.OnesCount64(uint64(r.Achievements)))
+	}
+	if s.Episodes == 0 {
+		return s
+	}
+	s.MeanLength = float64(s.Steps) / float64(s.Episodes)
+	s.MeanReward /= float64(s.Episodes)
+	for a := range s.SuccessRates {
+		s.SuccessRates[a] *= 100 / float64(s.Episodes)
+	}
+	s.Score = CrafterScore(s.SuccessRates)
+	s.Progression = Progression(unlocked, achievements)
+	return s
+}

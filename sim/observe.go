@@ -1,0 +1,83 @@
+package sim
+
+// ViewSize is the side of the player's local view, as Crafter's 9×9.
+const ViewSize = 9
+
+// Symbolic observations use one byte per tile, Crafter's semantic
+// numbering: 0 outside the map, then the materials by id (classic: 1
+// water … 12 furnace), then the object kinds: the player is
+// len(Rules.Materials) (13 in classic), followed by cow 14, zombie 15,
+// skeleton 16, arrow 17 and plant 18. An object hides the material under
+// it.
+
+// SemanticID returns the symbolic id of object kind k.
+func (r *Rules) SemanticID(k ObjectKind) uint8 {
+	return uint8(len(r.Materials) + int(k) - int(ObjPlayer))
+}
+
+// SemanticAt returns the symbolic id of tile (x, y).
+func (w *World) SemanticAt(x, y int) uint8 {
+	if !w.Inside(x, y) {
+		return 0
+	}
+	i := w.index(x, y)
+	if j := w.objAt[i]; j != 0 {
+		return w.rules.SemanticID(w.objects[j-1].Kind)
+	}
+	return uint8(w.tiles[i])
+}
+
+// Observation is everything a symbolic agent sees, in fixed-size fields so
+// that filling it allocates nothing.
+type Observation struct {
+	// View is the ViewSize×ViewSize local view around the player (at its
+	// centre), row-major, in semantic ids.
+	View         [ViewSize * ViewSize]uint8
+	Inventory    [MaxItems]int8 // counts by Item, vitals included
+	Achievements AchievementSet
+	Daylight     int32 // 1/65536 units
+	Facing       Dir
+	Sleeping     bool
+	X, Y         int // the player's position
+	Step         int
+}
+
+// Observe fills o with the current observation.
+func (w *World) Observe(o *Observation) {
+	w.LocalView(o.View[:])
+	o.Inventory = w.s.Inventory
+	o.Achievements = w.s.Achievements
+	o.Daylight = w.Daylight()
+	o.Facing = w.s.Facing
+	o.Sleeping = w.s.Sleeping
+	o.X, o.Y = w.Player()
+	o.Step = int(w.s.Step)
+}
+
+// LocalView writes the ViewSize×ViewSize semantic view centred on the
+// player into dst (at least ViewSize² bytes), row-major.
+func (w *World) LocalView(dst []uint8) {
+	px, py := w.Player()
+	const half = ViewSize / 2
+	dst = dst[:ViewSize*ViewSize]
+	for dy := 0; dy < ViewSize; dy++ {
+		row := dst[dy*ViewSize : (dy+1)*ViewSize]
+		for dx := range row {
+			row[dx] = w.SemanticAt(px-half+dx, py-half+dy)
+		}
+	}
+}
+
+// SemanticMap writes the whole map in semantic ids into dst (at least
+// Width×Height bytes), row-major.
+func (w *World) SemanticMap(dst []uint8) {
+	dst = dst[:w.width*w.height]
+	for i, m := range w.tiles {
+		dst[i] = uint8(m)
+	}
+	for _, o := range w.objects[:w.s.NumObjects] {
+		if o.Kind != ObjNone {
+			dst[w.index(int(o.X), int(o.Y))] = w.rules.SemanticID(o.Kind)
+		}
+	}
+}

@@ -1,0 +1,208 @@
+package sim
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func newWorld(t testing.TB) *World {
+	t.Helper()
+	w, err := New(Config{})
+	require.NoError(t, err)
+	return w
+}
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	for _, cfg := range []Config{
+		{Width: 2, Height: 64}, {Width: 64, Height: MaxSide + 1}, {MaxObjects: -1}, {MaxObjects: 70000},
+	} {
+		_, err := New(cfg)
+		assert.Error(t, err, "%+v", cfg)
+	}
+}
+
+func TestClassicTable(t *testing.T) {
+	r := Classic()
+	assert.Len(t, r.Actions, 17)
+	assert.Len(t, r.Achievements, 22)
+	assert.Len(t, r.Items, 16)
+	assert.Len(t, r.Materials, 13)
+	// Every recipe's achievement is named after it, as in Crafter.
+	for _, c := range r.Collect {
+		assert.Equal(t, "collect_"+r.Items[c.Receive.Item].Name, r.Achievements[c.Achievement])
+	}
+	for i, p := range r.Place {
+		assert.Equal(t, "place_"+p.Name, r.Achievements[p.Achievement])
+		a, ok := r.ActionByName("place_" + p.Name)
+		require.True(t, ok)
+		assert.Equal(t, i, r.Actions[a].Recipe)
+	}
+	for i, m := range r.Make {
+		assert.Equal(t, "make_"+m.Name, r.Achievements[m.Achievement])
+		assert.Equal(t, m.Name, r.Items[m.Gives.Item].Name)
+		a, ok := r.ActionByName("make_" + m.Name)
+		require.True(t, ok)
+		assert.Equal(t, i, r.Actions[a].Recipe)
+	}
+	// Every achievement is reachable by some rule or event.
+	reach := map[Achievement]bool{r.Events.WakeUp: true, r.Events.EatCow: true, r.Events.EatPlant: true,
+		r.Events.DefeatZombie: true, r.Events.DefeatSkeleton: true}
+	for _, c := range r.Collect {
+		reach[c.Achievement] = true
+	}
+	for _, p := range r.Place {
+		reach[p.Achievement] = true
+	}
+	for _, m := range r.Make {
+		reach[m.Achievement] = true
+	}
+	assert.Len(t, reach, 22)
+}
+
+// play steps w with the actions, resetting with the next seed when an
+// episode ends, and returns the hash after every step.
+func play(w *World, seed uint64, acts []Action) []uint64 {
+	w.Reset(seed)
+	hashes := make([]uint64, len(acts))
+	for i, a := range acts {
+		if out := w.Step(a); out.Done {
+			seed++
+			w.Reset(seed)
+		}
+		hashes[i] = w.Hash()
+	}
+	return hashes
+}
+
+func TestDeterminism(t *testing.T) {
+	acts := randomActions(5000, 99)
+	a := play(newWorld(t), 7, acts)
+	b := play(newWorld(t), 7, acts)
+	require.Equal(t, a, b, "same seed and actions must give the same hash at every step")
+	c := play(newWorld(t), 8, acts)
+	assert.NotEqual(t, a[0], c[0], "different seeds give different worlds")
+}
+
+func TestResetIsComplete(t *testing.T) {
+	// A world reset after a long episode equals a fresh one.
+	w := newWorld(t)
+	play(w, 3, randomActions(3000, 1))
+	w.Reset(11)
+	fresh := newWorld(t)
+	fresh.Reset(11)
+	assert.Equal(t, fresh.Hash(), w.Hash())
+	assert.Equal(t, fresh.ASCII(), w.ASCII())
+}
+
+func TestCloneContinuesIdentically(t *testing.T) {
+	w := newWorld(t)
+	w.Reset(5)
+	acts := randomActions(2000, 3)
+	for _, a := range acts[:150] {
+		w.Step(a)
+	}
+	c := w.Clone()
+	snap := newWorld(t)
+	snap.CopyFrom(w)
+	require.Equal(t, w.Hash(), c.Hash())
+	require.Equal(t, w.Hash(), snap.Hash())
+	for i, a := range acts[150:] {
+		ow, oc, os := w.Step(a), c.Step(a), snap.Step(a)
+		require.Equal(t, ow, oc, "step %d", i)
+		require.Equal(t, ow, os, "step %d", i)
+		require.Equal(t, w.Hash(), c.Hash(), "step %d", i)
+		require.Equal(t, w.Hash(), snap.Hash(), "step %d", i)
+	}
+	// The clone is independent: stepping it leaves the original alone.
+	h := w.Hash()
+	c.Step(ActMoveLeft)
+	assert.Equal(t, h, w.Hash())
+}
+
+func TestCopyFromRejectsOtherShapes(t *testing.T) {
+	a := newWorld(t)
+	b, err := New(Config{Width: 32, Height: 32})
+	require.NoError(t, err)
+	assert.Panics(t, func() { a.CopyFrom(b) })
+}
+
+// goldenRuns are the episodes whose hashes must never change (unless the
+// rules version does): they pin worldgen, the RNG and every rule, natively
+// and under GOOS=js GOARCH=wasm.
+var goldenRuns = []struct {
+	seed    uint64
+	actions uint64 // seed of the action sequence
+}{{0, 1}, {1, 2}, {42, 3}, {1 << 40, 4}, {0xdeadbeefcafe, 5}}
+
+func goldenLines(t *testing.T) []string {
+	var lines []string
+	for _, g := range goldenRuns {
+		w := newWorld(t)
+		w.Reset(g.seed)
+		lines = append(lines, fmt.Sprintf("seed %d step 0 hash %016x", g.seed, w.Hash()))
+		for i, a := range randomActions(3000, g.actions) {
+			out := w.Step(a)
+			if (i+1)%500 == 0 || out.Done {
+				lines = append(lines, fmt.Sprintf("seed %d step %d hash %016x", g.seed, i+1, w.Hash()))
+			}
+			if out.Done {
+				break
+			}
+		}
+	}
+	return lines
+}
+
+func TestGoldenHashes(t *testing.T) {
+	path := filepath.Join("testdata", "golden_hashes.txt")
+	got := goldenLines(t)
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644))
+	}
+	f, err := os.Open(path)
+	require.NoError(t, err, "run go test ./sim -run TestGoldenHashes -update to create it")
+	defer f.Close()
+	var want []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		want = append(want, sc.Text())
+	}
+	require.NoError(t, sc.Err())
+	require.Equal(t, want, got, "world hashes changed: a rule, worldgen or the RNG changed; bump Rules.Version and run with -update")
+}
+
+func TestNoAllocations(t *testing.T) {
+	w := newWorld(t)
+	w.Reset(1)
+	c := w.Clone()
+	acts := randomActions(1024, 5)
+	var obs Observation
+	view := make([]uint8, w.Width()*w.Height())
+	i, seed := 0, uint64(1)
+	cases := map[string]func(){
+		"Reset": func() { seed++; w.Reset(seed) },
+		"Step": func() {
+			if w.Step(acts[i%len(acts)]).Done {
+				w.Reset(seed)
+			}
+			i++
+		},
+		"Hash":        func() { _ = w.Hash() },
+		"CopyFrom":    func() { c.CopyFrom(w) },
+		"Observe":     func() { w.Observe(&obs) },
+		"SemanticMap": func() { w.SemanticMap(view) },
+	}
+	for name, f := range cases {
+		assert.Zero(t, testing.AllocsPerRun(200, f), name)
+	}
+}
