@@ -93,10 +93,11 @@ func (w *World) updateVitals() {
 		s.Fatigue = 0
 		inv[ItemEnergy]--
 	}
+	// rate is 2 awake and 1 asleep; recovery runs the other way round.
 	if inv[ItemFood] > 0 && inv[ItemDrink] > 0 && (inv[ItemEnergy] > 0 || s.Sleeping) {
-		s.Recover += 2 * rate // +1 per step, +2 asleep
+		s.Recover += 6 - 2*rate // +1 per step (2 halves), +2 asleep (4 halves)
 	} else {
-		s.Recover -= 3 - rate // -1 per step, -0.5 asleep
+		s.Recover -= rate // -1 per step (2 halves), -0.5 asleep (1 half)
 	}
 	if s.Recover > v.RecoverLimit {
 		s.Recover = 0
@@ -200,7 +201,7 @@ func (w *World) doMaterial(x, y int, out *Outcome) {
 		out.Kind = OutDrank
 	}
 	if s.Inventory[it] >= w.rules.Items[it].Max && !w.rules.Items[it].Vital {
-		out.Reason = ReasonInventoryFull
+		out.Reason, out.Count = ReasonInventoryFull, 0
 	}
 	w.give(it, c.Receive.Amount)
 	switch c.Resets {
@@ -299,11 +300,11 @@ func (w *World) make(mk *MakeRule, out *Outcome) {
 		return
 	}
 	it := mk.Gives.Item
+	out.Kind, out.Count = OutMade, mk.Gives.Amount
 	if w.s.Inventory[it] >= w.rules.Items[it].Max {
-		out.Reason = ReasonInventoryFull
+		out.Reason, out.Count = ReasonInventoryFull, 0
 	}
 	w.consume(mk.Uses)
 	w.give(it, mk.Gives.Amount)
-	out.Kind, out.Count = OutMade, mk.Gives.Amount
 	w.unlock(mk.Achievement, out)
 }

@@ -11,8 +11,8 @@ package sim
 //	# comment (outside map blocks, a line starting with '#' is ignored;
 //	# inside a map block '#' is stone)
 //	=== case name            starts a case; a file without any "===" line
-//	                         is a single case named after the file, and
-//	                         text before the first "===" is a file comment
+//	                         is a single case named after the file; only
+//	                         '#' comments may stand outside the blocks
 //	-- map --                the world: the ASCII format of ascii.go, any
 //	.....                    size from 3×3 up; a blank line ends a map
 //	.@T..
@@ -48,6 +48,7 @@ package sim
 //	kind     OutcomeKind.String()      reason   Reason.String()
 //	item     item name                 material material name ("none" off the map)
 //	object   ObjectKind.String()       count, damage, health_delta  integers
+//	defeated true when the hit took the creature's last health
 //	missing  item names, comma-separated      nearby    material names
 //	unlocked achievement names                events    woke, woke_hurt, hurt, died, time_up
 //	done     true or false
@@ -408,6 +409,7 @@ func outcomeFields(r *Rules, o *Outcome) map[string]string {
 		"object":       o.Object.String(),
 		"count":        strconv.Itoa(int(o.Count)),
 		"damage":       strconv.Itoa(int(o.Damage)),
+		"defeated":     strconv.FormatBool(o.Defeated),
 		"health_delta": strconv.Itoa(int(o.HealthDelta)),
 		"done":         strconv.FormatBool(o.Done),
 		"missing":      sortedList(strings.Join(missing, ",")),

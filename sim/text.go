@@ -181,6 +181,9 @@ func (o *Outcome) Text(r *Rules) string {
 		s = "blocked, " + o.reasonText(r)
 	case OutCollected:
 		s = fmt.Sprintf("collected %d %s from %s", o.Count, r.Items[o.Item].Name, r.Materials[o.Material].Name)
+		if o.Reason == ReasonInventoryFull {
+			s = fmt.Sprintf("took the %s, but %s was already at its maximum", r.Materials[o.Material].Name, r.Items[o.Item].Name)
+		}
 	case OutDrank:
 		s = "drank water"
 	case OutAte:
@@ -207,7 +210,7 @@ func (o *Outcome) Text(r *Rules) string {
 			s = "failed, " + o.reasonText(r)
 		}
 	}
-	if o.Reason == ReasonInventoryFull && (o.Kind == OutCollected || o.Kind == OutMade) {
+	if o.Reason == ReasonInventoryFull && o.Kind == OutMade {
 		s += fmt.Sprintf(", but %s was already at its maximum", r.Items[o.Item].Name)
 	}
 	switch {
