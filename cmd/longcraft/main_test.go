@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// run executes the CLI with args and returns its standard output.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := newRootCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func TestSimulate(t *testing.T) {
+	out, err := run(t, "simulate", "--worlds", "6", "--max-steps", "300", "-q")
+	require.NoError(t, err)
+	assert.Contains(t, out, "episodes   6")
+	assert.Contains(t, out, "Crafter score")
+	assert.Contains(t, out, "collect_wood")
+	// The summary does not depend on the number of workers (timing aside).
+	strip := func(s string) string {
+		var keep []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(l, "time") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	one, err := run(t, "simulate", "--worlds", "6", "--max-steps", "300", "-q", "--workers", "1")
+	require.NoError(t, err)
+	assert.Equal(t, strip(out), strip(one))
+}
+
+func TestSimulateRejectsBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"simulate", "--worlds", "0"},
+		{"simulate", "--max-steps", "-1"},
+		{"simulate", "--width", "2"},
+		{"simulate", "extra"},
+	} {
+		_, err := run(t, args...)
+		assert.Error(t, err, "%v", args)
+	}
+}
+
+func TestMap(t *testing.T) {
+	out, err := run(t, "map", "--seed", "3", "--describe")
+	require.NoError(t, err)
+	lines := strings.Split(out, "\n")
+	require.Greater(t, len(lines), 64)
+	assert.Len(t, lines[0], 64)
+	assert.Contains(t, out, "@")
+	assert.Contains(t, out, "Health 9/9")
+}
