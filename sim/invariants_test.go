@@ -62,16 +62,25 @@ func invariantError(w *World) string {
 		return fmt.Sprintf("grid holds %d objects, the array %d", seen, s.NumObjects)
 	}
 	// The chunk counts match a recount.
-	saved := append([]chunkCounts(nil), w.chunks...)
-	w.countChunks()
-	for _, o := range w.Objects() {
-		if b := w.balanceIndex(o.Kind); b >= 0 {
-			w.chunks[w.chunkOf(int(o.X), int(o.Y))].pop[b]++
+	recount := make([]chunkCounts, len(w.chunks))
+	bal := &r.Creature.Balance
+	for y := 0; y < w.height; y++ {
+		for x := 0; x < w.width; x++ {
+			for b := range bal {
+				if bal[b].Material == w.Material(x, y) {
+					recount[w.chunkOf(x, y)].space[b]++
+				}
+			}
 		}
 	}
-	for c := range saved {
-		if saved[c] != w.chunks[c] {
-			return fmt.Sprintf("chunk %d counts %+v, recount %+v", c, saved[c], w.chunks[c])
+	for _, o := range w.Objects() {
+		if b := w.balanceIndex(o.Kind); b >= 0 {
+			recount[w.chunkOf(int(o.X), int(o.Y))].pop[b]++
+		}
+	}
+	for c := range recount {
+		if recount[c] != w.chunks[c] {
+			return fmt.Sprintf("chunk %d counts %+v, recount %+v", c, w.chunks[c], recount[c])
 		}
 	}
 	return ""

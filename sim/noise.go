@@ -89,22 +89,53 @@ func (g *generator) rowCols(f *noiseField, y int, cols []int32) {
 	}
 }
 
-// rowValues evaluates field f on every tile of row y into dst.
-func (g *generator) rowValues(f *noiseField, y int, dst []int32) {
-	i := int(f.rowStart[y])
-	wy := int64(f.wy[y])
-	top := g.lattice[i : i+f.stride]
-	bot := g.lattice[i+f.stride : i+2*f.stride]
-	span := 1 << f.shiftX
-	wx := f.cellWeights[:span]
-	a := lerp(top[0], bot[0], wy)
-	for ix, x0 := 0, 0; x0 < len(dst); ix, x0 = ix+1, x0+span {
-		b := lerp(top[ix+1], bot[ix+1], wy)
-		seg := dst[x0:min(x0+span, len(dst))]
-		for k := range seg {
-			seg[k] = lerp(a, b, int64(wx[k]))
+// fineRows evaluates the water and mountain fields, which share the fine
+// lattice (spacing 4), on every tile of row y, water with its bias added.
+// Each lattice cell is four tiles with fixed weights, so the loop is
+// unrolled over them.
+func (g *generator) fineRows(y int, water, mountain []int32) {
+	fw, fm := &g.fields[fieldWater], &g.fields[fieldMountain]
+	g.rowCols(fw, y, g.cols[fieldWater])
+	g.rowCols(fm, y, g.cols[fieldMountain])
+	wc, mc := g.cols[fieldWater], g.cols[fieldMountain]
+	var k [fineSpan]int64
+	for i := range k {
+		k[i] = int64(fw.cellWeights[i])
+	}
+	mountain = mountain[:len(water)]
+	x := 0
+	for ix := 0; x+fineSpan <= len(water) && ix+1 < len(wc) && ix+1 < len(mc); ix++ {
+		wa, wd := int64(wc[ix]), int64(wc[ix+1])-int64(wc[ix])
+		ma, md := int64(mc[ix]), int64(mc[ix+1])-int64(mc[ix])
+		ws, ms := water[x:x+fineSpan:x+fineSpan], mountain[x:x+fineSpan:x+fineSpan]
+		for j := range fineSpan {
+			ws[j] = int32(wa+wd*k[j]>>16) + waterBias
+			ms[j] = int32(ma + md*k[j]>>16)
 		}
-		a = b
+		x += fineSpan
+	}
+	for ; x < len(water); x++ { // a partial cell at the right edge
+		water[x] = fw.colsAt(wc, x) + waterBias
+		mountain[x] = fm.colsAt(mc, x)
+	}
+}
+
+// fineSpan is the lattice spacing of the water and mountain fields.
+const fineSpan = 4
+
+// sweep evaluates field f on row y for x in [lo, hi) into dst[lo:hi].
+func (g *generator) sweep(f, y, lo, hi int, dst []int32) {
+	fd := &g.fields[f]
+	if g.colsRow[f] != y {
+		g.rowCols(fd, y, g.cols[f])
+		g.colsRow[f] = y
+	}
+	cols := g.cols[f]
+	col, wx := fd.col[lo:hi], fd.wx[lo:hi]
+	dst = dst[lo:hi]
+	for x := range dst {
+		ix := col[x]
+		dst[x] = lerp(cols[ix], cols[ix+1], int64(wx[x]))
 	}
 }
 

@@ -57,11 +57,8 @@ type generator struct {
 	// cols holds each field's lattice interpolated down to row colsRow.
 	cols    [numFields][]int32
 	colsRow [numFields]int
-	// The water and mountain values of the row being generated.
-	waterRow, mountRow []int32
-	// isTunnel marks the path tiles carved as tunnels (where skeletons
-	// start) rather than caves; it is read only on path tiles.
-	isTunnel []bool
+	// The water, mountain and tunnel values of the row being generated.
+	waterRow, mountRow, tunnelH, tunnelV []int32
 }
 
 // startReach is the distance beyond which the start area no longer shapes
@@ -80,7 +77,8 @@ func newGenerator(width, height int) *generator {
 	g.lattice = make([]int32, n)
 	g.waterRow = make([]int32, width)
 	g.mountRow = make([]int32, width)
-	g.isTunnel = make([]bool, width*height)
+	g.tunnelH = make([]int32, width)
+	g.tunnelV = make([]int32, width)
 	for f := range g.cols {
 		g.cols[f] = make([]int32, g.fields[f].stride)
 	}
@@ -158,8 +156,8 @@ func isqrt16(n int) int32 {
 // Per-tile draws: one 64-bit hash per tile, cut into four 16-bit uniform
 // draws. The draws a tile uses never overlap: mountain tiles read the
 // first three for ore, grassland the fourth for trees; creatures read the
-// first three on walkable tiles, which took none of them (grass reads the
-// fourth, caves and tunnels none).
+// first three on walkable tiles, which took none of them for terrain
+// (grass reads the fourth, sand, caves and tunnels none).
 const (
 	drawCoal, drawIron, drawDiamond, drawTree = 0, 16, 32, 48
 	drawCow, drawZombie, drawSkeleton         = 0, 16, 32
@@ -180,37 +178,36 @@ func (w *World) generate(px, py int) {
 	for f := range g.fields {
 		g.fill(&g.fields[f], mix64(key+uint64(f)+1))
 	}
-	// Water and mountains are two octaves each: a coarse one and a fine one
-	// weighted less. Folding the coarse octave into the fine lattice's
-	// points leaves one interpolation per tile for each.
 	for f := range g.colsRow {
 		g.colsRow[f] = -1
 	}
+	// Water and mountains are two octaves each: a coarse one and a fine one
+	// weighted less. Folding the coarse octave into the fine lattice's
+	// points leaves one interpolation per tile for each.
 	g.addOctave(fieldWater, fieldWaterLow, waterHighWeight, one)
 	g.addOctave(fieldMountain, fieldMountainLow, mountHighNorm, mountLowNorm)
-	for y := 0; y < w.height; y++ {
-		w.generateRow(px, py, y, key)
+	// Chunk counts accumulate in 16-bit lanes, one per balance rule: a
+	// tile adds lanes[m], which spares a branch and a memory round trip.
+	var lanes [MaxMaterials]uint64
+	for r, b := range w.rules.Creature.Balance {
+		lanes[b.Material] |= 1 << (16 * r)
 	}
-	w.countChunks()
+	clear(w.chunks)
 	for y := 0; y < w.height; y++ {
-		w.scatterRow(px, py, y, key)
+		w.generateRow(px, py, y, key, &lanes)
 	}
 }
 
-// generateRow decides the materials of row y.
-func (w *World) generateRow(px, py, y int, key uint64) {
+// generateRow decides the materials of row y, counts them into the chunks
+// and starts creatures on the row.
+func (w *World) generateRow(px, py, y int, key uint64, lanes *[MaxMaterials]uint64) {
 	g := w.gen
-	fs := &g.fields
 	water, mountain := g.waterRow, g.mountRow
-	g.rowValues(&fs[fieldWater], y, water)
-	g.rowValues(&fs[fieldMountain], y, mountain)
-	for x := range water {
-		water[x] += waterBias
-	}
+	g.fineRows(y, water, mountain)
 	// The start area: grass where its score is positive, and no water or
 	// mountain close to it.
-	tiles := w.tiles[y*w.width : (y+1)*w.width]
-	if dy := y - py; dy > -startReach && dy < startReach {
+	dy := y - py
+	if dy > -startReach && dy < startReach {
 		for x := max(px-startReach+1, 0); x < min(px+startReach, w.width); x++ {
 			dx := x - px
 			d2 := dx*dx + dy*dy
@@ -226,100 +223,110 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 			}
 		}
 	}
-	for x := range tiles {
-		wv := water[x]
+	// Mountains lose height near water. Tunnels are tested on almost every
+	// mountain tile, so their fields are evaluated in one sweep over the
+	// row's mountain span rather than tile by tile.
+	lo, hi := len(water), 0
+	for x, wv := range water {
 		if wv == math32Min {
-			tiles[x] = MatGrass
 			continue
 		}
-		mv := mountain[x] - int32(int64(wv)*mountainWaterWeight>>16)
-		draws := tileDraws(key, y*w.width+x)
-		m := MatGrass
-		switch {
-		case mv > mountainLevel:
-			var tunnel bool
-			m, tunnel = w.mountainTile(x, y, mv, draws)
-			g.isTunnel[y*w.width+x] = tunnel
-		case wv > sandLow && wv <= sandHigh && g.at(fieldSand, x, y) > sandLevel:
-			m = MatSand
-		case wv > waterLevel:
-			m = MatWater
-		case draw(draws, drawTree) > treeRarity && g.at(fieldTree, x, y) > treeLevel:
-			m = MatTree
+		mountain[x] -= int32(int64(wv) * mountainWaterWeight >> 16)
+		if mountain[x] > mountainLevel {
+			lo, hi = min(lo, x), x+1
 		}
-		tiles[x] = m
 	}
+	if lo < hi {
+		g.sweep(fieldTunnelH, y, lo, hi, g.tunnelH)
+		g.sweep(fieldTunnelV, y, lo, hi, g.tunnelV)
+	}
+	tiles := w.tiles[y*w.width : (y+1)*w.width]
+	walkable := w.rules.walkable
+	cs := w.rules.Creature.ChunkSize
+	chunks := w.chunks[int(w.chunkRow[y]):]
+	for c, x0 := 0, 0; x0 < len(tiles); c, x0 = c+1, x0+cs {
+		var counts uint64
+		for x := x0; x < min(x0+cs, len(tiles)); x++ {
+			i := y*w.width + x
+			var draws uint64 // the tile's random draws, hashed when needed
+			m, tunnel := MatGrass, false
+			if wv := water[x]; wv == math32Min {
+				draws = tileDraws(key, i)
+			} else {
+				mv := mountain[x]
+				switch {
+				case mv > mountainLevel:
+					m, tunnel, draws = w.mountainTile(x, y, mv, key, i)
+				case wv > sandLow && wv <= sandHigh && g.at(fieldSand, x, y) > sandLevel:
+					m = MatSand
+				case wv > waterLevel:
+					m = MatWater
+				default:
+					draws = tileDraws(key, i)
+					if draw(draws, drawTree) > treeRarity && g.at(fieldTree, x, y) > treeLevel {
+						m = MatTree
+					}
+				}
+			}
+			tiles[x] = m
+			counts += lanes[m]
+			if walkable.Has(m) {
+				if draws == 0 {
+					draws = tileDraws(key, i)
+				}
+				w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
+			}
+		}
+		for r := range chunks[c].space {
+			chunks[c].space[r] += uint8(counts >> (16 * r))
+		}
+	}
+}
+
+// scatterCreature may start a cow, zombie or skeleton on the walkable
+// tile (x, y) of material m, at offset (dx, dy) from the player.
+func (w *World) scatterCreature(x, y int, m Material, dx, dy int, tunnel bool, draws uint64) {
+	d2 := dx*dx + dy*dy
+	var k ObjectKind
+	switch {
+	case d2 == 0: // the player's tile
+		return
+	case d2 > 3*3 && m == MatGrass && draw(draws, drawCow) > cowRarity:
+		k = ObjCow
+	case d2 > 10*10 && draw(draws, drawZombie) > zombieRarity:
+		k = ObjZombie
+	case m == MatPath && tunnel && draw(draws, drawSkeleton) > skeletonRarity:
+		k = ObjSkeleton
+	default:
+		return
+	}
+	w.addObject(w.newCreature(k, x, y))
 }
 
 // math32Min is the least int32, used as a marker no field value reaches.
 const math32Min = -1 << 31
 
-// countChunks recomputes the per-chunk material counts from the tiles.
-func (w *World) countChunks() {
-	clear(w.chunks)
-	bal := &w.rules.Creature.Balance
-	var hist [MaxMaterials]uint16
-	for c := range w.chunks {
-		x0, y0, x1, y1 := w.chunkBounds(c)
-		hist = [MaxMaterials]uint16{}
-		for y := y0; y < y1; y++ {
-			for _, m := range w.tiles[y*w.width+x0 : y*w.width+x1] {
-				hist[m]++
-			}
-		}
-		for r := range bal {
-			w.chunks[c].space[r] = uint8(hist[bal[r].Material])
-		}
-	}
-}
-
-// scatterRow may start creatures on the walkable tiles of row y.
-func (w *World) scatterRow(px, py, y int, key uint64) {
-	walkable := w.rules.walkable
-	key = ^key
-	dy := y - py
-	for x, m := range w.tiles[y*w.width : (y+1)*w.width] {
-		if !walkable.Has(m) {
-			continue
-		}
-		dx := x - px
-		d2 := dx*dx + dy*dy
-		if d2 == 0 {
-			continue // the player's tile
-		}
-		draws := tileDraws(key, y*w.width+x)
-		var k ObjectKind
-		switch {
-		case d2 > 3*3 && m == MatGrass && draw(draws, drawCow) > cowRarity:
-			k = ObjCow
-		case d2 > 10*10 && draw(draws, drawZombie) > zombieRarity:
-			k = ObjZombie
-		case m == MatPath && draw(draws, drawSkeleton) > skeletonRarity && w.gen.isTunnel[y*w.width+x]:
-			k = ObjSkeleton
-		default:
-			continue
-		}
-		w.addObject(w.newCreature(k, x, y))
-	}
-}
-
 // mountainTile decides a tile inside the mountains; tunnel reports a
-// tunnel, where skeletons start.
-func (w *World) mountainTile(x, y int, mountain int32, draws uint64) (m Material, tunnel bool) {
+// tunnel, where skeletons start. Caves and tunnels take no random draw;
+// ores do, and the draws are returned for the creatures of path tiles.
+func (w *World) mountainTile(x, y int, mountain int32, key uint64, i int) (m Material, tunnel bool, draws uint64) {
 	g := w.gen
 	switch {
 	case mountain > caveMountain && g.at(fieldCave, x, y) > caveLevel:
-		return MatPath, false
-	case g.at(fieldTunnelH, x, y) > tunnelLevel, g.at(fieldTunnelV, x, y) > tunnelLevel:
-		return MatPath, true
-	case draw(draws, drawCoal) > coalRarity && g.at(fieldCoal, x, y) > coalLevel:
-		return MatCoal, false
-	case draw(draws, drawIron) > ironRarity && g.at(fieldIron, x, y) > ironLevel:
-		return MatIron, false
-	case mountain > diamondMountain && draw(draws, drawDiamond) > diamondRarity:
-		return MatDiamond, false
-	case mountain > lavaMountain && g.at(fieldLava, x, y) > lavaLevel:
-		return MatLava, false
+		return MatPath, false, 0
+	case g.tunnelH[x] > tunnelLevel, g.tunnelV[x] > tunnelLevel:
+		return MatPath, true, 0
 	}
-	return MatStone, false
+	draws = tileDraws(key, i)
+	switch {
+	case draw(draws, drawCoal) > coalRarity && g.at(fieldCoal, x, y) > coalLevel:
+		return MatCoal, false, draws
+	case draw(draws, drawIron) > ironRarity && g.at(fieldIron, x, y) > ironLevel:
+		return MatIron, false, draws
+	case mountain > diamondMountain && draw(draws, drawDiamond) > diamondRarity:
+		return MatDiamond, false, draws
+	case mountain > lavaMountain && g.at(fieldLava, x, y) > lavaLevel:
+		return MatLava, false, draws
+	}
+	return MatStone, false, draws
 }
