@@ -55,13 +55,19 @@ func newNoiseField(shiftX, shiftY uint, offset, width, height int) noiseField {
 // fill draws the lattice values of field f from key.
 func (g *generator) fill(f *noiseField, key uint64) {
 	pts := g.lattice[f.offset : f.offset+f.stride*f.rows]
-	// Three values of 17 random bits from each 64-bit draw, centred:
-	// [-65536, 65535].
-	for i := 0; i < len(pts); i += 3 {
+	// Four values from each 64-bit draw: 16 random bits each, centred and
+	// doubled to span [-65536, 65534].
+	i := 0
+	for ; i+4 <= len(pts); i += 4 {
 		r := mix64(key + uint64(i)*0x9e3779b97f4a7c15)
-		for k := 0; k < 3 && i+k < len(pts); k++ {
-			pts[i+k] = int32(r>>(21*k)&(1<<17-1)) - one
-		}
+		q := pts[i : i+4 : i+4]
+		q[0] = 2*int32(uint16(r)) - one
+		q[1] = 2*int32(uint16(r>>16)) - one
+		q[2] = 2*int32(uint16(r>>32)) - one
+		q[3] = 2*int32(uint16(r>>48)) - one
+	}
+	for r := mix64(key + uint64(i)*0x9e3779b97f4a7c15); i < len(pts); i, r = i+1, r>>16 {
+		pts[i] = 2*int32(uint16(r)) - one
 	}
 }
 
@@ -74,6 +80,16 @@ func (g *generator) at(f int, x, y int) int32 {
 		g.colsRow[f] = y
 	}
 	return g.fields[f].colsAt(g.cols[f], x)
+}
+
+// point evaluates field f at one tile straight from its lattice: cheaper
+// than at for fields read on a few tiles of a row.
+func (g *generator) point(f int, x, y int) int32 {
+	fd := &g.fields[f]
+	i := int(fd.rowStart[y]) + int(fd.col[x])
+	p := g.lattice[i : i+fd.stride+2]
+	wx := int64(fd.wx[x])
+	return lerp(lerp(p[0], p[1], wx), lerp(p[fd.stride], p[fd.stride+1], wx), int64(fd.wy[y]))
 }
 
 // rowCols interpolates field f's lattice down to row y: cols[i] is the
@@ -108,10 +124,11 @@ func (g *generator) fineRows(y int, water, mountain []int32) {
 		wa, wd := int64(wc[ix]), int64(wc[ix+1])-int64(wc[ix])
 		ma, md := int64(mc[ix]), int64(mc[ix+1])-int64(mc[ix])
 		ws, ms := water[x:x+fineSpan:x+fineSpan], mountain[x:x+fineSpan:x+fineSpan]
-		for j := range fineSpan {
-			ws[j] = int32(wa+wd*k[j]>>16) + waterBias
-			ms[j] = int32(ma + md*k[j]>>16)
-		}
+		// Unrolled by hand; the compiler does not unroll loops.
+		ws[0], ms[0] = int32(wa+wd*k[0]>>16)+waterBias, int32(ma+md*k[0]>>16)
+		ws[1], ms[1] = int32(wa+wd*k[1]>>16)+waterBias, int32(ma+md*k[1]>>16)
+		ws[2], ms[2] = int32(wa+wd*k[2]>>16)+waterBias, int32(ma+md*k[2]>>16)
+		ws[3], ms[3] = int32(wa+wd*k[3]>>16)+waterBias, int32(ma+md*k[3]>>16)
 		x += fineSpan
 	}
 	for ; x < len(water); x++ { // a partial cell at the right edge

@@ -57,8 +57,9 @@ type generator struct {
 	// cols holds each field's lattice interpolated down to row colsRow.
 	cols    [numFields][]int32
 	colsRow [numFields]int
-	// The water, mountain and tunnel values of the row being generated.
-	waterRow, mountRow, tunnelH, tunnelV []int32
+	// The water, mountain, tunnel and start area values of the row being
+	// generated.
+	waterRow, mountRow, tunnelH, tunnelV, startRow []int32
 }
 
 // startReach is the distance beyond which the start area no longer shapes
@@ -79,6 +80,7 @@ func newGenerator(width, height int) *generator {
 	g.mountRow = make([]int32, width)
 	g.tunnelH = make([]int32, width)
 	g.tunnelV = make([]int32, width)
+	g.startRow = make([]int32, width)
 	for f := range g.cols {
 		g.cols[f] = make([]int32, g.fields[f].stride)
 	}
@@ -186,35 +188,54 @@ func (w *World) generate(px, py int) {
 	// points leaves one interpolation per tile for each.
 	g.addOctave(fieldWater, fieldWaterLow, waterHighWeight, one)
 	g.addOctave(fieldMountain, fieldMountainLow, mountHighNorm, mountLowNorm)
-	// Chunk counts accumulate in 16-bit lanes, one per balance rule: a
-	// tile adds lanes[m], which spares a branch and a memory round trip.
-	var lanes [MaxMaterials]uint64
+	// Each material's entry in tileInfo adds one to the chunk count lane
+	// (16 bits each) of every balance rule counting it, and carries the
+	// walkable flag: one load a tile, no branch, no memory round trip.
+	var info tileInfo
 	for r, b := range w.rules.Creature.Balance {
-		lanes[b.Material] |= 1 << (16 * r)
+		info[b.Material] |= 1 << (16 * r)
+	}
+	for m := range w.rules.Materials {
+		if w.rules.walkable.Has(Material(m)) {
+			info[m] |= walkableFlag
+		}
 	}
 	clear(w.chunks)
 	for y := 0; y < w.height; y++ {
-		w.generateRow(px, py, y, key, &lanes)
+		w.generateRow(px, py, y, key, &info)
 	}
 }
 
+// tileInfo is per-material bookkeeping for generateRow, indexed by any
+// byte so that no bounds check is needed.
+type tileInfo [256]uint64
+
+const (
+	walkableFlag = 1 << 63
+	countLanes   = 1<<48 - 1
+)
+
 // generateRow decides the materials of row y, counts them into the chunks
 // and starts creatures on the row.
-func (w *World) generateRow(px, py, y int, key uint64, lanes *[MaxMaterials]uint64) {
+func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 	g := w.gen
-	water, mountain := g.waterRow, g.mountRow
+	base := y * w.width
+	tiles := w.tiles[base : base+w.width]
+	water, mountain := g.waterRow[:len(tiles)], g.mountRow[:len(tiles)]
 	g.fineRows(y, water, mountain)
 	// The start area: grass where its score is positive, and no water or
 	// mountain close to it.
 	dy := y - py
 	if dy > -startReach && dy < startReach {
-		for x := max(px-startReach+1, 0); x < min(px+startReach, w.width); x++ {
+		x0, x1 := max(px-startReach+1, 0), min(px+startReach, w.width)
+		g.sweep(fieldStart, y, x0, x1, g.startRow)
+		for x := x0; x < x1; x++ {
 			dx := x - px
 			d2 := dx*dx + dy*dy
 			if d2 >= len(g.sqrt16) {
 				continue
 			}
-			start := startRadius - g.sqrt16[d2] + startNoise*g.at(fieldStart, x, y)
+			start := startRadius - g.sqrt16[d2] + startNoise*g.startRow[x]
 			near := logistic(start)
 			water[x] -= 2 * near
 			mountain[x] -= 4 * near
@@ -240,43 +261,44 @@ func (w *World) generateRow(px, py, y int, key uint64, lanes *[MaxMaterials]uint
 		g.sweep(fieldTunnelH, y, lo, hi, g.tunnelH)
 		g.sweep(fieldTunnelV, y, lo, hi, g.tunnelV)
 	}
-	tiles := w.tiles[y*w.width : (y+1)*w.width]
-	walkable := w.rules.walkable
 	cs := w.rules.Creature.ChunkSize
 	chunks := w.chunks[int(w.chunkRow[y]):]
 	for c, x0 := 0, 0; x0 < len(tiles); c, x0 = c+1, x0+cs {
 		var counts uint64
-		for x := x0; x < min(x0+cs, len(tiles)); x++ {
-			i := y*w.width + x
+		for x, x1 := x0, min(x0+cs, len(tiles)); x < x1; x++ {
 			var draws uint64 // the tile's random draws, hashed when needed
 			m, tunnel := MatGrass, false
-			if wv := water[x]; wv == math32Min {
-				draws = tileDraws(key, i)
+			if wv, mv := water[x], mountain[x]; wv == math32Min {
+				draws = tileDraws(key, base+x)
 			} else {
-				mv := mountain[x]
 				switch {
 				case mv > mountainLevel:
-					m, tunnel, draws = w.mountainTile(x, y, mv, key, i)
-				case wv > sandLow && wv <= sandHigh && g.at(fieldSand, x, y) > sandLevel:
+					m, tunnel, draws = w.mountainTile(x, y, mv, key, base+x)
+				case wv > sandLow && wv <= sandHigh && g.point(fieldSand, x, y) > sandLevel:
 					m = MatSand
 				case wv > waterLevel:
 					m = MatWater
 				default:
-					draws = tileDraws(key, i)
+					draws = tileDraws(key, base+x)
 					if draw(draws, drawTree) > treeRarity && g.at(fieldTree, x, y) > treeLevel {
 						m = MatTree
 					}
 				}
 			}
 			tiles[x] = m
-			counts += lanes[m]
-			if walkable.Has(m) {
+			counts += info[m]
+			if info[m]&walkableFlag != 0 {
 				if draws == 0 {
-					draws = tileDraws(key, i)
+					draws = tileDraws(key, base+x)
 				}
-				w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
+				// Most tiles start no creature: test the draws before the call.
+				if draw(draws, drawCow) > cowRarity || draw(draws, drawZombie) > zombieRarity ||
+					draw(draws, drawSkeleton) > skeletonRarity {
+					w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
+				}
 			}
 		}
+		counts &= countLanes
 		for r := range chunks[c].space {
 			chunks[c].space[r] += uint8(counts >> (16 * r))
 		}
@@ -312,20 +334,20 @@ const math32Min = -1 << 31
 func (w *World) mountainTile(x, y int, mountain int32, key uint64, i int) (m Material, tunnel bool, draws uint64) {
 	g := w.gen
 	switch {
-	case mountain > caveMountain && g.at(fieldCave, x, y) > caveLevel:
+	case mountain > caveMountain && g.point(fieldCave, x, y) > caveLevel:
 		return MatPath, false, 0
 	case g.tunnelH[x] > tunnelLevel, g.tunnelV[x] > tunnelLevel:
 		return MatPath, true, 0
 	}
 	draws = tileDraws(key, i)
 	switch {
-	case draw(draws, drawCoal) > coalRarity && g.at(fieldCoal, x, y) > coalLevel:
+	case draw(draws, drawCoal) > coalRarity && g.point(fieldCoal, x, y) > coalLevel:
 		return MatCoal, false, draws
-	case draw(draws, drawIron) > ironRarity && g.at(fieldIron, x, y) > ironLevel:
+	case draw(draws, drawIron) > ironRarity && g.point(fieldIron, x, y) > ironLevel:
 		return MatIron, false, draws
 	case mountain > diamondMountain && draw(draws, drawDiamond) > diamondRarity:
 		return MatDiamond, false, draws
-	case mountain > lavaMountain && g.at(fieldLava, x, y) > lavaLevel:
+	case mountain > lavaMountain && g.point(fieldLava, x, y) > lavaLevel:
 		return MatLava, false, draws
 	}
 	return MatStone, false, draws
