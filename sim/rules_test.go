@@ -203,16 +203,11 @@ func parseRuleFile(t *testing.T, file string) []*ruleCase {
 }
 
 // newRuleWorld builds the world of a case: classic rules without chunk
-// balancing, the map loaded over a reset world.
+// balancing, the map loaded over a reset world (see sceneWorld).
 func newRuleWorld(t *testing.T, c *ruleCase) *World {
 	t.Helper()
-	r := Classic()
-	r.Creature.BalanceEvery = 1 << 30
-	w, err := New(Config{Width: len(c.mapRows[0]), Height: len(c.mapRows), Rules: r})
-	require.NoError(t, err, "%s: new world", c.pos)
-	w.Reset(1)
-	require.NoError(t, w.LoadASCII(strings.Join(c.mapRows, "\n")), "%s: load map", c.pos)
-	return w
+	t.Logf("%s: case %q", c.pos, c.name)
+	return sceneWorld(t, strings.Join(c.mapRows, "\n"))
 }
 
 func runRuleCase(t *testing.T, c *ruleCase) {
