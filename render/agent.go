@@ -1,0 +1,237 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/longcraft/longcraft/assets"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// The agent view's grid, as Crafter's: 9 tiles wide, 7 rows of world above
+// 2 rows of inventory.
+const (
+	viewCols  = 9
+	viewRows  = 7
+	itemRows  = 2
+	itemSlots = viewCols * itemRows
+	maxCount  = 9 // counts above are drawn as 9
+)
+
+// worldSprites lists the world tile set's slots: the classic materials in
+// sim.Material order (from 1), the void, the fallback, then the objects.
+func worldSprites() []assets.Sprite {
+	return []assets.Sprite{
+		assets.Water, assets.Grass, assets.Stone, assets.Path, assets.Sand, assets.Tree, assets.Lava,
+		assets.Coal, assets.Iron, assets.Diamond, assets.Table, assets.Furnace,
+		assets.Darkness, assets.Unknown,
+		assets.PlayerLeft, assets.PlayerRight, assets.PlayerUp, assets.PlayerDown, assets.PlayerSleep,
+		assets.Cow, assets.Zombie, assets.Skeleton,
+		assets.ArrowLeft, assets.ArrowRight, assets.ArrowUp, assets.ArrowDown,
+		assets.Plant, assets.PlantRipe,
+	}
+}
+
+// Slots of the world tile set.
+const (
+	slotDarkness = 12
+	slotUnknown  = 13
+	slotPlayer   = 14 // + Dir − 1, or slotSleep
+	slotSleep    = 18
+	slotCow      = 19
+	slotZombie   = 20
+	slotSkeleton = 21
+	slotArrow    = 22 // + Dir − 1
+	slotPlant    = 26
+	slotRipe     = 27
+	numClassic   = 12 // classic materials with their own sprite
+)
+
+// groundSlot returns the slot of material m.
+func groundSlot(m sim.Material) int {
+	switch {
+	case m == sim.MatNone:
+		return slotDarkness
+	case int(m) <= numClassic:
+		return int(m) - 1
+	}
+	return slotUnknown
+}
+
+// objectSlot returns the slot of an object as drawn.
+func objectSlot(o sim.Object, facing sim.Dir, sleeping bool, ripe bool) int {
+	switch o.Kind {
+	case sim.ObjPlayer:
+		if sleeping {
+			return slotSleep
+		}
+		return slotPlayer + int(facing) - 1
+	case sim.ObjCow:
+		return slotCow
+	case sim.ObjZombie:
+		return slotZombie
+	case sim.ObjSkeleton:
+		return slotSkeleton
+	case sim.ObjArrow:
+		return slotArrow + int(o.Facing) - 1
+	case sim.ObjPlant:
+		if ripe {
+			return slotRipe
+		}
+		return slotPlant
+	}
+	return slotUnknown
+}
+
+// AgentView renders Crafter-style observations of one square size: the
+// 9×7 tiles around the player above the inventory, 9 tiles wide, centred
+// in the frame. Build one per size and format (building scales every
+// sprite for every daylight level); Render then allocates nothing. An
+// AgentView is read-only while rendering and may be shared by goroutines.
+type AgentView struct {
+	size, unit, border int
+	format             Format
+	atlas              *Atlas
+	world              *tileSet // variant = level·2 + sleeping
+	slots              *tileSet // inventory slots: item·(maxCount+1) + count, on black
+	noise              nightNoise
+}
+
+// NewAgentView prepares a renderer of size×size frames (size ≥ 9).
+func NewAgentView(a *Atlas, size int, f Format) (*AgentView, error) {
+	if size < viewCols || size > 4096 {
+		return nil, fmt.Errorf("agent view: size %d outside 9 to 4096", size)
+	}
+	if !f.valid() {
+		return nil, fmt.Errorf("agent view: unknown format %d", f)
+	}
+	unit := size / viewCols
+	v := &AgentView{size: size, unit: unit, border: (size - unit*viewCols) / 2, format: f, atlas: a}
+	v.world = newTileSet(a, worldSprites(), unit, f, 2*Levels, func(vr, r, g, b int) (int, int, int) {
+		return variant(r, g, b, vr/2, vr%2 == 1)
+	})
+	groundOpaque(v.world)
+	v.slots = newSlotSet(a, unit, f)
+	v.noise = newNightNoise(unit, viewCols, viewRows, f, size*int(f))
+	return v, nil
+}
+
+// groundOpaque makes the ground slots draw whole: a ground tile covers its
+// square even where its sprite has holes (they show black).
+func groundOpaque(t *tileSet) {
+	for slot := 0; slot < slotPlayer; slot++ {
+		t.opaque[slot] = true
+	}
+}
+
+// newSlotSet draws every inventory slot image: each classic item's icon
+// on black with its count (0: an empty slot) as a digit at the lower right.
+func newSlotSet(a *Atlas, unit int, f Format) *tileSet {
+	items := int(assets.ItemIronSword-assets.ItemHealth) + 1
+	du := max(unit/2, 1)
+	digits := make([][]pixel, 10)
+	for d := range digits {
+		digits[d] = a.scaled(assets.Digit0+assets.Sprite(d), du)
+	}
+	sprites := make([]assets.Sprite, 0, items*(maxCount+1))
+	for it := 0; it < items; it++ {
+		for n := 0; n <= maxCount; n++ {
+			sprites = append(sprites, assets.ItemHealth+assets.Sprite(it))
+		}
+	}
+	t := newTileSet(a, sprites, unit, f, 1, func(_, r, g, b int) (int, int, int) { return r, g, b })
+	// Composite on black: transparent pixels became black in newTileSet
+	// only where the sprite was transparent (zero colour); make every slot
+	// opaque, blank the empty ones and stamp the digits.
+	bpp := int(f)
+	for slot := range t.slots {
+		tile := t.tile(0, slot)
+		icon := a.scaled(sprites[slot], unit)
+		n := slot % (maxCount + 1)
+		for i, p := range icon {
+			if p.a == 0 || n == 0 {
+				tile[i*bpp], tile[i*bpp+1], tile[i*bpp+2] = 0, 0, 0
+			}
+		}
+		if n > 0 {
+			for i, p := range digits[n] {
+				if p.a == 0 {
+					continue
+				}
+				x, y := unit-du+i%du, unit-du+i/du
+				o := (y*unit + x) * bpp
+				tile[o], tile[o+1], tile[o+2] = p.r, p.g, p.b
+			}
+		}
+		t.opaque[slot] = true
+	}
+	return t
+}
+
+// Size returns the frame side in pixels.
+func (v *AgentView) Size() int { return v.size }
+
+// Format returns the frame's pixel layout.
+func (v *AgentView) Format() Format { return v.format }
+
+// FrameBytes returns the size of a frame buffer.
+func (v *AgentView) FrameBytes() int { return v.size * v.size * int(v.format) }
+
+// Render draws the observation of w into dst, which must hold FrameBytes.
+func (v *AgentView) Render(w *sim.World, dst []byte) {
+	bpp := int(v.format)
+	stride := v.size * bpp
+	dst = dst[:v.FrameBytes()]
+	v.clearBorder(dst, stride)
+	daylight := w.Daylight()
+	sleeping := w.Sleeping()
+	level := levelOf(daylight)
+	variant := level * 2
+	if sleeping {
+		variant++
+	}
+	// World tiles: the player's tile is the centre of the 9×7 grid.
+	px, py := w.Player()
+	facing := w.Facing()
+	ripe := w.Rules().Creature.PlantRipe
+	origin := v.border*stride + v.border*bpp
+	for ty := 0; ty < viewRows; ty++ {
+		for tx := 0; tx < viewCols; tx++ {
+			x, y := px+tx-viewCols/2, py+ty-viewRows/2
+			at := origin + ty*v.unit*stride + tx*v.unit*bpp
+			v.world.draw(dst, stride, at, variant, groundSlot(w.Material(x, y)))
+			if o, ok := w.ObjectAt(x, y); ok {
+				v.world.draw(dst, stride, at, variant, objectSlot(o, facing, sleeping, o.Grown > ripe))
+			}
+		}
+	}
+	v.noise.apply(dst[origin:], stride, bpp, level, noisePattern(w), variant)
+	// The inventory strip: one slot per item, in item order, as Crafter.
+	items := min(len(w.Rules().Items), v.slots.slots/(maxCount+1), itemSlots)
+	top := origin + viewRows*v.unit*stride
+	for i := 0; i < itemSlots; i++ {
+		n := 0
+		if i < items {
+			n = min(w.Inventory(sim.Item(i)), maxCount)
+		}
+		at := top + (i/viewCols)*v.unit*stride + (i%viewCols)*v.unit*bpp
+		slot := 0 // an empty slot: any item's count-0 image is black
+		if n > 0 {
+			slot = i*(maxCount+1) + n
+		}
+		v.slots.draw(dst, stride, at, 0, slot)
+	}
+}
+
+// clearBorder blacks out the frame outside the 9×9 grid of tiles.
+func (v *AgentView) clearBorder(dst []byte, stride int) {
+	bpp := int(v.format)
+	grid := v.unit * viewCols
+	if grid == v.size {
+		return
+	}
+	fill(dst, stride, 0, v.size, v.border, bpp, 0, 0, 0)
+	bottom := v.border + grid
+	fill(dst, stride, bottom*stride, v.size, v.size-bottom, bpp, 0, 0, 0)
+	fill(dst, stride, v.border*stride, v.border, grid, bpp, 0, 0, 0)
+	fill(dst, stride, v.border*stride+bottom*bpp, v.size-bottom, grid, bpp, 0, 0, 0)
+}

@@ -1,0 +1,236 @@
+package render
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/sim"
+)
+
+var update = flag.Bool("update", false, "rewrite golden hashes and PNGs")
+
+func atlas(t testing.TB) *Atlas {
+	t.Helper()
+	a, err := LoadAtlas()
+	require.NoError(t, err)
+	return a
+}
+
+func world(t testing.TB, seed uint64) *sim.World {
+	t.Helper()
+	w, err := sim.New(sim.Config{})
+	require.NoError(t, err)
+	w.Reset(seed)
+	return w
+}
+
+// night puts w in the middle of the night (daylight near zero).
+func night(t testing.TB, w *sim.World) {
+	require.NoError(t, w.SetStepCount(210))
+	require.Less(t, w.Daylight(), int32(2000))
+}
+
+func TestNewRejectsBadSizes(t *testing.T) {
+	a := atlas(t)
+	for _, size := range []int{0, 8, 5000} {
+		_, err := NewAgentView(a, size, RGB)
+		assert.Error(t, err, "size %d", size)
+	}
+	_, err := NewAgentView(a, 64, Format(2))
+	assert.Error(t, err)
+	_, err = NewMapView(a, 0, RGB)
+	assert.Error(t, err)
+}
+
+func TestAgentViewLayout(t *testing.T) {
+	a := atlas(t)
+	w := world(t, 1)
+	for _, size := range []int{64, 96, 100, 256} {
+		v, err := NewAgentView(a, size, RGB)
+		require.NoError(t, err)
+		// Render over two different garbage fills: equal results mean every
+		// byte was written.
+		a, b := make([]byte, v.FrameBytes()), make([]byte, v.FrameBytes())
+		for i := range b {
+			b[i] = 0xFF
+		}
+		v.Render(w, a)
+		v.Render(w, b)
+		require.Equal(t, a, b, "size %d: some bytes left unwritten", size)
+	}
+}
+
+func TestRGBAMatchesRGB(t *testing.T) {
+	a := atlas(t)
+	w := world(t, 3)
+	night(t, w)
+	rgb, err := NewAgentView(a, 96, RGB)
+	require.NoError(t, err)
+	rgba, err := NewAgentView(a, 96, RGBA)
+	require.NoError(t, err)
+	f3 := make([]byte, rgb.FrameBytes())
+	f4 := make([]byte, rgba.FrameBytes())
+	rgb.Render(w, f3)
+	rgba.Render(w, f4)
+	for i := 0; i < 96*96; i++ {
+		require.Equal(t, f3[3*i:3*i+3], f4[4*i:4*i+3], "pixel %d", i)
+		require.Equal(t, uint8(255), f4[4*i+3])
+	}
+}
+
+func TestFramesChangeWithState(t *testing.T) {
+	a := atlas(t)
+	v, err := NewAgentView(a, 64, RGB)
+	require.NoError(t, err)
+	w := world(t, 5)
+	day := make([]byte, v.FrameBytes())
+	v.Render(w, day)
+	again := make([]byte, v.FrameBytes())
+	v.Render(w, again)
+	assert.Equal(t, day, again, "a frame is a pure function of the state")
+	night(t, w)
+	dark := make([]byte, v.FrameBytes())
+	v.Render(w, dark)
+	assert.Less(t, brightness(dark[:7*7*9*3]), brightness(day[:7*7*9*3])*2/3, "night is darker")
+	w.SetSleeping(true)
+	asleep := make([]byte, v.FrameBytes())
+	v.Render(w, asleep)
+	assert.NotEqual(t, dark, asleep)
+}
+
+func brightness(b []byte) int {
+	s := 0
+	for _, v := range b {
+		s += int(v)
+	}
+	return s / len(b)
+}
+
+// goldenFrames renders the frames whose hashes are pinned: day and night
+// agent views at 64 and 256 px, and a full map.
+func goldenFrames(t *testing.T) (names []string, frames [][]byte, sizes [][2]int) {
+	a := atlas(t)
+	for _, size := range []int{64, 256} {
+		v, err := NewAgentView(a, size, RGB)
+		require.NoError(t, err)
+		for _, seed := range []uint64{1, 2} {
+			w := world(t, seed)
+			for i := 0; i < 40; i++ {
+				w.Step(sim.Action(i % 5)) // walk about a little
+			}
+			for _, when := range []string{"day", "night"} {
+				if when == "night" {
+					night(t, w)
+				}
+				f := make([]byte, v.FrameBytes())
+				v.Render(w, f)
+				names = append(names, fmt.Sprintf("agent_%d_seed%d_%s", size, seed, when))
+				frames = append(frames, f)
+				sizes = append(sizes, [2]int{size, size})
+			}
+		}
+	}
+	m, err := NewMapView(a, 4, RGB)
+	require.NoError(t, err)
+	w := world(t, 1)
+	f := make([]byte, m.FrameBytes(w))
+	m.Render(w, f)
+	fw, fh := m.FrameSize(w)
+	names = append(names, "map_seed1_x4")
+	frames = append(frames, f)
+	sizes = append(sizes, [2]int{fw, fh})
+	return names, frames, sizes
+}
+
+func TestGoldenFrames(t *testing.T) {
+	names, frames, sizes := goldenFrames(t)
+	var got []string
+	for i, f := range frames {
+		h := fnv.New64a()
+		h.Write(f)
+		got = append(got, fmt.Sprintf("%s %016x", names[i], h.Sum64()))
+	}
+	path := filepath.Join("testdata", "golden_frames.txt")
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Join("testdata", "golden"), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644))
+		for i, f := range frames {
+			out, err := os.Create(filepath.Join("testdata", "golden", names[i]+".png"))
+			require.NoError(t, err)
+			require.NoError(t, png.Encode(out, Image(f, sizes[i][0], sizes[i][1], RGB)))
+			require.NoError(t, out.Close())
+		}
+	}
+	file, err := os.Open(path)
+	require.NoError(t, err, "run go test ./render -run TestGoldenFrames -update")
+	defer file.Close()
+	var want []string
+	sc := bufio.NewScanner(file)
+	for sc.Scan() {
+		want = append(want, sc.Text())
+	}
+	require.Equal(t, want, got, "frames changed; look at the new PNGs (-update) before accepting them")
+}
+
+func TestNoAllocations(t *testing.T) {
+	a := atlas(t)
+	w := world(t, 1)
+	v, err := NewAgentView(a, 64, RGB)
+	require.NoError(t, err)
+	f := make([]byte, v.FrameBytes())
+	assert.Zero(t, testing.AllocsPerRun(100, func() { v.Render(w, f) }), "day")
+	night(t, w)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { v.Render(w, f) }), "night")
+	m, err := NewMapView(a, 2, RGBA)
+	require.NoError(t, err)
+	mf := make([]byte, m.FrameBytes(w))
+	assert.Zero(t, testing.AllocsPerRun(20, func() { m.Render(w, mf) }), "map")
+	assert.Zero(t, testing.AllocsPerRun(100, func() { a.Text(f, 64, RGB, 1, 1, 1, "do: collected wood", 255, 255, 255) }), "text")
+}
+
+func benchmarkAgent(b *testing.B, size int, f Format, dark bool) {
+	a := atlas(b)
+	w := world(b, 1)
+	if dark {
+		night(b, w)
+	}
+	v, err := NewAgentView(a, size, f)
+	require.NoError(b, err)
+	frame := make([]byte, v.FrameBytes())
+	b.ReportAllocs()
+	b.SetBytes(int64(len(frame)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		v.Render(w, frame)
+	}
+}
+
+func BenchmarkAgentView64(b *testing.B)       { benchmarkAgent(b, 64, RGB, false) }
+func BenchmarkAgentView64Night(b *testing.B)  { benchmarkAgent(b, 64, RGB, true) }
+func BenchmarkAgentView256(b *testing.B)      { benchmarkAgent(b, 256, RGB, false) }
+func BenchmarkAgentView512(b *testing.B)      { benchmarkAgent(b, 512, RGB, false) }
+func BenchmarkAgentView512Night(b *testing.B) { benchmarkAgent(b, 512, RGB, true) }
+func BenchmarkAgentView512RGBA(b *testing.B)  { benchmarkAgent(b, 512, RGBA, false) }
+
+func BenchmarkMapView4(b *testing.B) {
+	a := atlas(b)
+	w := world(b, 1)
+	m, err := NewMapView(a, 4, RGB)
+	require.NoError(b, err)
+	f := make([]byte, m.FrameBytes(w))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Render(w, f)
+	}
+}
