@@ -11,9 +11,9 @@ import (
 	"github.com/longcraft/longcraft/sim"
 )
 
-// RolloutConfig describes a batch of episodes played by the uniform random
-// policy: the baseline that needs no model and exercises every rule.
+// RolloutConfig describes a batch of episodes played by a built-in policy.
 type RolloutConfig struct {
+	Policy   string // a built-in policy (PolicyNames); "" means random
 	Worlds   int    // episodes to play
 	Seed     uint64 // episode i uses world seed Seed+i
 	MaxSteps int    // per episode; 0 means the ruleset's episode length
@@ -32,7 +32,7 @@ type EpisodeResult struct {
 	Hash         uint64 // the final state's hash
 }
 
-// Rollout plays cfg.Worlds random-policy episodes across cfg.Workers
+// Rollout plays cfg.Worlds episodes of cfg.Policy across cfg.Workers
 // goroutines. Each worker owns a world and takes the next episode index
 // from a shared counter; results land in their index's slot, so they are
 // identical whatever the number of workers. When ctx is cancelled the
@@ -42,6 +42,12 @@ type EpisodeResult struct {
 func Rollout(ctx context.Context, cfg RolloutConfig, progress func(steps int)) ([]EpisodeResult, error) {
 	if cfg.Worlds < 0 {
 		return nil, fmt.Errorf("rollout: %d worlds", cfg.Worlds)
+	}
+	if cfg.Policy == "" {
+		cfg.Policy = "random"
+	}
+	if _, err := NewPolicy(cfg.Policy); err != nil {
+		return nil, fmt.Errorf("rollout: %w", err)
 	}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -60,12 +66,13 @@ func Rollout(ctx context.Context, cfg RolloutConfig, progress func(steps int)) (
 				errs[k] = err
 				return
 			}
+			policy, _ := NewPolicy(cfg.Policy) // checked above
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= cfg.Worlds {
 					return
 				}
-				results[i] = playRandom(w, cfg.Seed+uint64(i), cfg.MaxSteps, progress)
+				results[i] = playEpisode(w, policy, cfg.Seed+uint64(i), cfg.MaxSteps, progress)
 			}
 		}(k)
 	}
@@ -78,17 +85,19 @@ func Rollout(ctx context.Context, cfg RolloutConfig, progress func(steps int)) (
 	return results, ctx.Err()
 }
 
-// playRandom plays one episode with uniformly random actions drawn from a
-// generator seeded by the episode's seed.
-func playRandom(w *sim.World, seed uint64, maxSteps int, progress func(int)) EpisodeResult {
+// playEpisode plays one episode of policy on w from seed; the policy is
+// seeded with the world's seed.
+func playEpisode(w *sim.World, policy Policy, seed uint64, maxSteps int, progress func(int)) EpisodeResult {
 	w.Reset(seed)
-	rng := sim.RNG{State: seed ^ 0x72616e646f6d}
-	n := len(w.Rules().Actions)
+	policy.Reset(seed)
 	res := EpisodeResult{Seed: seed}
 	const report = 1024
 	pending := 0
+	var out sim.Outcome
+	last := (*sim.Outcome)(nil)
 	for !w.Done() && (maxSteps == 0 || res.Steps < maxSteps) {
-		out := w.Step(sim.Action(rng.Intn(n)))
+		out = w.Step(policy.Act(w, last))
+		last = &out
 		res.Steps++
 		res.Reward += out.Reward()
 		if pending++; pending == report && progress != nil {

@@ -32,11 +32,13 @@ fast, to benchmark long-horizon agents: LLM and VLM players, planners and RL
 policies.
 
 Start with:
-  longcraft simulate --worlds 2000     step seeded worlds with a random policy
-  longcraft map --seed 7               print a world's map as ASCII`,
+  longcraft simulate --worlds 2000          step seeded worlds, print throughput and scores
+  longcraft map --seed 7 --describe         print a world's map as ASCII and its text observation
+  longcraft render --seed 7 --out frames    write an episode's frames (PNG, GIF) and map
+  longcraft dataset --episodes 100 --out d  write frames.npy, actions.npy, steps.jsonl`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimulateCmd(), newMapCmd())
+	root.AddCommand(newSimulateCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd())
 	return root
 }

@@ -21,9 +21,11 @@ func newSimulateCmd() *cobra.Command {
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "simulate",
-		Short: "Step many seeded worlds with a random policy; print throughput and a summary",
-		Long: `simulate plays --worlds episodes of the classic ruleset with the uniform random
-policy, world i seeded with --seed+i, across --workers goroutines, and prints
+		Short: "Step many seeded worlds with a built-in policy; print throughput and a summary",
+		Long: `simulate plays --worlds episodes of the classic ruleset with a built-in policy
+(random: uniform actions, Crafter's baseline; explorer: wanders, collects,
+crafts and sleeps by simple rules), world i seeded with --seed+i, across
+--workers goroutines, and prints
 the throughput and a summary: episode lengths, deaths, the success rate of
 every achievement, the Crafter score and BALROG's progression.
 
@@ -34,6 +36,9 @@ finished.`,
   longcraft simulate --worlds 100 --max-steps 500 --seed 1000 --workers 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := bench.NewPolicy(cfg.Policy); err != nil {
+				return fmt.Errorf("--policy: %w", err)
+			}
 			if cfg.Worlds <= 0 {
 				return fmt.Errorf("--worlds must be positive, got %d", cfg.Worlds)
 			}
@@ -51,6 +56,7 @@ finished.`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&cfg.Worlds, "worlds", 1000, "episodes to play, one seeded world each")
+	f.StringVar(&cfg.Policy, "policy", "random", fmt.Sprintf("built-in policy %v", bench.PolicyNames()))
 	f.Uint64Var(&cfg.Seed, "seed", 0, "seed of the first world; world i uses seed+i")
 	f.IntVar(&cfg.MaxSteps, "max-steps", 0, "steps per episode at most (0: the ruleset's 10,000)")
 	f.IntVar(&cfg.Workers, "workers", 0, "parallel workers (0: one per core)")
@@ -110,8 +116,8 @@ func printSummary(w io.Writer, cfg bench.RolloutConfig, r *sim.Rules, s bench.Su
 		workers = runtime.GOMAXPROCS(0)
 	}
 	secs := elapsed.Seconds()
-	fmt.Fprintf(w, "ruleset %s v%d, %d×%d worlds, random policy, seeds %d..%d\n",
-		r.Name, r.Version, cfg.Width, cfg.Height, cfg.Seed, cfg.Seed+uint64(cfg.Worlds)-1)
+	fmt.Fprintf(w, "ruleset %s v%d, %d×%d worlds, %s policy, seeds %d..%d\n",
+		r.Name, r.Version, cfg.Width, cfg.Height, cfg.Policy, cfg.Seed, cfg.Seed+uint64(cfg.Worlds)-1)
 	fmt.Fprintf(w, "episodes   %d (%d died)\n", s.Episodes, s.Deaths)
 	fmt.Fprintf(w, "steps      %d (mean episode %.1f steps, mean reward %.2f)\n", s.Steps, s.MeanLength, s.MeanReward)
 	fmt.Fprintf(w, "time       %.2fs on %d workers: %.0f steps/s, %.0f episodes/s (world generation included)\n",
