@@ -35,7 +35,7 @@ race:
 
 ## wasm: the packages that must behave identically in the browser, under Node.
 wasm:
-	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./sim/... ./bench/...
+	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./sim/... ./bench/... ./render/... ./assets/...
 
 ## bench: the simulation benchmarks (compare runs with benchstat).
 bench:
