@@ -39,7 +39,7 @@ wasm:
 
 ## bench: the simulation benchmarks (compare runs with benchstat).
 bench:
-	$(GO) test ./sim -run '^$$' -bench . -benchmem -count 5
+	$(GO) test ./sim ./render -run '^$$' -bench . -benchmem -count 5
 
 build:
 	$(GO) build -o longcraft ./cmd/longcraft

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,4 +64,32 @@ func TestMap(t *testing.T) {
 	assert.Len(t, lines[0], 64)
 	assert.Contains(t, out, "@")
 	assert.Contains(t, out, "Health 9/9")
+}
+
+func TestRender(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run(t, "render", "--seed", "2", "--steps", "5", "--size", "64", "--out", dir, "--overlay")
+	require.NoError(t, err)
+	assert.Contains(t, out, "6 PNG frames")
+	for _, name := range []string{"frame_00000.png", "frame_00005.png", "episode.gif", "map.png"} {
+		assert.FileExists(t, filepath.Join(dir, name))
+	}
+	_, err = run(t, "render", "--png=false", "--gif=false", "--map-scale", "0", "--out", dir)
+	assert.Error(t, err, "nothing to write")
+	_, err = run(t, "render", "--size", "4")
+	assert.Error(t, err)
+}
+
+func TestDataset(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run(t, "dataset", "--episodes", "2", "--max-steps", "10", "--out", dir, "-q")
+	require.NoError(t, err)
+	assert.Contains(t, out, "2 episodes, 22 frames of 64×64")
+	for _, name := range []string{"frames.npy", "actions.npy", "steps.jsonl"} {
+		assert.FileExists(t, filepath.Join(dir, name))
+	}
+	_, err = run(t, "dataset", "--episodes", "0")
+	assert.Error(t, err)
+	_, err = run(t, "dataset", "--policy", "nope")
+	assert.ErrorContains(t, err, "unknown policy")
 }
