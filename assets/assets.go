@@ -96,6 +96,20 @@ const (
 	Darkness  // the void outside the map
 	Selection // a frame drawn around a highlighted tile
 
+	// The extended ruleset's materials and items, and the landmark flag.
+	// Materials (Torch, Crystal, Anvil, Bridge) are opaque ground tiles;
+	// items are icons on a clear background.
+	IronIngot   // item: an iron ingot (smelted)
+	TorchItem   // item: a torch
+	Torch       // material: a torch standing on grass
+	Crystal     // material: purple crystal shards in dark stone
+	CrystalItem // item: a crystal shard
+	Compass     // item: a compass
+	Anvil       // material: an iron anvil on a dark stone floor
+	Bridge      // material: wooden planks over water
+	BridgeItem  // item: a bundle of planks
+	Flag        // object: a landmark flag on a pole, drawn over grass
+
 	NumSprites
 )
 

@@ -11,14 +11,16 @@ import (
 //
 //	materials  ~ water   . grass   # stone   _ path    : sand   T tree
 //	           % lava    c coal    i iron    d diamond t table  f furnace
+//	extended   ! torch   * crystal a anvil   = bridge
 //	objects    @ player (on grass)    C cow (grass)    Z zombie (grass)
 //	           S skeleton (path)      p plant (grass)  P ripe plant (grass)
 //	           < > ^ v arrows flying left, right, up, down (over path)
+//	           1 … 9 landmarks A … I (on grass)
 //
 // Blank lines around the map and trailing spaces are ignored.
 
 // asciiMaterials lists the material characters, indexed by Material.
-const asciiMaterials = " ~.#_:T%cidtf"
+const asciiMaterials = " ~.#_:T%cidtf!*a="
 
 // asciiObject describes an object character.
 type asciiObject struct {
@@ -26,6 +28,7 @@ type asciiObject struct {
 	ground Material
 	facing Dir
 	ripe   bool
+	label  int8
 }
 
 func parseObjectChar(c byte) (asciiObject, bool) {
@@ -50,6 +53,9 @@ func parseObjectChar(c byte) (asciiObject, bool) {
 		return asciiObject{kind: ObjArrow, ground: MatPath, facing: DirUp}, true
 	case 'v':
 		return asciiObject{kind: ObjArrow, ground: MatPath, facing: DirDown}, true
+	}
+	if c >= '1' && c <= '9' {
+		return asciiObject{kind: ObjLandmark, ground: MatGrass, label: int8(c - '1')}, true
 	}
 	return asciiObject{}, false
 }
@@ -112,6 +118,9 @@ func (w *World) LoadASCII(text string) error {
 			if o, ok := parseObjectChar(row[x]); ok {
 				m = o.ground
 			}
+			if int(m) >= len(w.rules.Materials) {
+				return fmt.Errorf("ascii map: row %d, column %d: %q is not a material of the %s rules", y+1, x+1, row[x], w.rules.Name)
+			}
 			w.setMaterial(x, y, m)
 		}
 	}
@@ -129,7 +138,7 @@ func (w *World) LoadASCII(text string) error {
 			if !ok || o.kind == ObjPlayer {
 				continue
 			}
-			obj := Object{X: int16(x), Y: int16(y), Kind: o.kind, Facing: o.facing}
+			obj := Object{X: int16(x), Y: int16(y), Kind: o.kind, Facing: o.facing, Timer: o.label}
 			if o.ripe {
 				obj.Grown = w.rules.Creature.PlantRipe + 1
 			}
@@ -173,6 +182,8 @@ func (w *World) asciiAt(x, y int) byte {
 			return 'p'
 		case ObjArrow:
 			return "?<>^v"[o.Facing]
+		case ObjLandmark:
+			return '1' + byte(o.Timer)
 		}
 	}
 	if m := w.Material(x, y); int(m) < len(asciiMaterials) {

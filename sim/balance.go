@@ -63,6 +63,8 @@ func (w *World) newCreature(k ObjectKind, x, y int) Object {
 		o.Health = w.rules.Creature.SkeletonHealth
 	case ObjPlant:
 		o.Health = w.rules.Creature.PlantHealth
+	case ObjLandmark:
+		o.Health = 1
 	}
 	return o
 }

@@ -175,11 +175,12 @@ func (w *World) shoot(i int, d Dir) {
 // damageObject takes health from object j (the player's lives in the
 // inventory).
 func (w *World) damageObject(j int, damage int8) {
-	if j == 0 {
+	switch {
+	case j == 0:
 		w.hurtPlayer(damage)
-		return
+	case w.objects[j].Kind != ObjLandmark:
+		w.objects[j].Health -= damage
 	}
-	w.objects[j].Health -= damage
 }
 
 func (w *World) updateArrow(i int) {

@@ -115,18 +115,38 @@ const (
 	ObjSkeleton
 	ObjArrow
 	ObjPlant
+	// ObjLandmark is a fixed marker placed by task generators; its label
+	// (0 for A, 1 for B, …) is kept in Object.Timer. Nothing moves it and
+	// nothing harms it.
+	ObjLandmark
 	numObjectKinds
 )
 
-var objectNames = [numObjectKinds]string{"none", "player", "cow", "zombie", "skeleton", "arrow", "plant"}
-
 // String returns the kind's lower-case name.
 func (k ObjectKind) String() string {
-	if k < numObjectKinds {
-		return objectNames[k]
+	switch k {
+	case ObjNone:
+		return "none"
+	case ObjPlayer:
+		return "player"
+	case ObjCow:
+		return "cow"
+	case ObjZombie:
+		return "zombie"
+	case ObjSkeleton:
+		return "skeleton"
+	case ObjArrow:
+		return "arrow"
+	case ObjPlant:
+		return "plant"
+	case ObjLandmark:
+		return "landmark"
 	}
 	return "unknown"
 }
+
+// LandmarkName returns the letter of landmark label i: "A", "B", ….
+func LandmarkName(i int) string { return string(rune('A' + i%26)) }
 
 // Dir is a facing or moving direction.
 type Dir uint8

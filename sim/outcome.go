@@ -47,12 +47,13 @@ const (
 	ReasonNotTired               // sleep with full energy
 	ReasonNoLuck                 // a chance draw failed (a sapling from grass)
 	ReasonWorldFull              // the object array is full
+	ReasonNeedsLight             // the tile is dark: hold or place a light
 	numReasons
 )
 
 var reasonNames = [numReasons]string{
 	"", "missing_tool", "missing_material", "needs_nearby", "invalid_target", "occupied",
-	"inventory_full", "not_ripe", "not_tired", "no_luck", "world_full",
+	"inventory_full", "not_ripe", "not_tired", "no_luck", "world_full", "needs_light",
 }
 
 // String returns the reason's snake_case name ("" for none).

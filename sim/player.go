@@ -189,6 +189,10 @@ func (w *World) doMaterial(x, y int, out *Outcome) {
 		out.Reason = ReasonMissingTool
 		return
 	}
+	if c.Light && !w.lit() {
+		out.Reason = ReasonNeedsLight
+		return
+	}
 	w.setMaterial(x, y, c.Leaves)
 	it := c.Receive.Item
 	out.Item = it
@@ -211,6 +215,27 @@ func (w *World) doMaterial(x, y int, out *Outcome) {
 		s.Hunger = 0
 	}
 	w.unlock(c.Achievement, out)
+}
+
+// lit reports whether the player has light: a light item held, or a
+// light material within the light radius.
+func (w *World) lit() bool {
+	r := w.rules
+	if r.LightItem != ItemHealth && w.s.Inventory[r.LightItem] > 0 {
+		return true
+	}
+	if r.LightMaterial == MatNone {
+		return false
+	}
+	px, py := w.Player()
+	for y := py - r.LightRadius; y <= py+r.LightRadius; y++ {
+		for x := px - r.LightRadius; x <= px+r.LightRadius; x++ {
+			if w.Material(x, y) == r.LightMaterial {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // vitals are the items every player update clamps.

@@ -27,6 +27,16 @@ type Rules struct {
 	Vitals   VitalRules
 	Creature CreatureRules
 
+	// Light: a collect rule with Light set needs the player to hold
+	// LightItem or to stand within LightRadius (Chebyshev) of a placed
+	// LightMaterial. MatNone/zero disable the corresponding source.
+	LightItem     Item
+	LightMaterial Material
+	LightRadius   int
+
+	// Gen holds world-generation knobs beyond the classic generator.
+	Gen GenRules
+
 	// balanceOf maps an object kind to its balance rule, or -1.
 	balanceOf [256]int8
 	// walkable holds the materials with Walkable set.
@@ -107,6 +117,25 @@ type CollectRule struct {
 	Chance      uint32
 	Resets      Counter
 	Achievement Achievement
+	// Light: the tile is dark; mining it needs light (see Rules.LightItem).
+	Light bool
+}
+
+// GenRules are world-generation knobs: the classic generator's
+// proportions scaled, and extra ores. Percentages are of the classic
+// amounts; 0 means 100.
+type GenRules struct {
+	Abundance int       // trees, coal, iron, diamonds, extra ores and initial cows
+	Hostility int       // initial zombies and skeletons
+	Ores      []OreRule // extra ores, tried on stone tiles in order
+}
+
+// OreRule places an extra ore in the mountains: a stone tile deeper than
+// MinMountain (1/65536) becomes Material with probability Chance/65536.
+type OreRule struct {
+	Material    Material
+	MinMountain int32
+	Chance      uint32
 }
 
 // PlaceRule is what a place action does to the faced tile.
@@ -249,6 +278,36 @@ func (r *Rules) collectRule(m Material) *CollectRule {
 	return nil
 }
 
+// Clone returns a deep copy of the table, to derive variants from.
+func (r *Rules) Clone() *Rules {
+	c := *r
+	c.Materials = append([]MaterialInfo(nil), r.Materials...)
+	c.Items = append([]ItemInfo(nil), r.Items...)
+	c.Actions = append([]ActionInfo(nil), r.Actions...)
+	c.Collect = append([]CollectRule(nil), r.Collect...)
+	for i := range c.Collect {
+		c.Collect[i].Require = append([]ItemAmount(nil), r.Collect[i].Require...)
+	}
+	c.Place = append([]PlaceRule(nil), r.Place...)
+	for i := range c.Place {
+		c.Place[i].Uses = append([]ItemAmount(nil), r.Place[i].Uses...)
+	}
+	c.Make = append([]MakeRule(nil), r.Make...)
+	for i := range c.Make {
+		c.Make[i].Uses = append([]ItemAmount(nil), r.Make[i].Uses...)
+		c.Make[i].Nearby = append([]Material(nil), r.Make[i].Nearby...)
+	}
+	c.Achievements = append([]string(nil), r.Achievements...)
+	c.Weapons = append([]Weapon(nil), r.Weapons...)
+	c.Gen.Ores = append([]OreRule(nil), r.Gen.Ores...)
+	c.achByName = nil
+	return &c
+}
+
+// Compile checks the table and builds its lookup arrays. Classic and
+// Extended return compiled tables; call Compile after editing a Clone.
+func (r *Rules) Compile() error { return r.compile() }
+
 // compile checks the table and builds its lookup arrays.
 func (r *Rules) compile() error {
 	if len(r.Materials) > MaxMaterials || len(r.Items) > MaxItems || len(r.Achievements) > MaxAchievements {
@@ -269,6 +328,7 @@ func (r *Rules) compile() error {
 			r.walkable |= 1 << i
 		}
 	}
+	r.collectOf = [MaxMaterials]uint8{}
 	r.achByName = make(map[string]Achievement, len(r.Achievements))
 	for i, name := range r.Achievements {
 		if _, dup := r.achByName[name]; dup {

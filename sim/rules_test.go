@@ -18,6 +18,7 @@ package sim
 //	.@T..
 //	.....
 //	-- setup --              optional, applied in order after the map loads
+//	rules extended           the ruleset (classic by default), applied first
 //	facing right             SetFacing (left, right, up, down)
 //	inventory wood=2 food=3  SetInventory for each item, by its rules name
 //	sleeping true            SetSleeping
@@ -207,7 +208,19 @@ func parseRuleFile(t *testing.T, file string) []*ruleCase {
 func newRuleWorld(t *testing.T, c *ruleCase) *World {
 	t.Helper()
 	t.Logf("%s: case %q", c.pos, c.name)
-	return sceneWorld(t, strings.Join(c.mapRows, "\n"))
+	rules := Classic()
+	for _, l := range c.setup {
+		if name, ok := strings.CutPrefix(l.text, "rules "); ok {
+			switch strings.TrimSpace(name) {
+			case ClassicName:
+			case ExtendedName:
+				rules = Extended()
+			default:
+				require.Fail(t, "unknown ruleset", "%s: %q", l.pos, name)
+			}
+		}
+	}
+	return sceneWorldWith(t, strings.Join(c.mapRows, "\n"), rules)
 }
 
 func runRuleCase(t *testing.T, c *ruleCase) {
@@ -269,6 +282,7 @@ func applyRuleSetup(t *testing.T, w *World, l ruleLine) {
 	r := w.Rules()
 	cmd, args := splitRuleLine(l.text)
 	switch cmd {
+	case "rules": // applied when the world is built
 	case "facing":
 		require.Len(t, args, 1, "%s: facing DIR", l.pos)
 		require.NoError(t, w.SetFacing(parseRuleDir(t, l.pos, args[0])), l.pos)

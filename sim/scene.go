@@ -59,6 +59,9 @@ func (w *World) AddObject(o Object) error {
 	case o.Kind == ObjArrow && o.Facing == DirNone:
 		return fmt.Errorf("add arrow at (%d, %d): no direction", x, y)
 	}
+	if o.Kind == ObjLandmark && (o.Timer < 0 || o.Timer > 8) {
+		return fmt.Errorf("add landmark at (%d, %d): label %d outside 0 to 8", x, y, o.Timer)
+	}
 	if o.Health == 0 {
 		o.Health = w.newCreature(o.Kind, x, y).Health
 	}

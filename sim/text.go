@@ -104,6 +104,9 @@ func (w *World) thingAt(x, y int) string {
 		if o.Kind == ObjPlant && o.Grown > w.rules.Creature.PlantRipe {
 			return "ripe plant"
 		}
+		if o.Kind == ObjLandmark {
+			return "landmark " + LandmarkName(int(o.Timer))
+		}
 		return o.Kind.String()
 	}
 	if !w.Inside(x, y) {
@@ -274,6 +277,8 @@ func (o *Outcome) reasonText(r *Rules) string {
 		return "found nothing this time"
 	case ReasonWorldFull:
 		return "the world holds too many objects"
+	case ReasonNeedsLight:
+		return "too dark: needs light"
 	}
 	return o.Reason.String()
 }

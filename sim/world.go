@@ -212,6 +212,21 @@ func (w *World) ObjectAt(x, y int) (Object, bool) {
 // have Kind ObjNone until the end of the step that removed them.
 func (w *World) Objects() []Object { return w.objects[:w.s.NumObjects] }
 
+// SetRules replaces the world's ruleset, for a per-seed variant or a
+// difficulty tier of the same table: the new rules must keep the chunk
+// size and balance rules' kinds. The state is left as it is; call Reset
+// before stepping.
+func (w *World) SetRules(r *Rules) error {
+	if r.Creature.ChunkSize != w.rules.Creature.ChunkSize {
+		return fmt.Errorf("set rules %s: chunk size %d, the world's is %d", r.Name, r.Creature.ChunkSize, w.rules.Creature.ChunkSize)
+	}
+	if r.achByName == nil {
+		return fmt.Errorf("set rules %s: not compiled", r.Name)
+	}
+	w.rules = r
+	return nil
+}
+
 // Clone returns an independent copy of the world.
 func (w *World) Clone() *World {
 	c := &World{

@@ -57,6 +57,9 @@ type generator struct {
 	// cols holds each field's lattice interpolated down to row colsRow.
 	cols    [numFields][]int32
 	colsRow [numFields]int
+	// rarity holds the draw thresholds of this generation: the classic
+	// ones scaled by the ruleset's abundance and hostility.
+	rarity rarities
 	// The water, mountain, tunnel and start area values of the row being
 	// generated.
 	waterRow, mountRow, tunnelH, tunnelV, startRow []int32
@@ -155,6 +158,29 @@ func isqrt16(n int) int32 {
 	}
 }
 
+// rarities are draw thresholds in 1/65536: a draw above succeeds.
+type rarities struct {
+	tree, cow, zombie, skeleton, coal, iron, diamond int32
+}
+
+// scaleRarity scales the success chance of threshold r by pct percent.
+func scaleRarity(r int32, pct int) int32 {
+	if pct == 0 {
+		return r
+	}
+	return max(one-int32(int64(one-r)*int64(pct)/100), 0)
+}
+
+// setRarities derives the thresholds of one generation from the rules.
+func (g *generator) setRarities(gen *GenRules) {
+	a, h := gen.Abundance, gen.Hostility
+	g.rarity = rarities{
+		tree: scaleRarity(treeRarity, a), cow: scaleRarity(cowRarity, a),
+		coal: scaleRarity(coalRarity, a), iron: scaleRarity(ironRarity, a), diamond: scaleRarity(diamondRarity, a),
+		zombie: scaleRarity(zombieRarity, h), skeleton: scaleRarity(skeletonRarity, h),
+	}
+}
+
 // Per-tile draws: one 64-bit hash per tile, cut into four 16-bit uniform
 // draws. The draws a tile uses never overlap: mountain tiles read the
 // first three for ore, grassland the fourth for trees; creatures read the
@@ -183,6 +209,7 @@ func (w *World) generate(px, py int) {
 	for f := range g.colsRow {
 		g.colsRow[f] = -1
 	}
+	g.setRarities(&w.rules.Gen)
 	// Water and mountains are two octaves each: a coarse one and a fine one
 	// weighted less. Folding the coarse octave into the fine lattice's
 	// points leaves one interpolation per tile for each.
@@ -280,7 +307,7 @@ func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 					m = MatWater
 				default:
 					draws = tileDraws(key, base+x)
-					if draw(draws, drawTree) > treeRarity && g.at(fieldTree, x, y) > treeLevel {
+					if draw(draws, drawTree) > g.rarity.tree && g.at(fieldTree, x, y) > treeLevel {
 						m = MatTree
 					}
 				}
@@ -292,8 +319,8 @@ func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 					draws = tileDraws(key, base+x)
 				}
 				// Most tiles start no creature: test the draws before the call.
-				if draw(draws, drawCow) > cowRarity || draw(draws, drawZombie) > zombieRarity ||
-					draw(draws, drawSkeleton) > skeletonRarity {
+				if draw(draws, drawCow) > g.rarity.cow || draw(draws, drawZombie) > g.rarity.zombie ||
+					draw(draws, drawSkeleton) > g.rarity.skeleton {
 					w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
 				}
 			}
@@ -308,16 +335,17 @@ func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 // scatterCreature may start a cow, zombie or skeleton on the walkable
 // tile (x, y) of material m, at offset (dx, dy) from the player.
 func (w *World) scatterCreature(x, y int, m Material, dx, dy int, tunnel bool, draws uint64) {
+	g := w.gen
 	d2 := dx*dx + dy*dy
 	var k ObjectKind
 	switch {
 	case d2 == 0: // the player's tile
 		return
-	case d2 > 3*3 && m == MatGrass && draw(draws, drawCow) > cowRarity:
+	case d2 > 3*3 && m == MatGrass && draw(draws, drawCow) > g.rarity.cow:
 		k = ObjCow
-	case d2 > 10*10 && draw(draws, drawZombie) > zombieRarity:
+	case d2 > 10*10 && draw(draws, drawZombie) > g.rarity.zombie:
 		k = ObjZombie
-	case m == MatPath && tunnel && draw(draws, drawSkeleton) > skeletonRarity:
+	case m == MatPath && tunnel && draw(draws, drawSkeleton) > g.rarity.skeleton:
 		k = ObjSkeleton
 	default:
 		return
@@ -341,14 +369,30 @@ func (w *World) mountainTile(x, y int, mountain int32, key uint64, i int) (m Mat
 	}
 	draws = tileDraws(key, i)
 	switch {
-	case draw(draws, drawCoal) > coalRarity && g.point(fieldCoal, x, y) > coalLevel:
+	case draw(draws, drawCoal) > g.rarity.coal && g.point(fieldCoal, x, y) > coalLevel:
 		return MatCoal, false, draws
-	case draw(draws, drawIron) > ironRarity && g.point(fieldIron, x, y) > ironLevel:
+	case draw(draws, drawIron) > g.rarity.iron && g.point(fieldIron, x, y) > ironLevel:
 		return MatIron, false, draws
-	case mountain > diamondMountain && draw(draws, drawDiamond) > diamondRarity:
+	case mountain > diamondMountain && draw(draws, drawDiamond) > g.rarity.diamond:
 		return MatDiamond, false, draws
 	case mountain > lavaMountain && g.point(fieldLava, x, y) > lavaLevel:
 		return MatLava, false, draws
 	}
+	// Extra ores of the ruleset read the draw trees use elsewhere.
+	gen := &w.rules.Gen
+	for i := range gen.Ores {
+		o := &gen.Ores[i]
+		if mountain > o.MinMountain && uint32(draw(draws, drawTree)) >= one-scaleChance(o.Chance, gen.Abundance) {
+			return o.Material, false, draws
+		}
+	}
 	return MatStone, false, draws
+}
+
+// scaleChance scales a probability (1/65536) by pct percent (0: as is).
+func scaleChance(p uint32, pct int) uint32 {
+	if pct == 0 {
+		return p
+	}
+	return min(uint32(uint64(p)*uint64(pct)/100), one)
 }

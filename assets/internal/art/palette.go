@@ -78,4 +78,12 @@ var palette = map[byte]color.NRGBA{
 
 	// HUD.
 	'J': {255, 228, 40, 255}, // selection frame
+
+	// The extended ruleset. The letters are all taken, so these are digits.
+	'1': {104, 40, 146, 255},  // crystal shade
+	'2': {182, 78, 216, 255},  // crystal
+	'3': {240, 158, 246, 255}, // crystal light
+	'4': {54, 52, 64, 255},    // dark stone: crystal rock, anvil floor
+	'5': {128, 172, 74, 255},  // torchlit grass
+	'6': {176, 198, 92, 255},  // torchlit grass by the flame
 }
