@@ -24,9 +24,9 @@ func Classic() *Rules {
 		panic("classic: unknown achievement " + name)
 	}
 	walk := func(name string) MaterialInfo {
-		return MaterialInfo{Name: name, Walkable: true, ArrowPasses: true}
+		return MaterialInfo{Name: name, Walkable: true, ArrowPasses: true, Natural: true}
 	}
-	solid := func(name string) MaterialInfo { return MaterialInfo{Name: name} }
+	solid := func(name string) MaterialInfo { return MaterialInfo{Name: name, Natural: true} }
 	item := func(name string, initial int8, vital bool) ItemInfo {
 		return ItemInfo{Name: name, Max: 9, Initial: initial, Vital: vital}
 	}
@@ -37,14 +37,14 @@ func Classic() *Rules {
 		Name:    ClassicName,
 		Version: 1,
 		Materials: []MaterialInfo{
-			MatNone:    solid("none"),
-			MatWater:   {Name: "water", ArrowPasses: true},
+			MatNone:    {Name: "none"},
+			MatWater:   {Name: "water", ArrowPasses: true, Natural: true},
 			MatGrass:   walk("grass"),
 			MatStone:   solid("stone"),
 			MatPath:    walk("path"),
 			MatSand:    walk("sand"),
 			MatTree:    solid("tree"),
-			MatLava:    {Name: "lava", Deadly: true, ArrowPasses: true},
+			MatLava:    {Name: "lava", Deadly: true, ArrowPasses: true, Natural: true},
 			MatCoal:    solid("coal"),
 			MatIron:    solid("iron"),
 			MatDiamond: solid("diamond"),

@@ -49,7 +49,7 @@ func Extended() *Rules {
 	single := func(it Item) ItemAmount { return ItemAmount{it, 1} }
 	r.Materials = append(r.Materials,
 		MaterialInfo{Name: "torch", ArrowLeaves: MatPath},
-		MaterialInfo{Name: "crystal"},
+		MaterialInfo{Name: "crystal", Natural: true},
 		MaterialInfo{Name: "anvil", ArrowLeaves: MatPath},
 		MaterialInfo{Name: "bridge", Walkable: true, ArrowPasses: true},
 	)

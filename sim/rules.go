@@ -59,6 +59,8 @@ type MaterialInfo struct {
 	// ArrowLeaves, if not MatNone, replaces the material when an arrow
 	// hits it (tables and furnaces break into path).
 	ArrowLeaves Material
+	// Natural: world generation lays it down (stations are placed only).
+	Natural bool
 }
 
 // ItemInfo describes one inventory entry.
