@@ -24,6 +24,7 @@ var names = [...]string{
 	"ItemWoodSword", "ItemStoneSword", "ItemIronSword",
 	"Digit0", "Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7", "Digit8", "Digit9",
 	"Unknown", "Darkness", "Selection",
+	"IronIngot", "TorchItem", "Torch", "Crystal", "CrystalItem", "Compass", "Anvil", "Bridge", "BridgeItem", "Flag",
 }
 
 func name(s assets.Sprite) string { return names[s] }
@@ -33,6 +34,8 @@ func TestNamesCoverSprites(t *testing.T) {
 	assert.Equal(t, "ItemHealth", name(assets.ItemHealth))
 	assert.Equal(t, "Digit0", name(assets.Digit0))
 	assert.Equal(t, "Selection", name(assets.Selection))
+	assert.Equal(t, "IronIngot", name(assets.IronIngot))
+	assert.Equal(t, "Flag", name(assets.Flag))
 }
 
 func sheet(t *testing.T) *image.NRGBA {
@@ -78,6 +81,10 @@ func TestSheetDecodesAtDeclaredSize(t *testing.T) {
 	img := sheet(t)
 	assert.Equal(t, image.Rect(0, 0, assets.SheetWidth, assets.SheetHeight), img.Bounds())
 	assert.Equal(t, 256, assets.SheetWidth)
+	// 65 sprites fill 5 rows of 16; the font's 3 rows of 8 pixels follow.
+	assert.Equal(t, 5*assets.Cell, assets.FontTop)
+	assert.Equal(t, assets.FontTop+3*assets.GlyphH, assets.SheetHeight)
+	assert.LessOrEqual(t, assets.NumSprites.Rect().Min.Y, assets.FontTop, "the font starts below the last sprite row")
 	// Every sprite and glyph rectangle lies inside the sheet.
 	for s := assets.Sprite(0); s < assets.NumSprites; s++ {
 		assert.True(t, s.Rect().In(img.Bounds()), name(s))
@@ -131,7 +138,8 @@ func TestEverySpriteHasInk(t *testing.T) {
 
 func TestGroundTilesAreOpaque(t *testing.T) {
 	img := sheet(t)
-	tiles := append(spriteRange(assets.Water, assets.Furnace), assets.Unknown, assets.Darkness)
+	tiles := append(spriteRange(assets.Water, assets.Furnace), assets.Unknown, assets.Darkness,
+		assets.Torch, assets.Crystal, assets.Anvil, assets.Bridge)
 	for _, s := range tiles {
 		assert.Equal(t, assets.Cell*assets.Cell, opaqueCount(img, s), "%s is drawn as a ground tile and must be fully opaque", name(s))
 	}
@@ -150,10 +158,11 @@ func corners(p [assets.Cell][assets.Cell]color.NRGBA) []color.NRGBA {
 
 func TestOverlaySpritesHaveClearBackground(t *testing.T) {
 	img := sheet(t)
-	// Creatures, arrows and plants are drawn over a ground tile; items are
-	// icons. Their backgrounds are clear: at least a fifth of the cell,
-	// corners included.
+	// Creatures, arrows, plants and the flag are drawn over a ground tile;
+	// items are icons. Their backgrounds are clear: at least a fifth of the
+	// cell, corners included.
 	overlays := append(spriteRange(assets.PlayerLeft, assets.PlantRipe), spriteRange(assets.ItemHealth, assets.ItemIronSword)...)
+	overlays = append(overlays, assets.IronIngot, assets.TorchItem, assets.CrystalItem, assets.Compass, assets.BridgeItem, assets.Flag)
 	for _, s := range overlays {
 		clear := assets.Cell*assets.Cell - opaqueCount(img, s)
 		assert.GreaterOrEqual(t, clear, assets.Cell*assets.Cell/5, "%s", name(s))
@@ -259,7 +268,7 @@ func ground(s assets.Sprite) assets.Sprite {
 	switch {
 	case s >= assets.ArrowLeft && s <= assets.ArrowDown:
 		return assets.Path
-	case s >= assets.PlayerLeft && s <= assets.PlantRipe:
+	case s >= assets.PlayerLeft && s <= assets.PlantRipe, s == assets.Flag:
 		return assets.Grass
 	}
 	return -1
@@ -334,6 +343,13 @@ func TestReadableAtSevenPixels(t *testing.T) {
 		{assets.Skeleton, assets.Zombie},
 		{assets.Grass, assets.Tree}, {assets.Water, assets.Lava}, {assets.Table, assets.Furnace},
 		{assets.Sand, assets.Path}, {assets.Plant, assets.PlantRipe},
+		// The extended ruleset and the landmark flag.
+		{assets.Crystal, assets.Diamond}, {assets.Crystal, assets.Stone},
+		{assets.Anvil, assets.Furnace},
+		{assets.Bridge, assets.Path}, {assets.Bridge, assets.Water},
+		{assets.Torch, assets.Grass},
+		{assets.Flag, assets.Cow}, {assets.Flag, assets.Zombie},
+		{assets.IronIngot, assets.ItemIron},
 	}
 	vitals := spriteRange(assets.ItemHealth, assets.ItemEnergy)
 	for i, a := range vitals {

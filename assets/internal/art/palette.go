@@ -84,6 +84,6 @@ var palette = map[byte]color.NRGBA{
 	'2': {182, 78, 216, 255},  // crystal
 	'3': {240, 158, 246, 255}, // crystal light
 	'4': {54, 52, 64, 255},    // dark stone: crystal rock, anvil floor
-	'5': {128, 172, 74, 255},  // torchlit grass
-	'6': {176, 198, 92, 255},  // torchlit grass by the flame
+	'5': {154, 184, 72, 255},  // torchlit grass
+	'6': {204, 208, 96, 255},  // torchlit grass by the flame
 }

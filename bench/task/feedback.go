@@ -1,0 +1,75 @@
+package task
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Feedback is how much of a failed action's cause the agent is told. The
+// simulation always knows; the task layer filters.
+type Feedback string
+
+// Feedback levels.
+const (
+	FeedbackFull   Feedback = "full"   // the reason and what is missing
+	FeedbackReason Feedback = "reason" // the reason only
+	FeedbackNone   Feedback = "none"   // nothing happens, as in Crafter
+)
+
+// Valid reports whether f is a known level.
+func (f Feedback) Valid() bool {
+	return f == FeedbackFull || f == FeedbackReason || f == FeedbackNone
+}
+
+// Filter returns the outcome as the agent may see it.
+func (f Feedback) Filter(o sim.Outcome) sim.Outcome {
+	switch f {
+	case FeedbackReason:
+		o.Missing, o.MissingNearby = 0, 0
+	case FeedbackNone:
+		if o.Failed() {
+			// A failed action looks like no action at all.
+			o = sim.Outcome{Action: o.Action, Events: o.Events, Unlocked: o.Unlocked, HealthDelta: o.HealthDelta, Done: o.Done}
+		} else {
+			o.Reason = sim.ReasonNone // e.g. inventory_full on a success
+		}
+		o.Missing, o.MissingNearby = 0, 0
+	}
+	return o
+}
+
+// Observability is what the agent sees of the world.
+type Observability string
+
+// Observability levels.
+const (
+	Partial Observability = "partial" // the 9×9 local view, as in Crafter
+	Full    Observability = "full"    // the whole map
+)
+
+// Valid reports whether o is a known level.
+func (o Observability) Valid() bool { return o == Partial || o == Full }
+
+// TextObservation returns what a language-model agent reads after a step:
+// the text observation with the last outcome filtered by f, and under
+// full observability the whole map with a legend.
+func TextObservation(w *sim.World, last *sim.Outcome, f Feedback, o Observability) string {
+	var filtered *sim.Outcome
+	if last != nil {
+		fo := f.Filter(*last)
+		filtered = &fo
+	}
+	text := w.Describe(filtered)
+	if o != Full {
+		return text
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	px, py := w.Player()
+	fmt.Fprintf(&b, "Map (you are @ at x=%d, y=%d; x grows east, y grows south):\n", px, py)
+	b.WriteString(w.ASCII())
+	b.WriteString("Legend: ~ water, . grass, # stone, _ path, : sand, T tree, % lava, c coal, i iron, d diamond, t table, f furnace, ! torch, * crystal, a anvil, = bridge, C cow, Z zombie, S skeleton, p plant, P ripe plant, <>^v arrows, 1-9 landmarks A-I.\n")
+	return b.String()
+}

@@ -1,0 +1,351 @@
+package task
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"sort"
+
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Families of tasks.
+const (
+	FamilyAchievements = "achievements"  // Crafter's open-ended mode
+	FamilyObtain       = "obtain"        // obtain one item, stated alone
+	FamilyCollect      = "collect"       // collect N of a raw material
+	FamilyObtainReturn = "obtain_return" // obtain an item, then return to the start
+	FamilyWaypoints    = "waypoints"     // visit landmarks in order
+	FamilySurvive      = "survive"       // stay alive N steps
+)
+
+// Families returns every task family.
+func Families() []string {
+	return []string{FamilyAchievements, FamilyObtain, FamilyCollect, FamilyObtainReturn, FamilyWaypoints, FamilySurvive}
+}
+
+// Spec identifies one episode of a suite. Zero fields take the tier's
+// defaults. A spec always generates the same task.
+type Spec struct {
+	Family        string        `yaml:"family" json:"family" msgpack:"family"`
+	Tier          string        `yaml:"tier" json:"tier" msgpack:"tier"`
+	Split         Split         `yaml:"split" json:"split" msgpack:"split"`
+	Index         uint64        `yaml:"index" json:"index" msgpack:"index"`
+	Budget        int           `yaml:"budget,omitempty" json:"budget,omitempty" msgpack:"budget,omitempty"`
+	Feedback      Feedback      `yaml:"feedback,omitempty" json:"feedback,omitempty" msgpack:"feedback,omitempty"`
+	Observability Observability `yaml:"observability,omitempty" json:"observability,omitempty" msgpack:"observability,omitempty"`
+}
+
+// ID is the episode's stable id: a hash of its spec's fields, so that
+// expanding a suite gives the same ids in every version.
+func (s Spec) ID() string {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "longcraft-episode-v1\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s\x00%s",
+		s.Family, s.Tier, s.Split, s.Index, s.Budget, s.Feedback, s.Observability)
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], h.Sum64())
+	return "ep-" + hex.EncodeToString(b[:])
+}
+
+// Task is a generated, certified task: everything an evaluator needs to
+// run and score one episode.
+type Task struct {
+	Spec          Spec
+	ID            string
+	Seed          uint64 // the world's seed (after any regeneration)
+	Attempts      int    // generations tried before certification
+	Ruleset       string
+	MapSize       int
+	Goal          Goal
+	Budget        int
+	Feedback      Feedback
+	Observability Observability
+	Start         [2]int
+	Landmarks     [][2]int // positions by label
+	Depth         int      // obtain: hops of the target's chain
+	Milestones    []string // achievements along the way, shallowest first
+	// Variants describes the rule changes of this seed, for the evaluator
+	// only: agents never see them.
+	Variants []string
+	// Certified is true when the planner reached the goal within the
+	// budget, after PlannerSteps steps.
+	Certified    bool
+	PlannerSteps int
+
+	rules *sim.Rules
+}
+
+// Rules returns the task's ruleset (variants applied).
+func (t *Task) Rules() *sim.Rules { return t.rules }
+
+// Describe states the task as the agent reads it: the goal and the budget,
+// nothing of the way there and nothing of the variants.
+func (t *Task) Describe() string {
+	return fmt.Sprintf("Your task: %s. You have %d steps.", t.Goal.String(), t.Budget)
+}
+
+// Certifier plays goal on w for at most budget steps with full knowledge
+// and reports whether it reached the goal and in how many steps; the
+// built-in planner's Solve is one.
+type Certifier func(w *sim.World, goal Goal, budget int) (reached bool, steps int)
+
+// maxAttempts bounds regeneration when a task cannot be certified.
+const maxAttempts = 20
+
+// Generate builds the task of spec: its world seed from the split, family,
+// tier and index; its rules (tier's ruleset and knobs, variants); its goal;
+// and, if cert is not nil, certifies it, regenerating deterministically
+// from a derived seed until the certifier solves it (at most 20 tries).
+func Generate(spec Spec, cert Certifier) (*Task, error) {
+	tier, err := TierByName(spec.Tier)
+	if err != nil {
+		return nil, fmt.Errorf("task %s: %w", spec.ID(), err)
+	}
+	if !spec.Split.Valid() {
+		return nil, fmt.Errorf("task %s: split %q (train or eval)", spec.ID(), spec.Split)
+	}
+	t := &Task{Spec: spec, ID: spec.ID(), Ruleset: tier.Ruleset, MapSize: tier.MapSize,
+		Budget: tier.Budget, Feedback: tier.Feedback, Observability: tier.View}
+	if spec.Budget > 0 {
+		t.Budget = spec.Budget
+	}
+	if spec.Feedback != "" {
+		if !spec.Feedback.Valid() {
+			return nil, fmt.Errorf("task %s: feedback %q (full, reason, none)", t.ID, spec.Feedback)
+		}
+		t.Feedback = spec.Feedback
+	}
+	if spec.Observability != "" {
+		if !spec.Observability.Valid() {
+			return nil, fmt.Errorf("task %s: observability %q (partial, full)", t.ID, spec.Observability)
+		}
+		t.Observability = spec.Observability
+	}
+	seed := SeedFor(spec.Split, spec.Family, spec.Tier, spec.Index)
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		t.Seed, t.Attempts = seed, attempt
+		if err := t.generate(tier); err != nil {
+			return nil, fmt.Errorf("task %s: %w", t.ID, err)
+		}
+		if cert == nil || t.Goal.Kind == KindAchievements {
+			return t, nil
+		}
+		w, err := t.NewWorld()
+		if err != nil {
+			return nil, err
+		}
+		if ok, steps := cert(w, t.Goal, t.Budget); ok {
+			t.Certified, t.PlannerSteps = true, steps
+			return t, nil
+		}
+		// Same split bit, a new world: the next attempt's seed.
+		seed = mix(seed+0x9e3779b97f4a7c15)&^evalBit | seed&evalBit
+	}
+	return nil, fmt.Errorf("task %s: no certifiable world in %d attempts", t.ID, maxAttempts)
+}
+
+// generate draws the rules and goal of t for seed t.Seed.
+func (t *Task) generate(tier Tier) error {
+	var base *sim.Rules
+	switch tier.Ruleset {
+	case sim.ClassicName:
+		base = sim.Classic()
+	case sim.ExtendedName:
+		base = sim.Extended()
+	default:
+		return fmt.Errorf("tier %s: unknown ruleset %q", tier.Name, tier.Ruleset)
+	}
+	r := base.Clone()
+	r.Gen.Abundance, r.Gen.Hostility = tier.Abundance, tier.Hostility
+	for i := range r.Creature.Balance {
+		if r.Creature.Balance[i].Kind == sim.ObjZombie || r.Creature.Balance[i].Kind == sim.ObjSkeleton {
+			b := &r.Creature.Balance[i]
+			b.MinBase = b.MinBase * int32(tier.Hostility) / 100
+			b.MinLight = b.MinLight * int32(tier.Hostility) / 100
+			b.MaxBase = b.MaxBase * int32(tier.Hostility) / 100
+			b.MaxLight = b.MaxLight * int32(tier.Hostility) / 100
+		}
+	}
+	if err := r.Compile(); err != nil {
+		return err
+	}
+	t.Variants = nil
+	if tier.Variants {
+		var err error
+		if r, t.Variants, err = ApplyVariants(r, t.Seed, FamiliesFor(t.Spec.Split)); err != nil {
+			return err
+		}
+	}
+	t.rules = r
+	rng := sim.RNG{State: mix(t.Seed ^ 0x676f616c)} // "goal"
+	t.Start = [2]int{tier.MapSize / 2, tier.MapSize / 2}
+	t.Landmarks, t.Depth, t.Milestones = nil, 0, nil
+	switch t.Spec.Family {
+	case FamilyAchievements:
+		t.Goal = Goal{Kind: KindAchievements}
+		t.Milestones = append(t.Milestones, r.Achievements...)
+	case FamilyObtain, FamilyObtainReturn:
+		item, plan, err := pickTarget(r, tier.MinDepth, tier.MaxDepth, &rng)
+		if err != nil {
+			return err
+		}
+		t.Goal, t.Depth = Obtain(r.Items[item].Name, 1), plan.Depth
+		for _, a := range plan.Achievements() {
+			t.Milestones = append(t.Milestones, r.Achievements[a])
+		}
+		if t.Spec.Family == FamilyObtainReturn {
+			t.Goal = Sequence(t.Goal, Reach(t.Start[0], t.Start[1]))
+		}
+	case FamilyCollect:
+		raw := []sim.Item{sim.ItemWood, sim.ItemStone, sim.ItemCoal, sim.ItemSapling, sim.ItemDrink}
+		item := raw[rng.Intn(len(raw))]
+		n := tier.Collect
+		if item == sim.ItemDrink {
+			n = 9 // drink is a vital: fill it up
+		}
+		plan, err := Dependencies(r, item)
+		if err != nil {
+			return err
+		}
+		t.Goal, t.Depth = Obtain(r.Items[item].Name, n), plan.Depth
+		for _, a := range plan.Achievements() {
+			t.Milestones = append(t.Milestones, r.Achievements[a])
+		}
+	case FamilyWaypoints:
+		spots, err := t.landmarkSpots(tier.Landmarks, &rng)
+		if err != nil {
+			return err
+		}
+		t.Landmarks = spots
+		order := make([]int, len(spots))
+		for i := range order {
+			order[i] = i
+		}
+		for i := len(order) - 1; i > 0; i-- { // shuffle
+			j := rng.Intn(i + 1)
+			order[i], order[j] = order[j], order[i]
+		}
+		t.Goal = Waypoints(order...)
+		for _, l := range order {
+			t.Milestones = append(t.Milestones, "visit landmark "+sim.LandmarkName(l))
+		}
+	case FamilySurvive:
+		t.Goal = Survive(tier.Survive)
+		if t.Budget < tier.Survive {
+			t.Budget = tier.Survive
+		}
+	default:
+		return fmt.Errorf("unknown family %q (%v)", t.Spec.Family, Families())
+	}
+	return t.Goal.Validate(r, len(t.Landmarks))
+}
+
+// pickTarget draws an item whose chain depth lies in [lo, hi].
+func pickTarget(r *sim.Rules, lo, hi int, rng *sim.RNG) (sim.Item, *Plan, error) {
+	type cand struct {
+		item sim.Item
+		plan *Plan
+	}
+	var cands []cand
+	for i := range r.Items {
+		if r.Items[i].Vital || sim.Item(i) == sim.ItemSapling {
+			continue
+		}
+		p, err := Dependencies(r, sim.Item(i))
+		if err == nil && p.Depth >= lo && p.Depth <= hi {
+			cands = append(cands, cand{sim.Item(i), p})
+		}
+	}
+	if len(cands) == 0 {
+		return 0, nil, fmt.Errorf("no item of the %s rules has a chain of %d to %d hops", r.Name, lo, hi)
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].item < cands[j].item })
+	c := cands[rng.Intn(len(cands))]
+	return c.item, c.plan, nil
+}
+
+// NewWorld builds the task's world: its size, rules and seed, with its
+// landmarks placed.
+func (t *Task) NewWorld() (*sim.World, error) {
+	w, err := sim.New(sim.Config{Width: t.MapSize, Height: t.MapSize, Rules: t.rules})
+	if err != nil {
+		return nil, fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	if err := t.ResetWorld(w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// ResetWorld resets w (built by NewWorld, or of the same shape) to the
+// task's start.
+func (t *Task) ResetWorld(w *sim.World) error {
+	if err := w.SetRules(t.rules); err != nil {
+		return fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	w.Reset(t.Seed)
+	for label, p := range t.Landmarks {
+		if err := w.AddObject(sim.Object{X: int16(p[0]), Y: int16(p[1]), Kind: sim.ObjLandmark, Timer: int8(label)}); err != nil {
+			return fmt.Errorf("task %s: landmark %s: %w", t.ID, sim.LandmarkName(label), err)
+		}
+	}
+	return nil
+}
+
+// landmarkSpots picks n free grass tiles reachable on foot from the start,
+// spread out: each at least 6 tiles (L1) from the start and the others.
+func (t *Task) landmarkSpots(n int, rng *sim.RNG) ([][2]int, error) {
+	w, err := sim.New(sim.Config{Width: t.MapSize, Height: t.MapSize, Rules: t.rules})
+	if err != nil {
+		return nil, err
+	}
+	w.Reset(t.Seed)
+	reach := reachable(w)
+	var spots [][2]int
+	for try := 0; try < 2000 && len(spots) < n; try++ {
+		x, y := rng.Intn(t.MapSize), rng.Intn(t.MapSize)
+		if !reach[y*t.MapSize+x] || w.Material(x, y) != sim.MatGrass {
+			continue
+		}
+		if _, occupied := w.ObjectAt(x, y); occupied {
+			continue
+		}
+		ok := abs(x-t.Start[0])+abs(y-t.Start[1]) >= 6
+		for _, s := range spots {
+			ok = ok && abs(x-s[0])+abs(y-s[1]) >= 6
+		}
+		if ok {
+			spots = append(spots, [2]int{x, y})
+		}
+	}
+	if len(spots) < n {
+		return nil, fmt.Errorf("only %d of %d landmark spots found", len(spots), n)
+	}
+	return spots, nil
+}
+
+// reachable marks the tiles a player can walk to from its start, ignoring
+// creatures.
+func reachable(w *sim.World) []bool {
+	width, height := w.Width(), w.Height()
+	seen := make([]bool, width*height)
+	px, py := w.Player()
+	queue := []int{py*width + px}
+	seen[queue[0]] = true
+	r := w.Rules()
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		x, y := i%width, i/width
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			nx, ny := x+d[0], y+d[1]
+			if !w.Inside(nx, ny) || seen[ny*width+nx] || !r.Materials[w.Material(nx, ny)].Walkable {
+				continue
+			}
+			seen[ny*width+nx] = true
+			queue = append(queue, ny*width+nx)
+		}
+	}
+	return seen
+}

@@ -1,0 +1,51 @@
+package task
+
+import "fmt"
+
+// Tier is a documented set of difficulty knobs.
+type Tier struct {
+	Name      string
+	Ruleset   string        // "classic" or "extended"
+	MapSize   int           // tiles on a side
+	Abundance int           // % of classic resources (trees, ores, cows)
+	Hostility int           // % of classic initial zombies and skeletons, and of night spawns
+	Feedback  Feedback      // what failed actions tell the agent
+	Variants  bool          // per-seed rule variants
+	MinDepth  int           // obtain targets: dependency depth range (hops)
+	MaxDepth  int           //
+	Collect   int           // collect tasks: how many of the item
+	Landmarks int           // waypoints tasks: landmarks to visit
+	Survive   int           // survive tasks: steps to stay alive
+	Budget    int           // steps per episode
+	View      Observability // default observability
+}
+
+// Tiers returns the four tiers, easiest first:
+//
+//	tier    rules     map  abundance hostility feedback variants depth  budget
+//	easy    classic   48   150%      50%       full     off      1–3    1,000
+//	medium  classic   64   100%      100%      full     off      3–6    3,000
+//	hard    extended  64   100%      100%      reason   on       5–9    6,000
+//	expert  extended  80   70%       150%      none     on       8–11   10,000
+func Tiers() []Tier {
+	return []Tier{
+		{Name: "easy", Ruleset: "classic", MapSize: 48, Abundance: 150, Hostility: 50, Feedback: FeedbackFull,
+			MinDepth: 1, MaxDepth: 3, Collect: 3, Landmarks: 2, Survive: 300, Budget: 1000, View: Partial},
+		{Name: "medium", Ruleset: "classic", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackFull,
+			MinDepth: 3, MaxDepth: 6, Collect: 5, Landmarks: 3, Survive: 1000, Budget: 3000, View: Partial},
+		{Name: "hard", Ruleset: "extended", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackReason, Variants: true,
+			MinDepth: 5, MaxDepth: 9, Collect: 7, Landmarks: 4, Survive: 3000, Budget: 6000, View: Partial},
+		{Name: "expert", Ruleset: "extended", MapSize: 80, Abundance: 70, Hostility: 150, Feedback: FeedbackNone, Variants: true,
+			MinDepth: 8, MaxDepth: 11, Collect: 9, Landmarks: 5, Survive: 6000, Budget: 10000, View: Partial},
+	}
+}
+
+// TierByName returns the named tier.
+func TierByName(name string) (Tier, error) {
+	for _, t := range Tiers() {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return Tier{}, fmt.Errorf("unknown tier %q (easy, medium, hard, expert)", name)
+}
