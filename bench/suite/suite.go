@@ -1,0 +1,287 @@
+// Package suite reads benchmark suites: YAML files that list families ×
+// tiers × seed ranges × budgets × observation and feedback settings, and
+// expands them, deterministically, into episode specs.
+package suite
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+//go:embed suites/*.yaml
+var embedded embed.FS
+
+// Suite is a parsed suite.
+type Suite struct {
+	Name        string
+	Description string
+	Blocks      []Block
+	file        string
+}
+
+// Block is one product of the suite: every family × tier × index.
+type Block struct {
+	Families      []string
+	Tiers         []string
+	Split         task.Split
+	From, Count   uint64 // indices [From, From+Count)
+	Budget        int
+	Feedback      task.Feedback
+	Observability task.Observability
+	line          int
+}
+
+// maxEpisodes bounds a suite's expansion, so a typo cannot ask for
+// billions of episodes.
+const maxEpisodes = 1_000_000
+
+// Embedded returns the names of the suites built into the binary.
+func Embedded() []string {
+	entries, _ := embedded.ReadDir("suites")
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name()[:len(e.Name())-len(".yaml")])
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Load reads a suite: an embedded one by name ("default", "standard"), or
+// a YAML file by path.
+func Load(nameOrPath string) (*Suite, error) {
+	if data, err := embedded.ReadFile("suites/" + nameOrPath + ".yaml"); err == nil {
+		return Parse("suite "+nameOrPath, data)
+	}
+	data, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("suite %q: not an embedded suite (%v) nor a file", nameOrPath, Embedded())
+		}
+		return nil, fmt.Errorf("suite %s: %w", nameOrPath, err)
+	}
+	return Parse(nameOrPath, data)
+}
+
+// Parse reads a suite from YAML; file names the source in errors, which
+// give the line and field.
+func Parse(file string, data []byte) (*Suite, error) {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty suite", file)
+		}
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	s := &Suite{file: file}
+	doc := &root
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		doc = doc.Content[0]
+	}
+	if doc.Kind != yaml.MappingNode {
+		return nil, s.errf(doc, "", "a suite is a mapping with name, description and episodes")
+	}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		k, v := doc.Content[i], doc.Content[i+1]
+		switch k.Value {
+		case "name":
+			if err := s.scalar(v, "name", &s.Name); err != nil {
+				return nil, err
+			}
+		case "description":
+			if err := s.scalar(v, "description", &s.Description); err != nil {
+				return nil, err
+			}
+		case "episodes":
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				return nil, s.errf(v, "episodes", "want a non-empty list of blocks")
+			}
+			for _, b := range v.Content {
+				blk, err := s.block(b)
+				if err != nil {
+					return nil, err
+				}
+				s.Blocks = append(s.Blocks, blk)
+			}
+		default:
+			return nil, s.errf(k, k.Value, "unknown field (name, description, episodes)")
+		}
+	}
+	if s.Name == "" {
+		return nil, s.errf(doc, "name", "missing")
+	}
+	if len(s.Blocks) == 0 {
+		return nil, s.errf(doc, "episodes", "missing")
+	}
+	if n := s.Len(); n > maxEpisodes {
+		return nil, s.errf(doc, "episodes", "%d episodes, at most %d", n, maxEpisodes)
+	}
+	return s, nil
+}
+
+// errf formats an error naming the file, the node's line and the field.
+func (s *Suite) errf(n *yaml.Node, field, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if field != "" {
+		return fmt.Errorf("%s:%d: field %s: %s", s.file, n.Line, field, msg)
+	}
+	return fmt.Errorf("%s:%d: %s", s.file, n.Line, msg)
+}
+
+func (s *Suite) scalar(n *yaml.Node, field string, out any) error {
+	if n.Kind != yaml.ScalarNode {
+		return s.errf(n, field, "want a single value")
+	}
+	if err := n.Decode(out); err != nil {
+		return s.errf(n, field, "%v", err)
+	}
+	return nil
+}
+
+// block reads one episodes block.
+func (s *Suite) block(n *yaml.Node) (Block, error) {
+	b := Block{line: n.Line, Split: task.Eval, Count: 1}
+	if n.Kind != yaml.MappingNode {
+		return b, s.errf(n, "episodes", "each block is a mapping")
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f := k.Value
+		if seen[f] {
+			return b, s.errf(k, f, "given twice")
+		}
+		seen[f] = true
+		var err error
+		switch f {
+		case "families":
+			err = s.list(v, f, &b.Families, task.Families())
+		case "tiers":
+			var names []string
+			for _, t := range task.Tiers() {
+				names = append(names, t.Name)
+			}
+			err = s.list(v, f, &b.Tiers, names)
+		case "split":
+			var sp string
+			if err = s.scalar(v, f, &sp); err == nil && !task.Split(sp).Valid() {
+				err = s.errf(v, f, "%q: want train or eval", sp)
+			}
+			b.Split = task.Split(sp)
+		case "seeds":
+			err = s.seeds(v, &b)
+		case "budget":
+			if err = s.scalar(v, f, &b.Budget); err == nil && (b.Budget < 1 || b.Budget > 1_000_000) {
+				err = s.errf(v, f, "%d: want 1 to 1,000,000 steps", b.Budget)
+			}
+		case "feedback":
+			var fb string
+			if err = s.scalar(v, f, &fb); err == nil && !task.Feedback(fb).Valid() {
+				err = s.errf(v, f, "%q: want full, reason or none", fb)
+			}
+			b.Feedback = task.Feedback(fb)
+		case "observability":
+			var o string
+			if err = s.scalar(v, f, &o); err == nil && !task.Observability(o).Valid() {
+				err = s.errf(v, f, "%q: want partial or full", o)
+			}
+			b.Observability = task.Observability(o)
+		default:
+			err = s.errf(k, f, "unknown field (families, tiers, split, seeds, budget, feedback, observability)")
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	if len(b.Families) == 0 {
+		return b, s.errf(n, "families", "missing")
+	}
+	if len(b.Tiers) == 0 {
+		return b, s.errf(n, "tiers", "missing")
+	}
+	return b, nil
+}
+
+// list reads a list of names, each one of allowed.
+func (s *Suite) list(n *yaml.Node, field string, out *[]string, allowed []string) error {
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		return s.errf(n, field, "want a non-empty list")
+	}
+	for _, c := range n.Content {
+		var v string
+		if err := s.scalar(c, field, &v); err != nil {
+			return err
+		}
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == v
+		}
+		if !ok {
+			return s.errf(c, field, "%q: want one of %v", v, allowed)
+		}
+		*out = append(*out, v)
+	}
+	return nil
+}
+
+// seeds reads {from: N, count: M}.
+func (s *Suite) seeds(n *yaml.Node, b *Block) error {
+	if n.Kind != yaml.MappingNode {
+		return s.errf(n, "seeds", "want {from: N, count: M}")
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "from":
+			if err := s.scalar(v, "seeds.from", &b.From); err != nil {
+				return err
+			}
+		case "count":
+			if err := s.scalar(v, "seeds.count", &b.Count); err != nil {
+				return err
+			}
+			if b.Count < 1 || b.Count > maxEpisodes {
+				return s.errf(v, "seeds.count", "%d: want 1 to %d", b.Count, maxEpisodes)
+			}
+		default:
+			return s.errf(k, "seeds."+k.Value, "unknown field (from, count)")
+		}
+	}
+	return nil
+}
+
+// Len returns the number of episodes the suite expands to.
+func (s *Suite) Len() uint64 {
+	var n uint64
+	for _, b := range s.Blocks {
+		n += uint64(len(b.Families)) * uint64(len(b.Tiers)) * b.Count
+	}
+	return n
+}
+
+// Expand lists the suite's episodes in a fixed order: blocks in file
+// order, then family, tier and index as listed. The same file always
+// expands to the same specs, whose ids (Spec.ID) hash their content.
+func (s *Suite) Expand() []task.Spec {
+	specs := make([]task.Spec, 0, s.Len())
+	for _, b := range s.Blocks {
+		for _, f := range b.Families {
+			for _, t := range b.Tiers {
+				for i := uint64(0); i < b.Count; i++ {
+					specs = append(specs, task.Spec{Family: f, Tier: t, Split: b.Split, Index: b.From + i,
+						Budget: b.Budget, Feedback: b.Feedback, Observability: b.Observability})
+				}
+			}
+		}
+	}
+	return specs
+}
