@@ -97,16 +97,16 @@ const (
 	Selection // a frame drawn around a highlighted tile
 
 	// The extended ruleset's materials and items, and the landmark flag.
-	// Materials (Torch, Crystal, Anvil, Bridge) are opaque ground tiles;
-	// items are icons on a clear background.
-	IronIngot   // item: an iron ingot (smelted)
+	// The materials are opaque ground tiles; the items, like the classic
+	// ones, are icons on a clear background.
+	IronIngot   // item: an iron ingot (smelted): a stack of steel bars
 	TorchItem   // item: a torch
-	Torch       // material: a torch standing on grass
+	Torch       // material: a torch standing on grass, lighting it up
 	Crystal     // material: purple crystal shards in dark stone
 	CrystalItem // item: a crystal shard
 	Compass     // item: a compass
 	Anvil       // material: an iron anvil on a dark stone floor
-	Bridge      // material: wooden planks over water
+	Bridge      // material: wooden planks over water, water at the edges
 	BridgeItem  // item: a bundle of planks
 	Flag        // object: a landmark flag on a pole, drawn over grass
 
