@@ -28,7 +28,19 @@ func worldSprites() []assets.Sprite {
 		assets.Cow, assets.Zombie, assets.Skeleton,
 		assets.ArrowLeft, assets.ArrowRight, assets.ArrowUp, assets.ArrowDown,
 		assets.Plant, assets.PlantRipe,
+		assets.Flag,
+		assets.Torch, assets.Crystal, assets.Anvil, assets.Bridge,
 	}
+}
+
+// itemSprites lists the inventory icons in sim.Item order: the classic
+// items, then the extended ones.
+func itemSprites() []assets.Sprite {
+	s := make([]assets.Sprite, 0, 21)
+	for i := assets.ItemHealth; i <= assets.ItemIronSword; i++ {
+		s = append(s, i)
+	}
+	return append(s, assets.IronIngot, assets.TorchItem, assets.CrystalItem, assets.Compass, assets.BridgeItem)
 }
 
 // Slots of the world tile set.
@@ -43,7 +55,10 @@ const (
 	slotArrow    = 22 // + Dir − 1
 	slotPlant    = 26
 	slotRipe     = 27
+	slotFlag     = 28
+	slotExtended = 29 // + material − 13: the extended materials
 	numClassic   = 12 // classic materials with their own sprite
+	numExtended  = 4  // extended materials with their own sprite
 )
 
 // groundSlot returns the slot of material m.
@@ -53,6 +68,8 @@ func groundSlot(m sim.Material) int {
 		return slotDarkness
 	case int(m) <= numClassic:
 		return int(m) - 1
+	case int(m) <= numClassic+numExtended:
+		return slotExtended + int(m) - numClassic - 1
 	}
 	return slotUnknown
 }
@@ -78,6 +95,8 @@ func objectSlot(o sim.Object, facing sim.Dir, sleeping bool, ripe bool) int {
 			return slotRipe
 		}
 		return slotPlant
+	case sim.ObjLandmark:
+		return slotFlag
 	}
 	return slotUnknown
 }
@@ -121,12 +140,16 @@ func groundOpaque(t *tileSet) {
 	for slot := 0; slot < slotPlayer; slot++ {
 		t.opaque[slot] = true
 	}
+	for slot := slotExtended; slot < slotExtended+numExtended; slot++ {
+		t.opaque[slot] = true
+	}
 }
 
-// newSlotSet draws every inventory slot image: each classic item's icon
-// on black with its count (0: an empty slot) as a digit at the lower right.
+// newSlotSet draws every inventory slot image: each item's icon on black
+// with its count (0: an empty slot) as a digit at the lower right.
 func newSlotSet(a *Atlas, unit int, f Format) *tileSet {
-	items := int(assets.ItemIronSword-assets.ItemHealth) + 1
+	icons := itemSprites()
+	items := len(icons)
 	du := max(unit/2, 1)
 	digits := make([][]pixel, 10)
 	for d := range digits {
@@ -135,7 +158,7 @@ func newSlotSet(a *Atlas, unit int, f Format) *tileSet {
 	sprites := make([]assets.Sprite, 0, items*(maxCount+1))
 	for it := 0; it < items; it++ {
 		for n := 0; n <= maxCount; n++ {
-			sprites = append(sprites, assets.ItemHealth+assets.Sprite(it))
+			sprites = append(sprites, icons[it])
 		}
 	}
 	t := newTileSet(a, sprites, unit, f, 1, func(_, r, g, b int) (int, int, int) { return r, g, b })
@@ -205,20 +228,32 @@ func (v *AgentView) Render(w *sim.World, dst []byte) {
 		}
 	}
 	v.noise.apply(dst[origin:], stride, bpp, level, noisePattern(w), variant)
-	// The inventory strip: one slot per item, in item order, as Crafter.
-	items := min(len(w.Rules().Items), v.slots.slots/(maxCount+1), itemSlots)
+	// The inventory strip. As in Crafter, each item has its own slot, in
+	// item order, empty while the count is 0; a ruleset with more items
+	// than slots packs the held items instead, in item order.
+	items := min(len(w.Rules().Items), v.slots.slots/(maxCount+1))
+	packed := items > itemSlots
 	top := origin + viewRows*v.unit*stride
+	it := 0
 	for i := 0; i < itemSlots; i++ {
 		n := 0
-		if i < items {
-			n = min(w.Inventory(sim.Item(i)), maxCount)
+		if packed {
+			for it < items && w.Inventory(sim.Item(it)) == 0 {
+				it++
+			}
+		} else {
+			it = i
+		}
+		if it < items {
+			n = min(w.Inventory(sim.Item(it)), maxCount)
 		}
 		at := top + (i/viewCols)*v.unit*stride + (i%viewCols)*v.unit*bpp
 		slot := 0 // an empty slot: any item's count-0 image is black
 		if n > 0 {
-			slot = i*(maxCount+1) + n
+			slot = it*(maxCount+1) + n
 		}
 		v.slots.draw(dst, stride, at, 0, slot)
+		it++
 	}
 }
 

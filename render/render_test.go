@@ -140,6 +140,30 @@ func goldenFrames(t *testing.T) (names []string, frames [][]byte, sizes [][2]int
 			}
 		}
 	}
+	// The extended ruleset: its materials, a landmark, and more items than
+	// the strip has slots (packed).
+	ext, err := sim.New(sim.Config{Width: 9, Height: 7, Rules: sim.Extended()})
+	require.NoError(t, err)
+	ext.Reset(1)
+	require.NoError(t, ext.LoadASCII(`
+~~=~~....
+..!..*#a.
+....@..1.
+.t.f..2..
+..C...Z..
+.........
+.........`))
+	for _, it := range []sim.Item{sim.ItemWood, sim.ItemIronIngot, sim.ItemTorch, sim.ItemCrystal, sim.ItemCompass, sim.ItemBridge} {
+		require.NoError(t, ext.SetInventory(it, 2))
+	}
+	v, err := NewAgentView(a, 256, RGB)
+	require.NoError(t, err)
+	f0 := make([]byte, v.FrameBytes())
+	v.Render(ext, f0)
+	names = append(names, "agent_256_extended")
+	frames = append(frames, f0)
+	sizes = append(sizes, [2]int{256, 256})
+
 	m, err := NewMapView(a, 4, RGB)
 	require.NoError(t, err)
 	w := world(t, 1)
