@@ -98,29 +98,9 @@ const maxAttempts = 20
 // and, if cert is not nil, certifies it, regenerating deterministically
 // from a derived seed until the certifier solves it (at most 20 tries).
 func Generate(spec Spec, cert Certifier) (*Task, error) {
-	tier, err := TierByName(spec.Tier)
+	t, tier, err := newTask(spec)
 	if err != nil {
-		return nil, fmt.Errorf("task %s: %w", spec.ID(), err)
-	}
-	if !spec.Split.Valid() {
-		return nil, fmt.Errorf("task %s: split %q (train or eval)", spec.ID(), spec.Split)
-	}
-	t := &Task{Spec: spec, ID: spec.ID(), Ruleset: tier.Ruleset, MapSize: tier.MapSize,
-		Budget: tier.Budget, Feedback: tier.Feedback, Observability: tier.View}
-	if spec.Budget > 0 {
-		t.Budget = spec.Budget
-	}
-	if spec.Feedback != "" {
-		if !spec.Feedback.Valid() {
-			return nil, fmt.Errorf("task %s: feedback %q (full, reason, none)", t.ID, spec.Feedback)
-		}
-		t.Feedback = spec.Feedback
-	}
-	if spec.Observability != "" {
-		if !spec.Observability.Valid() {
-			return nil, fmt.Errorf("task %s: observability %q (partial, full)", t.ID, spec.Observability)
-		}
-		t.Observability = spec.Observability
+		return nil, err
 	}
 	seed := SeedFor(spec.Split, spec.Family, spec.Tier, spec.Index)
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
@@ -143,6 +123,49 @@ func Generate(spec Spec, cert Certifier) (*Task, error) {
 		seed = mix(seed+0x9e3779b97f4a7c15)&^evalBit | seed&evalBit
 	}
 	return nil, fmt.Errorf("task %s: no certifiable world in %d attempts", t.ID, maxAttempts)
+}
+
+// Rebuild regenerates the task of spec on a known world seed (the one a
+// trace recorded, after any regeneration), without certifying it.
+func Rebuild(spec Spec, seed uint64) (*Task, error) {
+	t, tier, err := newTask(spec)
+	if err != nil {
+		return nil, err
+	}
+	t.Seed, t.Attempts = seed, 0
+	if err := t.generate(tier); err != nil {
+		return nil, fmt.Errorf("task %s: %w", t.ID, err)
+	}
+	return t, nil
+}
+
+// newTask checks spec and fills the task fields its tier decides.
+func newTask(spec Spec) (*Task, Tier, error) {
+	tier, err := TierByName(spec.Tier)
+	if err != nil {
+		return nil, tier, fmt.Errorf("task %s: %w", spec.ID(), err)
+	}
+	if !spec.Split.Valid() {
+		return nil, tier, fmt.Errorf("task %s: split %q (train or eval)", spec.ID(), spec.Split)
+	}
+	t := &Task{Spec: spec, ID: spec.ID(), Ruleset: tier.Ruleset, MapSize: tier.MapSize,
+		Budget: tier.Budget, Feedback: tier.Feedback, Observability: tier.View}
+	if spec.Budget > 0 {
+		t.Budget = spec.Budget
+	}
+	if spec.Feedback != "" {
+		if !spec.Feedback.Valid() {
+			return nil, tier, fmt.Errorf("task %s: feedback %q (full, reason, none)", t.ID, spec.Feedback)
+		}
+		t.Feedback = spec.Feedback
+	}
+	if spec.Observability != "" {
+		if !spec.Observability.Valid() {
+			return nil, tier, fmt.Errorf("task %s: observability %q (partial, full)", t.ID, spec.Observability)
+		}
+		t.Observability = spec.Observability
+	}
+	return t, tier, nil
 }
 
 // generate draws the rules and goal of t for seed t.Seed.

@@ -1,0 +1,113 @@
+package trace
+
+import (
+	"fmt"
+
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Divergence describes where a replay left the recording.
+type Divergence struct {
+	Step int    // the first step (0-based) whose outcome or hash differs; -1: the initial state
+	What string // what differs
+}
+
+func (d *Divergence) Error() string {
+	if d.Step < 0 {
+		return "replay diverged before the first step: " + d.What
+	}
+	return fmt.Sprintf("replay diverged at step %d: %s", d.Step, d.What)
+}
+
+// Replay summarises a replayed episode.
+type Replay struct {
+	Steps       int
+	Checkpoints int // checkpoints verified, initial and final included
+}
+
+// World builds the world an episode was recorded in: its task's world
+// (rules, variants, landmarks) or a plain world of its ruleset and size.
+// Traces of other rules versions are refused.
+func World(h *Header) (*sim.World, error) {
+	var w *sim.World
+	if h.Task != nil {
+		t, err := task.Rebuild(*h.Task, h.Seed)
+		if err != nil {
+			return nil, fmt.Errorf("rebuild task: %w", err)
+		}
+		if w, err = t.NewWorld(); err != nil {
+			return nil, err
+		}
+	} else {
+		var r *sim.Rules
+		switch h.Ruleset {
+		case sim.ClassicName:
+			r = sim.Classic()
+		case sim.ExtendedName:
+			r = sim.Extended()
+		default:
+			return nil, fmt.Errorf("ruleset %q: unknown outside a task", h.Ruleset)
+		}
+		var err error
+		if w, err = sim.New(sim.Config{Width: h.MapSize, Height: h.MapSize, Rules: r}); err != nil {
+			return nil, err
+		}
+		w.Reset(h.Seed)
+	}
+	r := w.Rules()
+	if r.Name != h.Ruleset || r.Version != h.RulesVersion {
+		return nil, fmt.Errorf("recorded with rules %s v%d, this build has %s v%d: the replay would not be faithful",
+			h.Ruleset, h.RulesVersion, r.Name, r.Version)
+	}
+	return w, nil
+}
+
+// Run re-simulates ep from its seed and actions, checking every outcome
+// code and checkpoint; it returns a *Divergence error at the first
+// difference.
+func Run(ep *Episode) (Replay, error) {
+	w, err := World(&ep.Header)
+	if err != nil {
+		return Replay{}, err
+	}
+	return RunOn(w, ep)
+}
+
+// RunOn replays ep on w, which must be the episode's world, freshly built
+// or reset (see World).
+func RunOn(w *sim.World, ep *Episode) (Replay, error) {
+	var rep Replay
+	if h := w.Hash(); h != ep.Initial {
+		return rep, &Divergence{Step: -1, What: fmt.Sprintf("initial state hash %016x, recorded %016x", h, ep.Initial)}
+	}
+	rep.Checkpoints++
+	every := ep.CheckpointEvery
+	for i, a := range ep.Actions {
+		out := w.Step(sim.Action(a))
+		if c := OutcomeCode(&out); c != ep.Outcomes[i] {
+			wk, wr := DecodeOutcome(ep.Outcomes[i])
+			return rep, &Divergence{Step: i, What: fmt.Sprintf("action %s gave %s/%s, recorded %s/%s",
+				actionName(w, a), out.Kind, out.Reason, wk, wr)}
+		}
+		rep.Steps++
+		if (i+1)%every == 0 {
+			if h := w.Hash(); h != ep.Checkpoints[(i+1)/every-1] {
+				return rep, &Divergence{Step: i, What: fmt.Sprintf("state hash %016x after this step, checkpoint %016x", h, ep.Checkpoints[(i+1)/every-1])}
+			}
+			rep.Checkpoints++
+		}
+	}
+	if h := w.Hash(); h != ep.Final {
+		return rep, &Divergence{Step: len(ep.Actions) - 1, What: fmt.Sprintf("final state hash %016x, recorded %016x", h, ep.Final)}
+	}
+	rep.Checkpoints++
+	return rep, nil
+}
+
+func actionName(w *sim.World, a byte) string {
+	if int(a) < len(w.Rules().Actions) {
+		return w.Rules().Actions[a].Name
+	}
+	return fmt.Sprintf("#%d", a)
+}
