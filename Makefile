@@ -11,12 +11,13 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 test: deps fmt vet race wasm
 
 ## deps: install what the tests need on a fresh Debian machine (gcc for -race,
-## Node for wasm, NumPy to check that datasets load in numpy).
+## Node for wasm, NumPy and msgpack to check datasets and traces from Python).
 deps:
 	@missing=""; \
 	command -v gcc  >/dev/null 2>&1 || missing="$$missing gcc libc6-dev"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	/usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
+	/usr/bin/python3 -c "import msgpack" >/dev/null 2>&1 || missing="$$missing python3-msgpack"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \

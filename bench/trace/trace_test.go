@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"math/bits"
+	"os/exec"
 	"os"
 	"path/filepath"
 	"slices"
@@ -292,6 +294,32 @@ func TestGoldenTrace(t *testing.T) {
 		rep, err := Run(ep)
 		require.NoError(t, err)
 		assert.Positive(t, rep.Steps)
+	}
+}
+
+// TestPythonReader runs the documented Python reader on the golden trace.
+func TestPythonReader(t *testing.T) {
+	python := ""
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(p, "-c", "import msgpack").Run() == nil {
+			python = p
+			break
+		}
+	}
+	if python == "" {
+		t.Skip("SKIPPED: no python3 with msgpack on this machine (make test installs python3-msgpack)")
+	}
+	out, err := exec.Command(python, filepath.Join("..", "..", "docs", "read_trace.py"),
+		filepath.Join("testdata", "golden.lctrace")).CombinedOutput()
+	require.NoError(t, err, string(out))
+	f, err := Open(filepath.Join("testdata", "golden.lctrace"))
+	require.NoError(t, err)
+	defer f.Close()
+	for i := range f.Index {
+		ep, err := f.Episode(i)
+		require.NoError(t, err)
+		assert.Contains(t, string(out), fmt.Sprintf("episode %d: seed %d", i, ep.Header.Seed))
+		assert.Contains(t, string(out), fmt.Sprintf("steps %d ", len(ep.Actions)))
 	}
 }
 

@@ -39,6 +39,6 @@ Start with:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimulateCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd())
+	root.AddCommand(newSimulateCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(), newReplayCmd(), newTraceCmd())
 	return root
 }

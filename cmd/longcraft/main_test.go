@@ -93,3 +93,25 @@ func TestDataset(t *testing.T) {
 	_, err = run(t, "dataset", "--policy", "nope")
 	assert.ErrorContains(t, err, "unknown policy")
 }
+
+func TestTraceCommands(t *testing.T) {
+	golden := filepath.Join("..", "..", "bench", "trace", "testdata", "golden.lctrace")
+	out, err := run(t, "trace", "inspect", golden)
+	require.NoError(t, err)
+	assert.Contains(t, out, "2 episodes")
+	assert.Contains(t, out, "obtain/hard/eval#4")
+	out, err = run(t, "trace", "inspect", golden, "--json")
+	require.NoError(t, err)
+	assert.Contains(t, out, `"steps":163`)
+	out, err = run(t, "replay", golden)
+	require.NoError(t, err)
+	assert.Contains(t, out, "0 diverged")
+	dir := t.TempDir()
+	out, err = run(t, "render", "--trace", golden, "--episode", "1", "--size", "64", "--out", dir, "--png=false")
+	require.NoError(t, err)
+	assert.Contains(t, out, "148 steps played")
+	_, err = run(t, "render", "--trace", golden, "--episode", "5")
+	assert.ErrorContains(t, err, "--episode 5")
+	_, err = run(t, "replay", filepath.Join(dir, "missing.lctrace"))
+	assert.Error(t, err)
+}

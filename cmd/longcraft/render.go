@@ -14,11 +14,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
 
 type renderFlags struct {
+	trace    string
+	episode  int
 	seed     uint64
 	policy   string
 	steps    int
@@ -35,9 +38,10 @@ func newRenderCmd() *cobra.Command {
 	var f renderFlags
 	cmd := &cobra.Command{
 		Use:   "render",
-		Short: "Play a seeded episode with a built-in policy and write its frames as PNGs and a GIF",
-		Long: `render plays --steps steps of the world of --seed with a built-in policy and
-writes what the agent saw, at --size pixels square:
+		Short: "Write an episode's frames as PNGs and a GIF: played by a built-in policy, or from a trace",
+		Long: `render plays --steps steps of the world of --seed with a built-in policy, or
+replays episode --episode of the trace --trace, and writes what the agent
+saw, at --size pixels square:
 
   OUT/frame_00000.png ...   one PNG per step (--png)
   OUT/episode.gif           the episode as an animated GIF (--gif)
@@ -47,7 +51,8 @@ Frames are exactly what a vision model receives as observations; --overlay
 adds the step and the last action's outcome in a small font (for demos; it
 changes the pixels, so do not use it for datasets).`,
 		Example: `  longcraft render --seed 7 --policy explorer --steps 200 --size 256 --out frames
-  longcraft render --seed 7 --size 64 --png=false --gif --overlay`,
+  longcraft render --seed 7 --size 64 --png=false --gif --overlay
+  longcraft render --trace runs/today/episodes.lctrace --episode 3 --out ep3`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
@@ -64,6 +69,8 @@ changes the pixels, so do not use it for datasets).`,
 		},
 	}
 	fl := cmd.Flags()
+	fl.StringVar(&f.trace, "trace", "", "render an episode of this trace file instead of playing one")
+	fl.IntVar(&f.episode, "episode", 0, "with --trace: the episode's index")
 	fl.Uint64Var(&f.seed, "seed", 0, "world seed")
 	fl.StringVar(&f.policy, "policy", "explorer", fmt.Sprintf("built-in policy %v", bench.PolicyNames()))
 	fl.IntVar(&f.steps, "steps", 100, "steps to play (the episode may end sooner)")
@@ -78,9 +85,39 @@ changes the pixels, so do not use it for datasets).`,
 }
 
 func runRender(cmd *cobra.Command, f renderFlags) error {
-	policy, err := bench.NewPolicy(f.policy)
-	if err != nil {
-		return fmt.Errorf("--policy: %w", err)
+	// The actions come from a policy, or from a trace's episode.
+	var w *sim.World
+	var next func(t int, last *sim.Outcome) (sim.Action, bool)
+	source := f.policy + " policy"
+	if f.trace != "" {
+		ep, err := openEpisode(f.trace, f.episode)
+		if err != nil {
+			return err
+		}
+		if w, err = trace.World(&ep.Header); err != nil {
+			return fmt.Errorf("trace %s episode %d: %w", f.trace, f.episode, err)
+		}
+		next = func(t int, _ *sim.Outcome) (sim.Action, bool) {
+			if t >= len(ep.Actions) {
+				return 0, false
+			}
+			return sim.Action(ep.Actions[t]), true
+		}
+		f.seed, source = ep.Header.Seed, fmt.Sprintf("trace %s episode %d (%s)", f.trace, f.episode, ep.Header.Agent)
+		if !cmd.Flags().Changed("steps") {
+			f.steps = len(ep.Actions)
+		}
+	} else {
+		policy, err := bench.NewPolicy(f.policy)
+		if err != nil {
+			return fmt.Errorf("--policy: %w", err)
+		}
+		if w, err = sim.New(sim.Config{}); err != nil {
+			return err
+		}
+		w.Reset(f.seed)
+		policy.Reset(f.seed)
+		next = func(_ int, last *sim.Outcome) (sim.Action, bool) { return policy.Act(w, last), true }
 	}
 	atlas, err := render.LoadAtlas()
 	if err != nil {
@@ -93,12 +130,6 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return err
 	}
-	w, err := sim.New(sim.Config{})
-	if err != nil {
-		return err
-	}
-	w.Reset(f.seed)
-	policy.Reset(f.seed)
 	frame := make([]byte, view.FrameBytes())
 	anim := &gif.GIF{}
 	var last *sim.Outcome
@@ -129,7 +160,11 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 		if t == f.steps || w.Done() || cmd.Context().Err() != nil {
 			break
 		}
-		out = w.Step(policy.Act(w, last))
+		a, ok := next(t, last)
+		if !ok {
+			break
+		}
+		out = w.Step(a)
 		last = &out
 	}
 	if f.gif {
@@ -149,7 +184,7 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 			return err
 		}
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "seed %d, %s policy: %d steps played (%s), %d PNG frames", f.seed, f.policy, w.StepCount(),
+	fmt.Fprintf(cmd.OutOrStdout(), "seed %d, %s: %d steps played (%s), %d PNG frames", f.seed, source, w.StepCount(),
 		endReason(w), written)
 	if f.gif {
 		fmt.Fprintf(cmd.OutOrStdout(), ", episode.gif (%d frames)", len(anim.Image))

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/longcraft/longcraft/bench/trace"
+)
+
+func newReplayCmd() *cobra.Command {
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "replay FILE.lctrace",
+		Short: "Re-simulate every episode of a trace and verify it step by step",
+		Long: `replay rebuilds each episode's world from its seed (and task), plays the
+recorded actions, and checks every step's outcome and every state-hash
+checkpoint. On a divergence it names the episode, the first diverging step
+and what differs, and exits with an error. Traces recorded under other
+rules versions are refused rather than replayed unfaithfully.`,
+		Example: "  longcraft replay runs/today/episodes.lctrace",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := trace.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			out := cmd.OutOrStdout()
+			start := time.Now()
+			steps, bad := 0, 0
+			for i := range f.Index {
+				if cmd.Context().Err() != nil {
+					return cmd.Context().Err()
+				}
+				ep, err := f.Episode(i)
+				if err != nil {
+					return err
+				}
+				rep, err := trace.Run(ep)
+				steps += rep.Steps
+				if err != nil {
+					bad++
+					fmt.Fprintf(out, "episode %d (seed %d): %v\n", i, ep.Header.Seed, err)
+					continue
+				}
+				if !quiet {
+					fmt.Fprintf(out, "episode %d (seed %d): %d steps, %d checkpoints verified\n", i, ep.Header.Seed, rep.Steps, rep.Checkpoints)
+				}
+			}
+			secs := time.Since(start).Seconds()
+			fmt.Fprintf(out, "%s: %d episodes, %d steps replayed in %.2fs (%.0f steps/s), %d diverged\n",
+				args[0], len(f.Index), steps, secs, float64(steps)/secs, bad)
+			if bad > 0 {
+				return fmt.Errorf("%d of %d episodes diverged", bad, len(f.Index))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "only the summary and divergences")
+	return cmd
+}
+
+func newTraceCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "trace",
+		Short: "Look into trace files",
+	}
+	var asJSON bool
+	inspect := &cobra.Command{
+		Use:   "inspect FILE.lctrace",
+		Short: "Print a trace's episodes: header, length, outcome and size",
+		Long: `inspect lists a trace's episodes: seed, task, agent, steps, success, death,
+achievements, notes and bytes per step. --json prints one JSON object per
+episode for scripts.`,
+		Example: "  longcraft trace inspect runs/today/episodes.lctrace --json | jq .steps",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := trace.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			out := cmd.OutOrStdout()
+			if !asJSON {
+				fmt.Fprintf(out, "%s: %d bytes, %d episodes", args[0], f.Size, len(f.Index))
+				if !f.Indexed {
+					fmt.Fprint(out, " (no index: the file was not closed; whole episodes recovered)")
+				}
+				fmt.Fprintln(out)
+			}
+			enc := json.NewEncoder(out)
+			for i, x := range f.Index {
+				ep, err := f.Episode(i)
+				if err != nil {
+					return err
+				}
+				h, m := &ep.Header, &ep.Metrics
+				task := "-"
+				if h.Task != nil {
+					task = fmt.Sprintf("%s/%s/%s#%d", h.Task.Family, h.Task.Tier, h.Task.Split, h.Task.Index)
+				}
+				perStep := 0.0
+				if len(ep.Actions) > 0 {
+					perStep = float64(x.Length) / float64(len(ep.Actions))
+				}
+				if asJSON {
+					if err := enc.Encode(map[string]any{
+						"episode": i, "seed": h.Seed, "rules": h.Ruleset, "rules_version": h.RulesVersion,
+						"map": h.MapSize, "task": h.Task, "goal": h.Goal, "agent": h.Agent, "steps": len(ep.Actions),
+						"success": m.Success, "died": m.Died, "achievements": m.Achievements, "reward": float64(m.RewardTenths) / 10,
+						"notes": len(ep.Notes), "bytes": x.Length, "bytes_per_step": perStep,
+					}); err != nil {
+						return err
+					}
+					continue
+				}
+				fmt.Fprintf(out, "%4d  seed %-20d %-8s task %-28s agent %-10s %6d steps  success %-5v died %-5v  %2d achievements  %d notes  %.2f B/step\n",
+					i, h.Seed, h.Ruleset, task, h.Agent, len(ep.Actions), m.Success, m.Died, popcount(m.Achievements), len(ep.Notes), perStep)
+			}
+			return nil
+		},
+	}
+	inspect.Flags().BoolVar(&asJSON, "json", false, "one JSON object per episode")
+	cmd.AddCommand(inspect)
+	return cmd
+}
+
+func popcount(v uint64) int {
+	n := 0
+	for ; v != 0; v &= v - 1 {
+		n++
+	}
+	return n
+}
+
+// openEpisode reads episode i of a trace file.
+func openEpisode(path string, i int) (*trace.Episode, error) {
+	f, err := trace.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if i < 0 || i >= len(f.Index) {
+		return nil, fmt.Errorf("--episode %d: the trace holds episodes 0 to %d", i, len(f.Index)-1)
+	}
+	return f.Episode(i)
+}
