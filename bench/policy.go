@@ -19,6 +19,7 @@ type Policy interface {
 func policyMakers() map[string]func() Policy {
 	return map[string]func() Policy{
 		"random":   func() Policy { return &RandomPolicy{} },
+		"noop":     func() Policy { return NoopPolicy{} },
 		"explorer": func() Policy { return &ExplorerPolicy{} },
 	}
 }
@@ -41,6 +42,15 @@ func NewPolicy(name string) (Policy, error) {
 	}
 	return mk(), nil
 }
+
+// NoopPolicy does nothing, ever: how far standing still gets.
+type NoopPolicy struct{}
+
+// Reset does nothing.
+func (NoopPolicy) Reset(uint64) {}
+
+// Act returns noop.
+func (NoopPolicy) Act(*sim.World, *sim.Outcome) sim.Action { return sim.ActNoop }
 
 // RandomPolicy picks every action uniformly: Crafter's random baseline.
 type RandomPolicy struct{ rng sim.RNG }

@@ -64,6 +64,7 @@ type Task struct {
 	Start         [2]int
 	Landmarks     [][2]int // positions by label
 	Depth         int      // obtain: hops of the target's chain
+	Achieve       int      // achievements: how many unlocked count as success
 	Milestones    []string // achievements along the way, shallowest first
 	// Variants describes the rule changes of this seed, for the evaluator
 	// only: agents never see them.
@@ -206,7 +207,7 @@ func (t *Task) generate(tier Tier) error {
 	t.Landmarks, t.Depth, t.Milestones = nil, 0, nil
 	switch t.Spec.Family {
 	case FamilyAchievements:
-		t.Goal = Goal{Kind: KindAchievements}
+		t.Goal, t.Achieve = Goal{Kind: KindAchievements}, tier.Achieve
 		t.Milestones = append(t.Milestones, r.Achievements...)
 	case FamilyObtain, FamilyObtainReturn:
 		item, plan, err := pickTarget(r, tier.MinDepth, tier.MaxDepth, &rng)

@@ -16,6 +16,7 @@ type Tier struct {
 	Collect   int           // collect tasks: how many of the item
 	Landmarks int           // waypoints tasks: landmarks to visit
 	Survive   int           // survive tasks: steps to stay alive
+	Achieve   int           // achievements tasks: unlocking this many counts as success
 	Budget    int           // steps per episode
 	View      Observability // default observability
 }
@@ -29,13 +30,13 @@ type Tier struct {
 //	expert  extended  80   70%       150%      none     on       8–11   10,000
 func Tiers() []Tier {
 	return []Tier{
-		{Name: "easy", Ruleset: "classic", MapSize: 48, Abundance: 150, Hostility: 50, Feedback: FeedbackFull,
+		{Name: "easy", Achieve: 4, Ruleset: "classic", MapSize: 48, Abundance: 150, Hostility: 50, Feedback: FeedbackFull,
 			MinDepth: 1, MaxDepth: 3, Collect: 3, Landmarks: 2, Survive: 300, Budget: 1000, View: Partial},
-		{Name: "medium", Ruleset: "classic", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackFull,
+		{Name: "medium", Achieve: 6, Ruleset: "classic", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackFull,
 			MinDepth: 3, MaxDepth: 6, Collect: 5, Landmarks: 3, Survive: 1000, Budget: 3000, View: Partial},
-		{Name: "hard", Ruleset: "extended", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackReason, Variants: true,
+		{Name: "hard", Achieve: 8, Ruleset: "extended", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackReason, Variants: true,
 			MinDepth: 5, MaxDepth: 9, Collect: 7, Landmarks: 4, Survive: 3000, Budget: 6000, View: Partial},
-		{Name: "expert", Ruleset: "extended", MapSize: 80, Abundance: 70, Hostility: 150, Feedback: FeedbackNone, Variants: true,
+		{Name: "expert", Achieve: 10, Ruleset: "extended", MapSize: 80, Abundance: 70, Hostility: 150, Feedback: FeedbackNone, Variants: true,
 			MinDepth: 8, MaxDepth: 11, Collect: 9, Landmarks: 5, Survive: 6000, Budget: 10000, View: Partial},
 	}
 }

@@ -51,11 +51,58 @@ func Create(path string) (*Writer, error) {
 	}
 	w := &Writer{f: f, w: bufio.NewWriter(f), path: path}
 	w.enc = msgpack.NewEncoder(&w.buf)
-	if _, err := w.w.WriteString(fileMagic); err != nil {
+	if _, err := w.w.WriteString(fileMagic); err != nil || w.w.Flush() != nil {
 		f.Close()
 		return nil, fmt.Errorf("write trace %s: %w", path, err)
 	}
 	w.off = int64(len(fileMagic))
+	return w, nil
+}
+
+// OpenAppend opens a trace file to add episodes, creating it if missing:
+// a run resumed after a crash keeps the whole episodes already written
+// (and drops a torn last one and any index, rewritten by Close).
+func OpenAppend(path string) (*Writer, error) {
+	if st, err := os.Stat(path); errors.Is(err, os.ErrNotExist) || err == nil && st.Size() <= int64(len(fileMagic)) {
+		return Create(path) // nothing, or nothing but the magic, was written
+	}
+	tf, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	index := tf.Index
+	end := int64(len(fileMagic))
+	if n := len(index); n > 0 {
+		last := index[n-1]
+		var pre [binary.MaxVarintLen64]byte
+		_, k := binary.Uvarint(binary.AppendUvarint(pre[:0], uint64(last.Length)))
+		end = last.Offset + int64(k) + int64(last.Length)
+	}
+	for i := range index {
+		if index[i].Steps < 0 { // scanned: count the steps
+			ep, err := tf.Episode(i)
+			if err != nil {
+				tf.Close()
+				return nil, err
+			}
+			index[i].Steps = len(ep.Actions)
+		}
+	}
+	tf.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("append to trace %s: %w", path, err)
+	}
+	if err := f.Truncate(end); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("append to trace %s: %w", path, err)
+	}
+	if _, err := f.Seek(end, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("append to trace %s: %w", path, err)
+	}
+	w := &Writer{f: f, w: bufio.NewWriter(f), path: path, off: end, index: index}
+	w.enc = msgpack.NewEncoder(&w.buf)
 	return w, nil
 }
 

@@ -32,6 +32,7 @@ fast, to benchmark long-horizon agents: LLM and VLM players, planners and RL
 policies.
 
 Start with:
+  longcraft score --suite default --agent explorer --out runs/x   score an agent on the default suite
   longcraft simulate --worlds 2000          step seeded worlds, print throughput and scores
   longcraft map --seed 7 --describe         print a world's map as ASCII and its text observation
   longcraft render --seed 7 --out frames    write an episode's frames (PNG, GIF) and map
@@ -39,6 +40,7 @@ Start with:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimulateCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(), newReplayCmd(), newTraceCmd())
+	root.AddCommand(newScoreCmd(), newMergeCmd(), newSimulateCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
+		newReplayCmd(), newTraceCmd())
 	return root
 }

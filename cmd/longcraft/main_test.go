@@ -12,7 +12,7 @@ import (
 )
 
 // run executes the CLI with args and returns its standard output.
-func run(t *testing.T, args ...string) (string, error) {
+func runCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	cmd := newRootCmd()
 	var out bytes.Buffer
@@ -24,7 +24,7 @@ func run(t *testing.T, args ...string) (string, error) {
 }
 
 func TestSimulate(t *testing.T) {
-	out, err := run(t, "simulate", "--worlds", "6", "--max-steps", "300", "-q")
+	out, err := runCLI(t, "simulate", "--worlds", "6", "--max-steps", "300", "-q")
 	require.NoError(t, err)
 	assert.Contains(t, out, "episodes   6")
 	assert.Contains(t, out, "Crafter score")
@@ -39,7 +39,7 @@ func TestSimulate(t *testing.T) {
 		}
 		return strings.Join(keep, "\n")
 	}
-	one, err := run(t, "simulate", "--worlds", "6", "--max-steps", "300", "-q", "--workers", "1")
+	one, err := runCLI(t, "simulate", "--worlds", "6", "--max-steps", "300", "-q", "--workers", "1")
 	require.NoError(t, err)
 	assert.Equal(t, strip(out), strip(one))
 }
@@ -51,13 +51,13 @@ func TestSimulateRejectsBadFlags(t *testing.T) {
 		{"simulate", "--width", "2"},
 		{"simulate", "extra"},
 	} {
-		_, err := run(t, args...)
+		_, err := runCLI(t, args...)
 		assert.Error(t, err, "%v", args)
 	}
 }
 
 func TestMap(t *testing.T) {
-	out, err := run(t, "map", "--seed", "3", "--describe")
+	out, err := runCLI(t, "map", "--seed", "3", "--describe")
 	require.NoError(t, err)
 	lines := strings.Split(out, "\n")
 	require.Greater(t, len(lines), 64)
@@ -68,50 +68,50 @@ func TestMap(t *testing.T) {
 
 func TestRender(t *testing.T) {
 	dir := t.TempDir()
-	out, err := run(t, "render", "--seed", "2", "--steps", "5", "--size", "64", "--out", dir, "--overlay")
+	out, err := runCLI(t, "render", "--seed", "2", "--steps", "5", "--size", "64", "--out", dir, "--overlay")
 	require.NoError(t, err)
 	assert.Contains(t, out, "6 PNG frames")
 	for _, name := range []string{"frame_00000.png", "frame_00005.png", "episode.gif", "map.png"} {
 		assert.FileExists(t, filepath.Join(dir, name))
 	}
-	_, err = run(t, "render", "--png=false", "--gif=false", "--map-scale", "0", "--out", dir)
+	_, err = runCLI(t, "render", "--png=false", "--gif=false", "--map-scale", "0", "--out", dir)
 	assert.Error(t, err, "nothing to write")
-	_, err = run(t, "render", "--size", "4")
+	_, err = runCLI(t, "render", "--size", "4")
 	assert.Error(t, err)
 }
 
 func TestDataset(t *testing.T) {
 	dir := t.TempDir()
-	out, err := run(t, "dataset", "--episodes", "2", "--max-steps", "10", "--out", dir, "-q")
+	out, err := runCLI(t, "dataset", "--episodes", "2", "--max-steps", "10", "--out", dir, "-q")
 	require.NoError(t, err)
 	assert.Contains(t, out, "2 episodes, 22 frames of 64×64")
 	for _, name := range []string{"frames.npy", "actions.npy", "steps.jsonl"} {
 		assert.FileExists(t, filepath.Join(dir, name))
 	}
-	_, err = run(t, "dataset", "--episodes", "0")
+	_, err = runCLI(t, "dataset", "--episodes", "0")
 	assert.Error(t, err)
-	_, err = run(t, "dataset", "--policy", "nope")
+	_, err = runCLI(t, "dataset", "--policy", "nope")
 	assert.ErrorContains(t, err, "unknown policy")
 }
 
 func TestTraceCommands(t *testing.T) {
 	golden := filepath.Join("..", "..", "bench", "trace", "testdata", "golden.lctrace")
-	out, err := run(t, "trace", "inspect", golden)
+	out, err := runCLI(t, "trace", "inspect", golden)
 	require.NoError(t, err)
 	assert.Contains(t, out, "2 episodes")
 	assert.Contains(t, out, "obtain/hard/eval#4")
-	out, err = run(t, "trace", "inspect", golden, "--json")
+	out, err = runCLI(t, "trace", "inspect", golden, "--json")
 	require.NoError(t, err)
 	assert.Contains(t, out, `"steps":163`)
-	out, err = run(t, "replay", golden)
+	out, err = runCLI(t, "replay", golden)
 	require.NoError(t, err)
 	assert.Contains(t, out, "0 diverged")
 	dir := t.TempDir()
-	out, err = run(t, "render", "--trace", golden, "--episode", "1", "--size", "64", "--out", dir, "--png=false")
+	out, err = runCLI(t, "render", "--trace", golden, "--episode", "1", "--size", "64", "--out", dir, "--png=false")
 	require.NoError(t, err)
 	assert.Contains(t, out, "148 steps played")
-	_, err = run(t, "render", "--trace", golden, "--episode", "5")
+	_, err = runCLI(t, "render", "--trace", golden, "--episode", "5")
 	assert.ErrorContains(t, err, "--episode 5")
-	_, err = run(t, "replay", filepath.Join(dir, "missing.lctrace"))
+	_, err = runCLI(t, "replay", filepath.Join(dir, "missing.lctrace"))
 	assert.Error(t, err)
 }

@@ -1,0 +1,429 @@
+package planner
+
+import (
+	"math"
+
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Passability classes of a material for this step.
+const (
+	clsBlocked uint8 = iota // cannot be entered
+	clsWalk                 // walk onto it
+	clsMine                 // face it, collect it (it leaves a walkable tile), walk on
+	clsBridge               // face it, place a block, (mine it,) walk on
+)
+
+// Step costs. Tunnelling costs a little more than its two actions so that
+// the planner prefers walking around a thin wall to eating through a
+// forest, and crossing water more again.
+const (
+	costWalk     = 1
+	costMine     = 3
+	costBridge   = 3 // place a walkable block, move
+	costPlaceDig = 5 // place a block, mine it back into a walkable one, move
+	costCow      = 5
+	costZombie   = 7
+	costSkeleton = 5
+	reverseCost  = 3
+	// skeletonRange is the distance within which tiles near a skeleton
+	// cost more.
+	skeletonRange = 5
+	maxCost       = ringSize - 1
+)
+
+const inf = math.MaxInt32
+
+// ringSize is the number of buckets of the Dial queue: more than the
+// largest step cost.
+const ringSize = 32
+
+// nav is a cost field over the map: Dijkstra from the player with small
+// integer step costs, in a bucket (Dial) queue so a whole 64×64 map takes
+// tens of microseconds and no allocation.
+type nav struct {
+	w, h int
+	cost []uint8 // cost of entering each tile; 0: impassable
+	dist []int32
+	prev []int32
+	ring [ringSize][]int32
+}
+
+func (n *nav) init(w, h int) {
+	n.w, n.h = w, h
+	n.cost = make([]uint8, w*h)
+	n.dist = make([]int32, w*h)
+	n.prev = make([]int32, w*h)
+	for i := range n.ring {
+		n.ring[i] = make([]int32, 0, 64)
+	}
+}
+
+// run computes dist and prev from tile start.
+func (n *nav) run(start int) {
+	for i := range n.dist {
+		n.dist[i] = inf
+		n.prev[i] = -1
+	}
+	for i := range n.ring {
+		n.ring[i] = n.ring[i][:0]
+	}
+	n.dist[start] = 0
+	n.ring[0] = append(n.ring[0], int32(start))
+	pending := 1
+	W, H := n.w, n.h
+	for d := int32(0); pending > 0; d++ {
+		b := &n.ring[d&(ringSize-1)]
+		for k := 0; k < len(*b); k++ {
+			u := int((*b)[k])
+			pending--
+			if n.dist[u] != d {
+				continue // superseded
+			}
+			x, y := u%W, u/W
+			if x > 0 {
+				pending += n.relax(u, u-1, d)
+			}
+			if x < W-1 {
+				pending += n.relax(u, u+1, d)
+			}
+			if y > 0 {
+				pending += n.relax(u, u-W, d)
+			}
+			if y < H-1 {
+				pending += n.relax(u, u+W, d)
+			}
+		}
+		*b = (*b)[:0]
+	}
+}
+
+func (n *nav) relax(u, v int, d int32) int {
+	c := n.cost[v]
+	if c == 0 {
+		return 0
+	}
+	nd := d + int32(c)
+	if nd >= n.dist[v] {
+		return 0
+	}
+	n.dist[v] = nd
+	n.prev[v] = int32(u)
+	n.ring[nd&(ringSize-1)] = append(n.ring[nd&(ringSize-1)], int32(v))
+	return 1
+}
+
+// classify sets each material's passability class and cost for this step:
+// it depends on the tools and blocks the player holds.
+func (p *Planner) classify() {
+	r := p.tab.r
+	for m := range r.Materials {
+		info := &r.Materials[m]
+		cls, cost := clsBlocked, uint8(0)
+		switch {
+		case info.Deadly:
+		case info.Walkable:
+			cls, cost = clsWalk, costWalk
+		case p.minable(sim.Material(m)):
+			cls, cost = clsMine, costMine
+		default:
+			if _, c, ok := p.bridgeRule(sim.Material(m)); ok {
+				cls, cost = clsBridge, c
+			}
+		}
+		p.matClass[m], p.matCost[m] = cls, cost
+	}
+}
+
+// minable reports whether collecting m now leaves a walkable tile: the
+// tools are held and, if it is dark, a light is held.
+func (p *Planner) minable(m sim.Material) bool {
+	c := p.tab.collect(m)
+	if c == nil {
+		return false
+	}
+	leaves := &p.tab.r.Materials[c.Leaves]
+	if !leaves.Walkable || leaves.Deadly || c.Leaves == sim.MatNone {
+		return false
+	}
+	if !p.holds(c.Require) {
+		return false
+	}
+	if c.Light {
+		if li, ok := p.tab.lightItem(); !ok || p.inv[li] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// holds reports whether the inventory holds the amounts.
+func (p *Planner) holds(need []sim.ItemAmount) bool {
+	for _, n := range need {
+		if p.inv[n.Item] < int(n.Amount) {
+			return false
+		}
+	}
+	return true
+}
+
+// bridgeRule returns the place rule that turns material m into ground
+// (directly, or a block the player can mine into ground at no loss), the
+// cost of crossing m that way, and whether there is one.
+func (p *Planner) bridgeRule(m sim.Material) (int, uint8, bool) {
+	r := p.tab.r
+	best, bestCost := -1, uint8(0)
+	for i := range r.Place {
+		pr := &r.Place[i]
+		if !pr.Where.Has(m) || pr.Object != sim.ObjNone || pr.Material == sim.MatNone || !p.tab.placeOK[i] || !p.holds(pr.Uses) {
+			continue
+		}
+		info := &r.Materials[pr.Material]
+		var c uint8
+		switch {
+		case info.Deadly:
+			continue
+		case info.Walkable:
+			c = costBridge
+		case p.minable(pr.Material) && p.returns(pr):
+			c = costPlaceDig
+		default:
+			continue
+		}
+		if best < 0 || c < bestCost {
+			best, bestCost = i, c
+		}
+	}
+	return best, bestCost, best >= 0
+}
+
+// returns reports whether mining what pr places gives back what it uses
+// (a stone placed on water and mined again costs nothing).
+func (p *Planner) returns(pr *sim.PlaceRule) bool {
+	c := p.tab.collect(pr.Material)
+	if c == nil || len(pr.Uses) != 1 {
+		return false
+	}
+	return c.Receive.Item == pr.Uses[0].Item && c.Receive.Amount >= pr.Uses[0].Amount && c.Chance >= 65536
+}
+
+// buildCosts fills the cost of entering each tile: the material's cost,
+// creatures (attacked out of the way), and detours around danger.
+func (p *Planner) buildCosts(w *sim.World) {
+	cost := p.nav.cost
+	for i, m := range p.mat {
+		cost[i] = p.matCost[m]
+	}
+	W, H := w.Width(), w.Height()
+	add := func(x, y int, c uint8) {
+		if x < 0 || y < 0 || x >= W || y >= H {
+			return
+		}
+		i := y*W + x
+		if cost[i] != 0 {
+			cost[i] = min(cost[i]+c, maxCost)
+		}
+	}
+	for _, o := range w.Objects() {
+		x, y := int(o.X), int(o.Y)
+		i := y*W + x
+		switch o.Kind {
+		case sim.ObjPlayer, sim.ObjNone:
+		case sim.ObjCow:
+			if cost[i] != 0 {
+				cost[i] = costCow
+			}
+		case sim.ObjZombie:
+			if cost[i] != 0 {
+				cost[i] = costZombie
+			}
+			add(x-1, y, 4)
+			add(x+1, y, 4)
+			add(x, y-1, 4)
+			add(x, y+1, 4)
+			add(x-2, y, 1)
+			add(x+2, y, 1)
+			add(x, y-2, 1)
+			add(x, y+2, 1)
+			add(x-1, y-1, 1)
+			add(x+1, y-1, 1)
+			add(x-1, y+1, 1)
+			add(x+1, y+1, 1)
+		case sim.ObjSkeleton:
+			if cost[i] != 0 {
+				cost[i] = costSkeleton
+			}
+			// Skeletons shoot along a row or column from up to a few
+			// tiles away: keep out of their range.
+			for dy := -skeletonRange; dy <= skeletonRange; dy++ {
+				for dx := -skeletonRange; dx <= skeletonRange; dx++ {
+					d := abs(dx) + abs(dy)
+					if d == 0 || d > skeletonRange {
+						continue
+					}
+					c := uint8(skeletonRange + 1 - d)
+					if dx == 0 || dy == 0 {
+						c += 2
+					}
+					add(x+dx, y+dy, c)
+				}
+			}
+		case sim.ObjArrow:
+			if cost[i] != 0 {
+				cost[i] = min(cost[i]+1, maxCost)
+			}
+			dx, dy := o.Facing.Offset()
+			for k := 1; k <= 3; k++ {
+				add(x+k*dx, y+k*dy, 2)
+			}
+		default: // plants and landmarks stay where they are and block
+			cost[i] = 0
+		}
+	}
+}
+
+// dirTo returns the direction from tile a to its neighbour b.
+func (p *Planner) dirTo(a, b int) sim.Dir {
+	W := p.nav.w
+	switch b - a {
+	case -1:
+		return sim.DirLeft
+	case 1:
+		return sim.DirRight
+	case -W:
+		return sim.DirUp
+	case W:
+		return sim.DirDown
+	}
+	return sim.DirNone
+}
+
+// neighbour returns the tile next to i in direction d, or -1 off the map.
+func (p *Planner) neighbour(i int, d sim.Dir) int {
+	W, H := p.nav.w, p.nav.h
+	x, y := i%W, i/W
+	dx, dy := d.Offset()
+	x, y = x+dx, y+dy
+	if x < 0 || y < 0 || x >= W || y >= H {
+		return -1
+	}
+	return y*W + x
+}
+
+// arrival returns the direction the player faces on reaching tile u by
+// the cost field's path (its current facing for its own tile).
+func (p *Planner) arrival(u int) sim.Dir {
+	if u == p.pos {
+		return p.facing
+	}
+	return p.dirTo(int(p.nav.prev[u]), u)
+}
+
+// free reports whether tile i can be walked onto now: walkable, not
+// deadly, no object.
+func (p *Planner) free(i int) bool {
+	if i < 0 || p.obj[i] != sim.ObjNone {
+		return false
+	}
+	info := &p.tab.r.Materials[p.mat[i]]
+	return info.Walkable && !info.Deadly
+}
+
+// solid reports whether creatures cannot enter tile i's material.
+func (p *Planner) solid(i int) bool {
+	return i < 0 || !p.tab.r.Materials[p.mat[i]].Walkable
+}
+
+// firstStep returns the tile after the player's on the path to u.
+func (p *Planner) firstStep(u int) int {
+	for n := 0; n < len(p.nav.dist); n++ {
+		pr := int(p.nav.prev[u])
+		if pr == p.pos || pr < 0 {
+			return u
+		}
+		u = pr
+	}
+	return u
+}
+
+// stepToward returns the action that advances along the path to u.
+func (p *Planner) stepToward(u int) sim.Action {
+	return p.enter(p.firstStep(u))
+}
+
+// enter returns the action that gets the player onto its neighbour n:
+// walk, or clear the way first (attack a creature, mine, bridge).
+func (p *Planner) enter(n int) sim.Action {
+	d := p.dirTo(p.pos, n)
+	if d == sim.DirNone {
+		return p.tab.noop
+	}
+	mv := p.tab.move[d]
+	switch p.obj[n] {
+	case sim.ObjNone:
+	case sim.ObjCow, sim.ObjZombie, sim.ObjSkeleton:
+		if p.facing == d {
+			return p.tab.do
+		}
+		return mv // turns: the tile is occupied
+	default:
+		return mv // an arrow flies on; turning costs nothing
+	}
+	m := p.mat[n]
+	switch p.matClass[m] {
+	case clsWalk:
+		return mv
+	case clsMine:
+		if p.facing == d {
+			return p.tab.do
+		}
+		return mv
+	case clsBridge:
+		if p.facing == d {
+			if i, _, ok := p.bridgeRule(m); ok {
+				return p.tab.placeAct[i]
+			}
+		}
+		return mv
+	}
+	if p.tab.r.Materials[m].Deadly {
+		return p.tab.noop
+	}
+	return mv
+}
+
+// goTo walks to tile t and stands on it.
+func (p *Planner) goTo(t int) (sim.Action, bool) {
+	if t == p.pos {
+		return p.tab.noop, true
+	}
+	if p.nav.dist[t] == inf {
+		return 0, false
+	}
+	return p.stepToward(t), true
+}
+
+// goNear walks to a tile within Chebyshev distance 1 of (x, y).
+func (p *Planner) goNear(x, y int) (sim.Action, bool) {
+	W, H := p.nav.w, p.nav.h
+	best, bestD := -1, int32(inf)
+	for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
+		for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
+			i := yy*W + xx
+			if d := p.nav.dist[i]; d < bestD && (p.obj[i] == sim.ObjNone || i == p.pos) {
+				best, bestD = i, d
+			}
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	return p.goTo(best)
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,330 @@
+// Package planner is Longcraft's built-in full-knowledge planner: an agent
+// that sees the whole world and pursues a task goal. Task generators run it
+// on a copy of each generated world as the certificate that the task can be
+// solved within its budget.
+//
+// The planner works from the rules table alone (collect, make and place
+// rules, material flags, light), so it plays the classic and the extended
+// rulesets and any per-seed variant. Every step it
+//
+//   - computes a cost field over the map from the player (Dijkstra with
+//     small integer costs: walking, tunnelling through what the held tools
+//     can mine, crossing water by placing and mining back a block, detours
+//     around zombies, skeletons and arrows; lava and other deadly tiles are
+//     never entered);
+//   - keeps the player alive: fights adjacent zombies and skeletons, drinks
+//     and hunts when thirsty or hungry, and sleeps at night or when tired
+//     inside a sealed two-tile pocket it builds with a couple of blocks;
+//   - pursues the current leaf goal of the task's Progress: an obtain goal
+//     is expanded into a bill of materials from the dependency chain
+//     (task.Dependencies) and the inventory, raw materials are gathered
+//     nearest first, and recipes are made at a spot whose 3×3 square holds
+//     the stations, placing new stations when that is cheaper than walking
+//     back to old ones.
+//
+// The planner is deterministic: the same world, goal and seed give the
+// same actions. It never changes the world it is given.
+package planner
+
+import (
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Planner is a full-knowledge agent pursuing a task goal. It implements
+// bench.Policy.
+type Planner struct {
+	goal task.Goal
+	rng  sim.RNG
+	prog *task.Progress
+
+	tab *tables // derived from the rules; rebuilt when the rules change
+	nav nav     // the cost field of the current step
+
+	// Per-step view of the world.
+	w        *sim.World
+	px, py   int
+	pos      int
+	facing   sim.Dir
+	inv      [sim.MaxItems]int
+	mat      []sim.Material
+	obj      []sim.ObjectKind
+	matClass [sim.MaxMaterials]uint8 // passability class of each material this step
+	matCost  [sim.MaxMaterials]uint8
+
+	// Bill of materials of the current step.
+	bom      bom
+	stations stationCache
+
+	// Scratch grids.
+	near    []uint8 // station bits by tile (make spots)
+	visited []bool
+
+	// Episode state.
+	thirsty, hungry, tired, hurt bool
+	shelter                      shelterPlan
+	bans                         [8]pocketBan
+	nextBan                      int
+	build                        builder
+	prevPos                      int    // the player's tile at the previous step
+	stuck                        int    // consecutive failed actions
+	why                          string // what the last action was for, for traces
+	ach                          achState
+}
+
+// New returns a planner for goal; call Reset before an episode.
+func New(goal task.Goal) *Planner {
+	p := &Planner{goal: goal}
+	p.Reset(0)
+	return p
+}
+
+// Reset starts an episode. The seed drives the planner's only randomness
+// (wandering when nothing is left to do or it is stuck), so the same world,
+// goal and seed give the same actions.
+func (p *Planner) Reset(seed uint64) {
+	p.rng = sim.RNG{State: seed ^ 0x706c616e6e6572}
+	p.prog = nil
+	p.thirsty, p.hungry, p.tired, p.hurt = false, false, false, false
+	p.prevPos = -1
+	p.shelter = shelterPlan{}
+	p.bans = [8]pocketBan{}
+	p.stuck = 0
+	p.ach = achState{}
+	for i := range p.visited {
+		p.visited[i] = false
+	}
+}
+
+// Solve plays goal on w (which it modifies: pass a clone) for at most
+// budget steps and reports whether the goal was reached and after how many
+// steps.
+func Solve(w *sim.World, goal task.Goal, budget int) (reached bool, steps int) {
+	p := New(goal)
+	p.Reset(w.Seed())
+	prog := task.NewProgress(goal, w)
+	if prog.Update(w) {
+		return true, 0
+	}
+	var out sim.Outcome
+	var last *sim.Outcome
+	for steps < budget && !w.Done() {
+		a := p.Act(w, last)
+		out = w.Step(a)
+		last = &out
+		steps++
+		if prog.Update(w) {
+			return true, steps
+		}
+	}
+	return false, steps
+}
+
+// Act chooses the next action. It reads w and never changes it.
+func (p *Planner) Act(w *sim.World, last *sim.Outcome) sim.Action {
+	p.setup(w)
+	if p.prog == nil {
+		p.prog = task.NewProgress(p.goal, w)
+	} else {
+		p.prog.Update(w)
+	}
+	if last != nil && last.Failed() {
+		p.stuck++
+	} else {
+		p.stuck = 0
+	}
+	if w.Sleeping() && w.Inventory(sim.ItemEnergy) < int(p.tab.r.Items[sim.ItemEnergy].Max) {
+		return p.tab.sleep // the world keeps the player asleep whatever it does
+	}
+	p.observe(w)
+	a := p.decide()
+	return p.safe(a)
+}
+
+// setup (re)builds the tables derived from the rules and the scratch
+// grids sized to the map.
+func (p *Planner) setup(w *sim.World) {
+	if p.tab == nil || p.tab.r != w.Rules() {
+		p.tab = newTables(w.Rules())
+		p.ach = achState{}
+	}
+	n := w.Width() * w.Height()
+	if len(p.mat) != n {
+		p.mat = make([]sim.Material, n)
+		p.obj = make([]sim.ObjectKind, n)
+		p.near = make([]uint8, n)
+		p.visited = make([]bool, n)
+		p.nav.init(w.Width(), w.Height())
+	}
+	p.w = w
+}
+
+// observe copies what this step needs from the world and computes the
+// cost field from the player.
+func (p *Planner) observe(w *sim.World) {
+	p.px, p.py = w.Player()
+	p.pos = p.py*w.Width() + p.px
+	p.facing = w.Facing()
+	r := p.tab.r
+	for i := range r.Items {
+		p.inv[i] = w.Inventory(sim.Item(i))
+	}
+	W := w.Width()
+	for y := 0; y < w.Height(); y++ {
+		row := p.mat[y*W : (y+1)*W]
+		for x := range row {
+			row[x] = w.Material(x, y)
+		}
+	}
+	clear(p.obj)
+	for _, o := range w.Objects() {
+		if o.Kind != sim.ObjNone {
+			p.obj[int(o.Y)*W+int(o.X)] = o.Kind
+		}
+	}
+	// Mark the 9×9 view around the player as visited.
+	for y := max(p.py-4, 0); y <= min(p.py+4, w.Height()-1); y++ {
+		for x := max(p.px-4, 0); x <= min(p.px+4, W-1); x++ {
+			p.visited[y*W+x] = true
+		}
+	}
+	for i := range p.stations {
+		p.stations[i] = -1
+	}
+	p.classify()
+	p.buildCosts(w)
+	// Turning back costs a little more, so that a path does not flip
+	// between two equal ways as creatures move.
+	if p.prevPos >= 0 && p.prevPos < len(p.nav.cost) && p.prevPos != p.pos && p.nav.cost[p.prevPos] != 0 {
+		p.nav.cost[p.prevPos] = min(p.nav.cost[p.prevPos]+reverseCost, maxCost)
+	}
+	p.nav.run(p.pos)
+	p.prevPos = p.pos
+}
+
+// decide picks the action of this step: survival first, then the goal.
+func (p *Planner) decide() sim.Action {
+	if a, ok := p.fight(); ok {
+		p.why = "fight"
+		return a
+	}
+	p.updateNeeds()
+	if p.stuck > stuckLimit {
+		p.stuck = 0
+		p.shelter.valid = false
+		p.why = "unstick"
+		return p.wander()
+	}
+	// At night a sealed pocket beats a meal: starving costs a health
+	// point every few dozen steps, a zombie two every few steps.
+	dark := p.night()
+	if p.inv[sim.ItemDrink] <= criticalAt && (!dark || p.inv[sim.ItemHealth] >= braveAt || p.inv[sim.ItemDrink] == 0) {
+		if a, ok := p.drinkWithin(inf); ok {
+			p.why = "drink (critical)"
+			return a
+		}
+	}
+	if p.inv[sim.ItemFood] <= criticalAt && (!dark || p.inv[sim.ItemHealth] >= braveAt && p.inv[sim.ItemFood] == 0) {
+		if a, ok := p.eatWithin(inf); ok {
+			p.why = "eat (critical)"
+			return a
+		}
+	}
+	// Drink and eat before turning in, if it is close; top up before
+	// dusk. After dark only a sealed pocket is safe.
+	if p.thirsty {
+		if a, ok := p.drinkWithin(errandNear); ok {
+			p.why = "drink (near)"
+			return a
+		}
+	}
+	if p.hungry {
+		if a, ok := p.eatWithin(errandNear); ok {
+			p.why = "eat (near)"
+			return a
+		}
+	}
+	if p.tired || p.hurt || dark {
+		if a, ok := p.rest(); ok {
+			p.why = "rest"
+			return a
+		}
+	}
+	if p.thirsty {
+		if a, ok := p.drinkWithin(inf); ok {
+			p.why = "drink"
+			return a
+		}
+	}
+	if p.hungry {
+		if a, ok := p.eatWithin(inf); ok {
+			p.why = "eat"
+			return a
+		}
+	}
+	if a, ok := p.opportunistic(); ok {
+		p.why = "opportunistic"
+		return a
+	}
+	g, ok := p.prog.Current()
+	if !ok {
+		p.why = "idle"
+		return p.idle()
+	}
+	if a, ok := p.pursue(&g); ok {
+		p.why = "goal"
+		return a
+	}
+	p.why = "explore"
+	return p.explore()
+}
+
+// pursue returns the next action toward leaf goal g.
+func (p *Planner) pursue(g *task.Goal) (sim.Action, bool) {
+	switch g.Kind {
+	case task.KindObtain:
+		it, ok := p.tab.r.ItemByName(g.Item)
+		if !ok {
+			return 0, false
+		}
+		return p.obtain(it, g.Count)
+	case task.KindReach:
+		if !p.w.Inside(g.X, g.Y) {
+			return 0, false
+		}
+		return p.goTo(g.Y*p.w.Width() + g.X)
+	case task.KindWaypoints:
+		lx, ly, ok := p.prog.Landmark(g.Order[0])
+		if !ok {
+			return 0, false
+		}
+		return p.goNear(lx, ly)
+	case task.KindSurvive:
+		return p.idle(), true
+	case task.KindAchievements:
+		return p.achievements()
+	}
+	return 0, false
+}
+
+// stuckLimit is how many failed actions in a row make the planner take a
+// random step.
+const stuckLimit = 12
+
+// safe vetoes a move onto a deadly tile, whatever chose it.
+func (p *Planner) safe(a sim.Action) sim.Action {
+	info := &p.tab.r.Actions[a]
+	if info.Kind != sim.ActionMove {
+		return a
+	}
+	dx, dy := info.Dir.Offset()
+	x, y := p.px+dx, p.py+dy
+	if !p.w.Inside(x, y) {
+		return a
+	}
+	i := y*p.w.Width() + x
+	if p.tab.r.Materials[p.mat[i]].Deadly && p.obj[i] == sim.ObjNone {
+		return p.tab.noop
+	}
+	return a
+}

@@ -1,0 +1,120 @@
+package run
+
+import (
+	"github.com/longcraft/longcraft/sim"
+)
+
+// tracker computes an episode's behavioural metrics step by step without
+// allocating: valid actions, failures by reason, precondition discovery,
+// recovery cost and repeated failures.
+type tracker struct {
+	steps, valid, failed, repeated int
+	byReason                       [16]int
+	// The previous failing action, while nothing has succeeded since.
+	lastFail    sim.Action
+	lastFailSet bool
+	// Precondition discovery: what failures said was missing, and which
+	// of those the agent later obtained.
+	missingItems, gotItems       sim.ItemSet
+	missingStations, gotStations sim.MaterialSet
+	// Recovery: the step of the first failure since the last milestone.
+	failSince, recoveries, recoverySteps int
+	// Progress: the last step at which a milestone or stage was reached.
+	lastProgress int
+}
+
+func newTracker() tracker { return tracker{failSince: -1} }
+
+// step records one step; progressed says whether a milestone or stage was
+// reached on it.
+func (t *tracker) step(w *sim.World, a sim.Action, out *sim.Outcome, progressed bool) {
+	t.steps++
+	if out.Kind != sim.OutNothing && out.Kind != sim.OutBlocked {
+		t.valid++
+	}
+	if out.Failed() {
+		t.failed++
+		t.byReason[out.Reason&15]++
+		if t.lastFailSet && t.lastFail == a {
+			t.repeated++
+		}
+		t.lastFail, t.lastFailSet = a, true
+		t.missingItems |= out.Missing
+		t.missingStations |= out.MissingNearby
+		if t.failSince < 0 {
+			t.failSince = t.steps
+		}
+	} else if out.Kind != sim.OutNothing {
+		t.lastFailSet = false
+	}
+	// Obtained since: items held now, stations made or within reach.
+	if pending := t.missingItems &^ t.gotItems; pending != 0 {
+		for it := sim.Item(0); pending != 0; it++ {
+			if pending.Has(it) && w.Inventory(it) > 0 {
+				t.gotItems |= 1 << it
+			}
+			pending &^= 1 << it
+		}
+	}
+	if pending := t.missingStations &^ t.gotStations; pending != 0 && out.Kind == sim.OutPlaced {
+		if pending.Has(out.Material) {
+			t.gotStations |= 1 << out.Material
+		}
+	}
+	if progressed {
+		t.lastProgress = t.steps
+		if t.failSince >= 0 {
+			t.recoveries++
+			t.recoverySteps += t.steps - t.failSince
+			t.failSince = -1
+		}
+	}
+}
+
+// Behaviour holds an episode's behavioural metrics.
+type Behaviour struct {
+	ValidActionRatio float64        `json:"valid_action_ratio"`     // actions that did something
+	FailedActions    int            `json:"failed_actions"`         //
+	FailedByReason   map[string]int `json:"failed_by_reason"`       // reason → count
+	Discovery        float64        `json:"precondition_discovery"` // missing things later obtained; -1: nothing was missing
+	RecoveryCost     float64        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; -1: none
+	RepeatedFailures float64        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure
+	InvalidOutputs   int            `json:"invalid_outputs"`        // external agents
+	ModelCalls       int            `json:"model_calls"`            // external agents
+	Tokens           int            `json:"tokens"`                 // external agents
+	LatencyMs        int            `json:"latency_ms"`             // external agents: total
+}
+
+// behaviour summarises the tracker.
+func (t *tracker) behaviour() Behaviour {
+	b := Behaviour{FailedActions: t.failed, Discovery: -1, RecoveryCost: -1}
+	if t.steps > 0 {
+		b.ValidActionRatio = float64(t.valid) / float64(t.steps)
+	}
+	if t.failed > 0 {
+		b.RepeatedFailures = float64(t.repeated) / float64(t.failed)
+		b.FailedByReason = map[string]int{}
+		for r, n := range t.byReason {
+			if n > 0 {
+				b.FailedByReason[sim.Reason(r).String()] = n
+			}
+		}
+	}
+	missing := popcount(uint64(t.missingItems)) + popcount(uint64(t.missingStations))
+	if missing > 0 {
+		got := popcount(uint64(t.gotItems)) + popcount(uint64(t.gotStations))
+		b.Discovery = float64(got) / float64(missing)
+	}
+	if t.recoveries > 0 {
+		b.RecoveryCost = float64(t.recoverySteps) / float64(t.recoveries)
+	}
+	return b
+}
+
+func popcount(v uint64) int {
+	n := 0
+	for ; v != 0; v &= v - 1 {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,203 @@
+package run
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"sort"
+)
+
+// WriteReport writes report.html: one self-contained page (inline CSS and
+// SVG, no scripts from anywhere) with success by tier and family, metric
+// distributions, the per-group table and the failed episodes as evidence.
+func WriteReport(path string, s Summary, rs []Result) error {
+	var buf bytes.Buffer
+	if err := reportTemplate.Execute(&buf, reportData(s, rs)); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return writeAtomic(path, buf.Bytes())
+}
+
+type reportView struct {
+	S        Summary
+	Success  template.HTML // chart
+	Hists    []template.HTML
+	Groups   []Group
+	Failures []Result
+	More     int
+}
+
+func reportData(s Summary, rs []Result) reportView {
+	v := reportView{S: s, Groups: s.Groups}
+	v.Success = successChart(s.Groups)
+	for _, m := range []struct {
+		name string
+		get  func(Result) (float64, bool)
+		max  float64
+	}{
+		{"steps per episode", func(r Result) (float64, bool) { return float64(r.Steps), r.Err == "" }, 0},
+		{"milestones reached (fraction)", func(r Result) (float64, bool) {
+			return frac(r.Milestones, r.MilestonesOf), r.MilestonesOf > 0
+		}, 1},
+		{"valid-action ratio", func(r Result) (float64, bool) { return r.ValidActionRatio, r.Steps > 0 }, 1},
+		{"repeated-failure rate", func(r Result) (float64, bool) { return r.RepeatedFailures, r.FailedActions > 0 }, 1},
+	} {
+		var xs []float64
+		for _, r := range rs {
+			if x, ok := m.get(r); ok {
+				xs = append(xs, x)
+			}
+		}
+		v.Hists = append(v.Hists, histogram(m.name, xs, m.max))
+	}
+	for _, r := range rs {
+		if !r.Success {
+			v.Failures = append(v.Failures, r)
+		}
+	}
+	sort.Slice(v.Failures, func(i, j int) bool { return v.Failures[i].Index < v.Failures[j].Index })
+	if len(v.Failures) > 500 {
+		v.More, v.Failures = len(v.Failures)-500, v.Failures[:500]
+	}
+	return v
+}
+
+// successChart draws success rates with their Wilson intervals, one bar
+// per family × tier, grouped by tier.
+func successChart(gs []Group) template.HTML {
+	const barW, gap, h, top, left = 22, 6, 180, 20, 40
+	tiers := []string{"easy", "medium", "hard", "expert"}
+	byTier := map[string][]Group{}
+	for _, g := range gs {
+		byTier[g.Tier] = append(byTier[g.Tier], g)
+	}
+	var b bytes.Buffer
+	x := left
+	var bars bytes.Buffer
+	for _, t := range tiers {
+		groups := byTier[t]
+		if len(groups) == 0 {
+			continue
+		}
+		x0 := x
+		for _, g := range groups {
+			y := top + h - int(math.Round(g.Rate*h))
+			fmt.Fprintf(&bars, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s %s: %.1f%% [%.1f, %.1f] of %d</title></rect>`,
+				x, y, barW, top+h-y, familyColor(g.Family), g.Family, g.Tier, 100*g.Rate, 100*g.Low, 100*g.High, g.Episodes)
+			lo, hi := top+h-int(math.Round(g.Low*h)), top+h-int(math.Round(g.High*h))
+			fmt.Fprintf(&bars, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/>`,
+				x+barW/2, x+barW/2, lo, hi, x+barW/2-4, x+barW/2+4, lo, lo, x+barW/2-4, x+barW/2+4, hi, hi)
+			x += barW + 2
+		}
+		fmt.Fprintf(&bars, `<text x="%d" y="%d" text-anchor="middle" font-size="12">%s</text>`, (x0+x)/2, top+h+16, t)
+		x += gap * 3
+	}
+	width := x + 140
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success by tier">`, width, top+h+30)
+	for _, p := range []int{0, 25, 50, 75, 100} {
+		y := top + h - p*h/100
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left-4, x, y, y, left-6, y+3, p)
+	}
+	b.Write(bars.Bytes())
+	ly := top
+	seen := map[string]bool{}
+	for _, g := range gs {
+		if seen[g.Family] {
+			continue
+		}
+		seen[g.Family] = true
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s</text>`, x+10, ly, familyColor(g.Family), x+24, ly+9, g.Family)
+		ly += 16
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+func familyColor(f string) string {
+	switch f {
+	case "achievements":
+		return "#7b5ea7"
+	case "obtain":
+		return "#3a7ca5"
+	case "collect":
+		return "#2f9e6e"
+	case "obtain_return":
+		return "#d08c2f"
+	case "waypoints":
+		return "#c0504d"
+	case "survive":
+		return "#6d6d6d"
+	}
+	return "#999"
+}
+
+// histogram draws the distribution of xs in 20 bins over [0, max] (max 0:
+// the largest value).
+func histogram(name string, xs []float64, hi float64) template.HTML {
+	const bins, w, h = 20, 300, 110
+	if hi == 0 {
+		for _, x := range xs {
+			hi = math.Max(hi, x)
+		}
+	}
+	counts := make([]int, bins)
+	most := 1
+	for _, x := range xs {
+		i := 0
+		if hi > 0 {
+			i = min(int(x/hi*bins), bins-1)
+		}
+		counts[max(i, 0)]++
+		most = max(most, counts[max(i, 0)])
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`, w, h+18, template.HTMLEscapeString(name))
+	for i, c := range counts {
+		bh := c * h / most
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#3a7ca5"><title>%d</title></rect>`, i*w/bins+1, h-bh, w/bins-2, bh, c)
+	}
+	fmt.Fprintf(&b, `<line x1="0" x2="%d" y1="%d" y2="%d" stroke="#444"/><text x="0" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%.3g</text></svg>`,
+		w, h, h, h+14, w, h+14, hi)
+	fmt.Fprintf(&b, `<figcaption>%s (%d episodes)</figcaption></figure>`, template.HTMLEscapeString(name), len(xs))
+	return template.HTML(b.String())
+}
+
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
+	"num": func(x float64) string { return fmt.Sprintf("%.3g", x) },
+}).Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Longcraft: {{.S.Agent}} on {{.S.Suite}}</title>
+<style>
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+h1{font-size:1.5em;margin-bottom:.2em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right}
+th{background:#f5f5f5} td.l,th.l{text-align:left} .hists{display:flex;flex-wrap:wrap;gap:1.5em}
+figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;background:#f4f4f4;padding:1px 3px}
+</style></head><body>
+<h1>{{.S.Agent}} on the {{.S.Suite}} suite</h1>
+<p>{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{if .S.Errors}}; {{.S.Errors}} could not be generated{{end}}.
+{{if .S.Progression}}Achievements episodes: Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}%.{{end}}</p>
+<h2>Success by tier and family</h2>
+{{.Success}}
+<h2>Distributions</h2>
+<div class="hists">{{range .Hists}}{{.}}{{end}}</div>
+<h2>Per family and tier</h2>
+<table><tr><th class="l">family</th><th class="l">tier</th><th>episodes</th><th>success</th><th>95% CI</th><th>steps (mean / median)</th><th>milestones</th><th>valid actions</th><th>discovery</th><th>recovery cost</th><th>repeated failures</th><th class="l">ends</th></tr>
+{{range .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
+<td>{{with index .Metrics "steps"}}{{num .Mean}} / {{num .Median}}{{end}}</td>
+<td>{{with index .Metrics "milestones"}}{{pct .Mean}}{{end}}</td>
+<td>{{with index .Metrics "valid_action_ratio"}}{{pct .Mean}}{{end}}</td>
+<td>{{with index .Metrics "precondition_discovery"}}{{pct .Mean}}{{else}}–{{end}}</td>
+<td>{{with index .Metrics "recovery_cost"}}{{num .Mean}}{{else}}–{{end}}</td>
+<td>{{with index .Metrics "repeated_failure_rate"}}{{pct .Mean}}{{else}}–{{end}}</td>
+<td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
+{{end}}</table>
+<h2>Failed episodes</h2>
+<p>Each is a trace in <code>episodes.lctrace</code>: watch it with <code>longcraft render --trace episodes.lctrace --id ID</code> (and, once the browser viewer exists, in the browser).</p>
+<table><tr><th class="l">id</th><th class="l">family</th><th class="l">tier</th><th>seed</th><th class="l">goal</th><th class="l">end</th><th>steps</th><th>milestones</th><th class="l">error</th></tr>
+{{range .Failures}}<tr><td class="l"><code>{{.ID}}</code></td><td class="l">{{.Spec.Family}}</td><td class="l">{{.Spec.Tier}}</td><td>{{.Seed}}</td><td class="l">{{.Goal}}</td><td class="l">{{.End}}</td><td>{{.Steps}}</td><td>{{.Milestones}}/{{.MilestonesOf}}</td><td class="l">{{.Err}}</td></tr>
+{{end}}</table>{{if .More}}<p>… and {{.More}} more in results.jsonl.</p>{{end}}
+</body></html>
+`))

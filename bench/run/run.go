@@ -1,0 +1,271 @@
+// Package run plays benchmark tasks: it generates and certifies each
+// episode of a suite, plays it with an agent, and records the outcome.
+package run
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/planner"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Agents lists the built-in agents: the policies of package bench (random,
+// the floor; noop; explorer) and the full-knowledge planner (the ceiling
+// and the solvability reference: it sees the whole state).
+func Agents() []string { return append(bench.PolicyNames(), "planner") }
+
+// NewAgent returns the named built-in agent for a task.
+func NewAgent(name string, t *task.Task) (bench.Policy, error) {
+	if name == "planner" {
+		return planner.New(t.Goal), nil
+	}
+	return bench.NewPolicy(name)
+}
+
+// Result is the outcome of one episode: one line of results.jsonl.
+type Result struct {
+	Index        int       `json:"index"` // position in the expanded suite
+	ID           string    `json:"id"`
+	Spec         task.Spec `json:"spec"`
+	Agent        string    `json:"agent"`
+	Seed         uint64    `json:"seed"`
+	Goal         string    `json:"goal"`
+	Success      bool      `json:"success"` // the goal was reached (not merely "done")
+	End          string    `json:"end"`     // goal, death, budget, no_progress, timeout, error
+	Steps        int       `json:"steps"`
+	Died         bool      `json:"died"`
+	Return       float64   `json:"return"`        // Crafter reward summed
+	Stages       int       `json:"stages"`        // leaf goals reached
+	StagesTotal  int       `json:"stages_total"`  // leaf goals in all
+	Milestones   int       `json:"milestones"`    // milestones reached
+	MilestonesOf int       `json:"milestones_of"` // milestones listed
+	Achievements uint64    `json:"achievements"`  // bit set, ruleset order
+	Unlocked     int       `json:"unlocked"`      // achievements unlocked
+	Ruleset      string    `json:"ruleset"`
+	Behaviour
+	Certified    bool   `json:"certified"`
+	PlannerSteps int    `json:"planner_steps"`
+	Attempts     int    `json:"attempts"`
+	Err          string `json:"error,omitempty"`
+}
+
+// Certify is the certifier of generated tasks: the planner on a copy.
+func Certify(w *sim.World, goal task.Goal, budget int) (bool, int) {
+	return planner.Solve(w, goal, budget)
+}
+
+// Config is how episodes are played.
+type Config struct {
+	Agent      string
+	Workers    int           // 0: one per core
+	Certify    bool          // certify tasks with the planner before playing
+	NoProgress int           // end an episode after this many steps without progress (0: never)
+	Timeout    time.Duration // end an episode after this wall-clock time (0: never)
+	Traces     bool          // record each episode's trace into Result.Trace
+}
+
+// player plays episodes on one worker, reusing its worlds and recorder.
+type player struct {
+	cfg    Config
+	worlds map[int]*sim.World // by map size
+	rec    *trace.Recorder
+}
+
+func newPlayer(cfg Config) *player {
+	return &player{cfg: cfg, worlds: map[int]*sim.World{}, rec: trace.NewRecorder(10000)}
+}
+
+// world returns the worker's world for t, reset to t's start.
+func (p *player) world(t *task.Task) (*sim.World, error) {
+	if w, ok := p.worlds[t.MapSize]; ok {
+		if err := t.ResetWorld(w); err == nil {
+			return w, nil
+		}
+	}
+	w, err := t.NewWorld()
+	if err != nil {
+		return nil, err
+	}
+	p.worlds[t.MapSize] = w
+	return w, nil
+}
+
+// play generates the task of spec and plays it; the episode's trace is
+// returned when the config records traces.
+func (p *player) play(index int, spec task.Spec) (Result, *trace.Episode) {
+	res := Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, End: "error",
+		Behaviour: Behaviour{Discovery: -1, RecoveryCost: -1}}
+	var cert task.Certifier
+	if p.cfg.Certify {
+		cert = Certify
+	}
+	t, err := task.Generate(spec, cert)
+	if err != nil {
+		res.Err = err.Error()
+		return res, nil
+	}
+	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
+	agent, err := NewAgent(p.cfg.Agent, t)
+	if err != nil {
+		res.Err = err.Error()
+		return res, nil
+	}
+	w, err := p.world(t)
+	if err != nil {
+		res.Err = err.Error()
+		return res, nil
+	}
+	res.Ruleset = w.Rules().Name
+	var milestones sim.AchievementSet
+	for _, m := range t.Milestones {
+		if a, ok := w.Rules().Achievement(m); ok {
+			milestones |= 1 << a
+		}
+	}
+	if p.cfg.Traces {
+		p.rec.Begin(trace.Header{Task: &res.Spec, Goal: res.Goal, Budget: t.Budget, Feedback: string(t.Feedback),
+			View: string(t.Observability), Agent: p.cfg.Agent, StartUnixMs: time.Now().UnixMilli()}, w)
+	}
+	agent.Reset(t.Seed)
+	prog := task.NewProgress(t.Goal, w)
+	tr := newTracker()
+	start := time.Now()
+	var last *sim.Outcome
+	var out sim.Outcome
+	var rewardTenths int64
+	res.End = "budget"
+	for res.Steps < t.Budget {
+		if w.Done() {
+			res.End = "death"
+			break
+		}
+		if p.cfg.NoProgress > 0 && res.Steps-tr.lastProgress >= p.cfg.NoProgress {
+			res.End = "no_progress"
+			break
+		}
+		if p.cfg.Timeout > 0 && res.Steps%64 == 0 && time.Since(start) > p.cfg.Timeout {
+			res.End = "timeout"
+			break
+		}
+		a := agent.Act(w, last)
+		out = w.Step(a)
+		last = &out
+		res.Steps++
+		rewardTenths += 10*int64(popcount(uint64(out.Unlocked))) + int64(out.HealthDelta)
+		before, _ := prog.Stages()
+		reached := prog.Update(w)
+		after, _ := prog.Stages()
+		tr.step(w, a, &out, after > before || out.Unlocked&milestones != 0)
+		if p.cfg.Traces {
+			p.rec.Step(a, &out, w)
+		}
+		if reached {
+			res.Success, res.End = true, "goal"
+			break
+		}
+	}
+	if w.Dead() {
+		res.End = "death"
+	}
+	res.Return = float64(rewardTenths) / 10
+	res.Died = w.Dead()
+	res.Stages, res.StagesTotal = prog.Stages()
+	ach := w.Achievements()
+	res.Achievements, res.Unlocked = uint64(ach), popcount(uint64(ach))
+	// Milestones: the achievements along the goal's chain, and the goal's
+	// stages when it has several (waypoints, sequences).
+	res.MilestonesOf = popcount(uint64(milestones))
+	res.Milestones = popcount(uint64(ach & milestones))
+	if res.StagesTotal > 1 {
+		res.MilestonesOf += res.StagesTotal
+		res.Milestones += res.Stages
+	}
+	if t.Goal.Kind == task.KindAchievements {
+		res.Success = res.Unlocked >= t.Achieve
+		if res.Success {
+			res.End = "goal"
+		}
+	}
+	res.Behaviour = tr.behaviour()
+	if !p.cfg.Traces {
+		return res, nil
+	}
+	ep := p.rec.End(w, trace.Metrics{Success: res.Success, Died: res.Died, Achievements: res.Achievements, RewardTenths: rewardTenths})
+	cp := *ep // the recorder reuses its columns
+	cp.Actions = append([]byte(nil), ep.Actions...)
+	cp.Outcomes = append([]byte(nil), ep.Outcomes...)
+	cp.Checkpoints = append([]uint64(nil), ep.Checkpoints...)
+	return res, &cp
+}
+
+// Play generates the task of spec and plays it with cfg's agent.
+func Play(spec task.Spec, cfg Config) Result {
+	res, _ := newPlayer(cfg).play(0, spec)
+	return res
+}
+
+// Done is one finished episode, handed to Suite's callback.
+type Done struct {
+	Result Result
+	Trace  *trace.Episode // when Config.Traces
+}
+
+// Suite plays specs (indices[i] is spec i's position in the expanded
+// suite) across cfg.Workers goroutines and hands each finished episode to
+// done, one call at a time. Results do not depend on the number of workers
+// (each is a function of its spec alone); only the order of the calls
+// does. On cancellation it stops starting episodes, lets running ones
+// finish, and returns ctx's error.
+func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, done func(Done) error) error {
+	known := false
+	for _, a := range Agents() {
+		known = known || a == cfg.Agent
+	}
+	if !known {
+		return fmt.Errorf("unknown agent %q (built-in: %v)", cfg.Agent, Agents())
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for k := 0; k < workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newPlayer(cfg)
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(specs) {
+					return
+				}
+				res, ep := p.play(indices[i], specs[i])
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = done(Done{Result: res, Trace: ep})
+				}
+				stop := firstErr != nil
+				mu.Unlock()
+				if stop {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}

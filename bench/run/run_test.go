@@ -1,0 +1,127 @@
+package run
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// small is a quick slice of the default suite.
+func small(out string) Options {
+	return Options{Suite: "default", Agent: "explorer", Out: out, Traces: "failures",
+		Config: Config{Certify: true, Workers: 2}}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return data
+}
+
+func TestScoreIsIndependentOfWorkers(t *testing.T) {
+	dirs := []string{t.TempDir(), t.TempDir()}
+	for i, workers := range []int{1, 3} {
+		o := small(dirs[i])
+		o.Workers = workers
+		oc, err := Score(context.Background(), o, nil)
+		require.NoError(t, err)
+		require.True(t, oc.Complete)
+		assert.Equal(t, 36, oc.Summary.Episodes)
+	}
+	for _, f := range []string{ResultsFile, SummaryFile, ReportFile} {
+		assert.Equal(t, readFile(t, filepath.Join(dirs[0], f)), readFile(t, filepath.Join(dirs[1], f)), f)
+	}
+}
+
+func TestShardsMergeToTheSameRun(t *testing.T) {
+	whole := t.TempDir()
+	_, err := Score(context.Background(), small(whole), nil)
+	require.NoError(t, err)
+	var shards []string
+	for i := 0; i < 3; i++ {
+		o := small(t.TempDir())
+		o.Shard, o.Shards = i, 3
+		_, err := Score(context.Background(), o, nil)
+		require.NoError(t, err)
+		shards = append(shards, o.Out)
+	}
+	merged := t.TempDir()
+	_, err = Merge(merged, shards)
+	require.NoError(t, err)
+	for _, f := range []string{ResultsFile, SummaryFile, ReportFile} {
+		assert.Equal(t, readFile(t, filepath.Join(whole, f)), readFile(t, filepath.Join(merged, f)), f)
+	}
+	_, err = Merge(t.TempDir(), []string{shards[0], shards[0]})
+	assert.ErrorContains(t, err, "in both")
+}
+
+func TestRefusesToOverwriteWithoutResume(t *testing.T) {
+	dir := t.TempDir()
+	o := small(dir)
+	o.Seeds = 1
+	_, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	_, err = Score(context.Background(), o, nil)
+	assert.ErrorContains(t, err, "--resume")
+}
+
+// TestKilledRunResumes kills a scoring run with SIGKILL part-way (a child
+// process: this test binary re-executed), resumes it, and checks that the
+// summary is the one of an uninterrupted run.
+func TestKilledRunResumes(t *testing.T) {
+	if dir := os.Getenv("LONGCRAFT_SCORE_CHILD"); dir != "" {
+		o := small(dir)
+		o.Agent = "planner" // slower episodes: time to be killed mid-run
+		Score(context.Background(), o, nil)
+		os.Exit(0)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestKilledRunResumes$")
+	cmd.Env = append(os.Environ(), "LONGCRAFT_SCORE_CHILD="+dir)
+	require.NoError(t, cmd.Start())
+	results := filepath.Join(dir, ResultsFile)
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if rs, err := ReadResults(results); err == nil && len(rs) >= 5 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+	partial, err := ReadResults(results)
+	require.NoError(t, err)
+	require.Less(t, len(partial), 36, "the run was killed before finishing")
+	require.GreaterOrEqual(t, len(partial), 5)
+	t.Logf("killed after %d of 36 episodes", len(partial))
+
+	o := small(dir)
+	o.Agent, o.Resume = "planner", true
+	oc, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	assert.Equal(t, len(partial), oc.Skipped)
+	whole := small(t.TempDir())
+	whole.Agent = "planner"
+	_, err = Score(context.Background(), whole, nil)
+	require.NoError(t, err)
+	for _, f := range []string{ResultsFile, SummaryFile} {
+		assert.Equal(t, readFile(t, filepath.Join(whole.Out, f)), readFile(t, filepath.Join(dir, f)), f)
+	}
+}
+
+func TestWilson(t *testing.T) {
+	lo, hi := Wilson(0, 10)
+	assert.InDelta(t, 0, lo, 1e-9)
+	assert.InDelta(t, 0.2775, hi, 1e-3)
+	lo, hi = Wilson(5, 10)
+	assert.InDelta(t, 0.2366, lo, 1e-3)
+	assert.InDelta(t, 0.7634, hi, 1e-3)
+}

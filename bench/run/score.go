@@ -1,0 +1,290 @@
+package run
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/longcraft/longcraft/bench/suite"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+)
+
+// Options describe a scoring run.
+type Options struct {
+	Suite    string // embedded suite name or YAML path
+	Agent    string
+	Out      string // run directory
+	Config          // workers, certification, termination, traces
+	Traces   string // all, failures or none
+	Resume   bool   // continue a run from its results.jsonl
+	Shard    int    // this shard's index in [0, Shards)
+	Shards   int    // 0 or 1: no sharding
+	Tiers    []string
+	Families []string
+	Seeds    int // keep the first Seeds episodes of each family × tier (0: all)
+}
+
+// Files of a run directory.
+const (
+	ResultsFile = "results.jsonl"
+	SummaryFile = "summary.json"
+	TraceFile   = "episodes.lctrace"
+	ReportFile  = "report.html"
+)
+
+// Plan expands the options' suite into the episodes this shard plays, with
+// their positions in the whole suite.
+func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) {
+	s, err := suite.Load(o.Suite)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	keep := func(list []string, v string) bool {
+		if len(list) == 0 {
+			return true
+		}
+		for _, x := range list {
+			if x == v {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[[2]string]int{}
+	shards := max(o.Shards, 1)
+	for i, sp := range s.Expand() {
+		if !keep(o.Tiers, sp.Tier) || !keep(o.Families, sp.Family) {
+			continue
+		}
+		k := [2]string{sp.Family, sp.Tier}
+		if seen[k]++; o.Seeds > 0 && seen[k] > o.Seeds {
+			continue
+		}
+		if i%shards != o.Shard {
+			continue
+		}
+		specs = append(specs, sp)
+		indices = append(indices, i)
+	}
+	return s.Name, specs, indices, nil
+}
+
+// ReadResults reads a results.jsonl, keeping every whole line (a run
+// killed mid-write may leave a torn last one).
+func ReadResults(path string) ([]Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Result
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var r Result
+		if err := json.Unmarshal(line, &r); err != nil {
+			if i == bytes.Count(data, []byte("\n")) { // the torn last line
+				break
+			}
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// writeSorted rewrites results.jsonl in suite order, atomically.
+func writeSorted(path string, rs []Result) error {
+	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for i := range rs {
+		if err := enc.Encode(&rs[i]); err != nil {
+			return err
+		}
+	}
+	return writeAtomic(path, buf.Bytes())
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// Outcome is what Score leaves: the summary of every result in the run
+// directory, and how this invocation went.
+type Outcome struct {
+	Summary  Summary
+	Played   int // episodes played by this invocation
+	Skipped  int // already in results.jsonl (resume)
+	Steps    int // steps played by this invocation
+	Elapsed  time.Duration
+	Complete bool // every planned episode has a result
+}
+
+// Score plays a suite with an agent into o.Out: results.jsonl appended as
+// each episode finishes, traces, then (when complete) results.jsonl in
+// suite order, summary.json and report.html. progress, if not nil, is
+// called with (done, total) after each episode. On cancellation the
+// results so far stay on disk, the summary covers them, and the error is
+// ctx's.
+func Score(ctx context.Context, o Options, progress func(done, total int)) (Outcome, error) {
+	var oc Outcome
+	name, specs, indices, err := Plan(o)
+	if err != nil {
+		return oc, err
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return oc, err
+	}
+	resultsPath := filepath.Join(o.Out, ResultsFile)
+	var have []Result
+	switch prev, err := ReadResults(resultsPath); {
+	case err == nil && !o.Resume && len(prev) > 0:
+		return oc, fmt.Errorf("%s already holds %d results: use --resume to continue the run, or another --out", resultsPath, len(prev))
+	case err == nil:
+		have = prev
+	case !errors.Is(err, os.ErrNotExist):
+		return oc, err
+	}
+	done := map[int]bool{}
+	for _, r := range have {
+		if r.Agent != o.Agent {
+			return oc, fmt.Errorf("%s: results of agent %q, this run is %q", resultsPath, r.Agent, o.Agent)
+		}
+		done[r.Index] = true
+	}
+	var todoSpecs []task.Spec
+	var todoIdx []int
+	for i, sp := range specs {
+		if !done[indices[i]] {
+			todoSpecs, todoIdx = append(todoSpecs, sp), append(todoIdx, indices[i])
+		}
+	}
+	oc.Skipped = len(specs) - len(todoSpecs)
+	f, err := os.OpenFile(resultsPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return oc, err
+	}
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	enc := json.NewEncoder(bw)
+	var tw *trace.Writer
+	o.Config.Traces = o.Traces == "all" || o.Traces == "failures"
+	if o.Config.Traces {
+		if tw, err = trace.OpenAppend(filepath.Join(o.Out, TraceFile)); err != nil {
+			return oc, err
+		}
+	}
+	start := time.Now()
+	o.Config.Agent = o.Agent
+	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
+		// One line per finished episode, on disk before the next: a crash
+		// loses at most the episodes being played.
+		if err := enc.Encode(&d.Result); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if tw != nil && d.Trace != nil && (o.Traces == "all" || !d.Result.Success) {
+			if err := tw.Append(d.Trace); err != nil {
+				return err
+			}
+		}
+		have = append(have, d.Result)
+		oc.Played++
+		oc.Steps += d.Result.Steps
+		if progress != nil {
+			progress(oc.Skipped+oc.Played, len(specs))
+		}
+		return nil
+	})
+	oc.Elapsed = time.Since(start)
+	if tw != nil {
+		if err := tw.Close(); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	oc.Summary = Summarize(name, o.Agent, have, ClassicAchievements)
+	oc.Complete = len(have) == len(specs)
+	if runErr != nil || !oc.Complete {
+		return oc, runErr
+	}
+	if err := writeSorted(resultsPath, have); err != nil {
+		return oc, err
+	}
+	if err := WriteSummary(filepath.Join(o.Out, SummaryFile), oc.Summary); err != nil {
+		return oc, err
+	}
+	return oc, WriteReport(filepath.Join(o.Out, ReportFile), oc.Summary, have)
+}
+
+// ClassicAchievements is the number of Crafter's achievements: the Crafter
+// score is computed on them (the extended ruleset lists them first, in the
+// same order).
+const ClassicAchievements = 22
+
+// WriteSummary writes summary.json.
+func WriteSummary(path string, s Summary) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append(data, '\n'))
+}
+
+// Merge combines the results of shard run directories into out: the same
+// results.jsonl and summary.json, byte for byte, as an unsharded run.
+func Merge(out string, dirs []string) (Summary, error) {
+	var all []Result
+	seen := map[int]string{}
+	suiteName, agent := "", ""
+	for _, d := range dirs {
+		rs, err := ReadResults(filepath.Join(d, ResultsFile))
+		if err != nil {
+			return Summary{}, fmt.Errorf("merge: %w", err)
+		}
+		var s Summary
+		if data, err := os.ReadFile(filepath.Join(d, SummaryFile)); err == nil {
+			if err := json.Unmarshal(data, &s); err != nil {
+				return Summary{}, fmt.Errorf("merge: %s: %w", filepath.Join(d, SummaryFile), err)
+			}
+		} else {
+			return Summary{}, fmt.Errorf("merge: %s has no %s: is the shard finished?", d, SummaryFile)
+		}
+		if suiteName != "" && (s.Suite != suiteName || s.Agent != agent) {
+			return Summary{}, fmt.Errorf("merge: %s ran %s with %s, others %s with %s", d, s.Suite, s.Agent, suiteName, agent)
+		}
+		suiteName, agent = s.Suite, s.Agent
+		for _, r := range rs {
+			if prev, dup := seen[r.Index]; dup {
+				return Summary{}, fmt.Errorf("merge: episode %d (%s) in both %s and %s", r.Index, r.ID, prev, d)
+			}
+			seen[r.Index] = d
+			all = append(all, r)
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return Summary{}, err
+	}
+	if err := writeSorted(filepath.Join(out, ResultsFile), all); err != nil {
+		return Summary{}, err
+	}
+	s := Summarize(suiteName, agent, all, ClassicAchievements)
+	if err := WriteSummary(filepath.Join(out, SummaryFile), s); err != nil {
+		return Summary{}, err
+	}
+	return s, WriteReport(filepath.Join(out, ReportFile), s, all)
+}

@@ -1,0 +1,181 @@
+package run
+
+import (
+	"math"
+	"sort"
+
+	"github.com/longcraft/longcraft/bench"
+)
+
+// Stat is a metric's mean and median over the episodes that have it.
+type Stat struct {
+	Mean   float64 `json:"mean"`
+	Median float64 `json:"median"`
+	N      int     `json:"n"`
+}
+
+// Group aggregates the episodes of one family × tier (or all of them).
+type Group struct {
+	Family    string          `json:"family"`
+	Tier      string          `json:"tier"`
+	Episodes  int             `json:"episodes"`
+	Successes int             `json:"successes"`
+	Rate      float64         `json:"success_rate"`
+	Low       float64         `json:"success_low"`  // 95% Wilson interval
+	High      float64         `json:"success_high"` //
+	Ends      map[string]int  `json:"ends"`         // goal, death, budget, no_progress, timeout, error
+	Metrics   map[string]Stat `json:"metrics"`
+	Failed    []string        `json:"failed"` // ids of the episodes that did not reach their goal
+}
+
+// Summary is summary.json: a pure function of the results, so an
+// interrupted-and-resumed, sharded-and-merged or differently parallel run
+// of the same suite and agent writes it byte for byte the same.
+type Summary struct {
+	Suite        string  `json:"suite"`
+	Agent        string  `json:"agent"`
+	Episodes     int     `json:"episodes"`
+	Errors       int     `json:"errors"`
+	CrafterScore float64 `json:"crafter_score"` // over the achievements episodes, %
+	Progression  float64 `json:"progression"`   // BALROG progression over them, %
+	Overall      Group   `json:"overall"`
+	Groups       []Group `json:"groups"`
+}
+
+// Wilson returns the 95% Wilson score interval of k successes in n.
+func Wilson(k, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 0
+	}
+	const z = 1.959963984540054
+	p := float64(k) / float64(n)
+	d := 1 + z*z/float64(n)
+	c := (p + z*z/(2*float64(n))) / d
+	h := z * math.Sqrt(p*(1-p)/float64(n)+z*z/(4*float64(n)*float64(n))) / d
+	return max(c-h, 0), min(c+h, 1)
+}
+
+// Summarize aggregates results (in any order) of a suite and agent; nAch
+// is the number of achievements of the rulesets (22 for classic).
+func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
+	rs := append([]Result(nil), results...)
+	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
+	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs)}
+	groups := map[[2]string][]Result{}
+	var keys [][2]string
+	var rates []float64
+	var unlocked []int
+	counts := make([]int, nAch)
+	achEpisodes := 0
+	for _, r := range rs {
+		if r.Err != "" {
+			s.Errors++
+		}
+		k := [2]string{r.Spec.Family, r.Spec.Tier}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], r)
+		if r.Spec.Family == "achievements" && r.Err == "" {
+			achEpisodes++
+			unlocked = append(unlocked, r.Unlocked)
+			for a := 0; a < nAch; a++ {
+				if r.Achievements&(1<<a) != 0 {
+					counts[a]++
+				}
+			}
+		}
+	}
+	if achEpisodes > 0 {
+		for _, c := range counts {
+			rates = append(rates, 100*float64(c)/float64(achEpisodes))
+		}
+		s.CrafterScore = bench.CrafterScore(rates)
+		s.Progression = bench.Progression(unlocked, nAch)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][0] != keys[j][0] {
+			return keys[i][0] < keys[j][0]
+		}
+		return tierRank(keys[i][1]) < tierRank(keys[j][1])
+	})
+	for _, k := range keys {
+		s.Groups = append(s.Groups, group(k[0], k[1], groups[k]))
+	}
+	s.Overall = group("all", "all", rs)
+	s.Overall.Failed = nil // listed per group
+	return s
+}
+
+func tierRank(t string) int {
+	for i, name := range []string{"easy", "medium", "hard", "expert"} {
+		if name == t {
+			return i
+		}
+	}
+	return 99
+}
+
+// group aggregates some episodes.
+func group(family, tier string, rs []Result) Group {
+	g := Group{Family: family, Tier: tier, Episodes: len(rs), Ends: map[string]int{}, Metrics: map[string]Stat{}, Failed: []string{}}
+	series := map[string][]float64{}
+	add := func(name string, v float64, ok bool) {
+		if ok {
+			series[name] = append(series[name], v)
+		}
+	}
+	for _, r := range rs {
+		g.Ends[r.End]++
+		if r.Success {
+			g.Successes++
+		} else {
+			g.Failed = append(g.Failed, r.ID)
+		}
+		if r.Err != "" {
+			continue
+		}
+		add("steps", float64(r.Steps), true)
+		add("return", r.Return, true)
+		add("milestones", frac(r.Milestones, r.MilestonesOf), r.MilestonesOf > 0)
+		add("achievements", float64(r.Unlocked), true)
+		add("valid_action_ratio", r.ValidActionRatio, r.Steps > 0)
+		add("failed_actions", float64(r.FailedActions), true)
+		add("precondition_discovery", r.Discovery, r.Discovery >= 0)
+		add("recovery_cost", r.RecoveryCost, r.RecoveryCost >= 0)
+		add("repeated_failure_rate", r.RepeatedFailures, r.FailedActions > 0)
+	}
+	g.Rate = frac(g.Successes, g.Episodes)
+	g.Low, g.High = Wilson(g.Successes, g.Episodes)
+	for name, v := range series {
+		g.Metrics[name] = stat(v)
+	}
+	return g
+}
+
+func frac(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func stat(v []float64) Stat {
+	s := Stat{N: len(v)}
+	if len(v) == 0 {
+		return s
+	}
+	sorted := append([]float64(nil), v...)
+	sort.Float64s(sorted)
+	sum := 0.0
+	for _, x := range sorted { // sorted: the sum's rounding does not depend on input order
+		sum += x
+	}
+	s.Mean = sum / float64(len(v))
+	if n := len(sorted); n%2 == 1 {
+		s.Median = sorted[n/2]
+	} else {
+		s.Median = (sorted[n/2-1] + sorted[n/2]) / 2
+	}
+	return s
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/longcraft/longcraft/bench/run"
+	"github.com/longcraft/longcraft/bench/suite"
+)
+
+func newScoreCmd() *cobra.Command {
+	var o run.Options
+	var shard string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "score",
+		Short: "Score an agent on a suite: results.jsonl, summary.json, report.html, traces",
+		Long: fmt.Sprintf(`score generates every episode of --suite (embedded: %v, or a YAML file),
+certifies each task with the full-knowledge planner, plays it with --agent
+across --workers cores, and writes to --out:
+
+  results.jsonl     one line per episode, appended as each finishes
+  episodes.lctrace  the traces (--traces all, failures or none)
+  summary.json      per family × tier: success rate with a 95%% Wilson
+                    interval, ends, means and medians of every metric
+  report.html       the report, one self-contained page
+
+Results do not depend on --workers. Ctrl-C keeps what finished and prints
+the partial summary; --resume continues a run from its results.jsonl.
+--shard i/n plays every n-th episode (defaults from Kubernetes Indexed Jobs,
+JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
+and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedded()),
+		Example: `  longcraft score --suite default --agent explorer --out runs/explorer
+  longcraft score --suite standard --agent planner --tier hard --seeds 5 --out runs/hard
+  longcraft score --suite default --agent random --out runs/r --shard 0/2`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			known := false
+			for _, a := range run.Agents() {
+				known = known || a == o.Agent
+			}
+			switch {
+			case !known:
+				return fmt.Errorf("--agent %q: built-in agents are %v", o.Agent, run.Agents())
+			case o.Out == "":
+				return fmt.Errorf("--out is required")
+			case o.Traces != "all" && o.Traces != "failures" && o.Traces != "none":
+				return fmt.Errorf("--traces %q: want all, failures or none", o.Traces)
+			case o.Workers < 0 || o.NoProgress < 0 || o.Seeds < 0:
+				return fmt.Errorf("--workers, --no-progress and --seeds must not be negative")
+			}
+			var err error
+			if o.Shard, o.Shards, err = parseShard(shard, cmd.Flags().Changed("shards"), o.Shards); err != nil {
+				return err
+			}
+			return runScore(cmd, o, quiet)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Suite, "suite", "default", "embedded suite name or suite YAML file")
+	f.StringVar(&o.Agent, "agent", "explorer", fmt.Sprintf("built-in agent %v", run.Agents()))
+	f.StringVarP(&o.Out, "out", "o", "", "run directory (required)")
+	f.IntVar(&o.Workers, "workers", 0, "parallel workers (0: one per core)")
+	f.BoolVar(&o.Certify, "certify", true, "certify each task solvable by the planner before playing it")
+	f.IntVar(&o.NoProgress, "no-progress", 0, "end an episode after this many steps without a milestone (0: never)")
+	f.DurationVar(&o.Timeout, "timeout", 0, "end an episode after this wall-clock time (0: never)")
+	f.StringVar(&o.Traces, "traces", "all", "record traces of all episodes, failures only, or none")
+	f.BoolVar(&o.Resume, "resume", false, "continue the run in --out, skipping finished episodes")
+	f.StringVar(&shard, "shard", "", "play shard i of n (\"i/n\"); default from the job environment")
+	f.IntVar(&o.Shards, "shards", 0, "shard count, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
+	f.StringSliceVar(&o.Tiers, "tier", nil, "only these tiers (repeatable)")
+	f.StringSliceVar(&o.Families, "family", nil, "only these families (repeatable)")
+	f.IntVar(&o.Seeds, "seeds", 0, "only the first N episodes of each family × tier (0: all)")
+	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
+	return cmd
+}
+
+// parseShard reads "i/n", or the job environment when it is empty.
+func parseShard(s string, shardsSet bool, shards int) (int, int, error) {
+	if s == "" {
+		if v, ok := os.LookupEnv("SLURM_ARRAY_TASK_ID"); ok {
+			s = v + "/" + os.Getenv("SLURM_ARRAY_TASK_COUNT")
+		} else if v, ok := os.LookupEnv("JOB_COMPLETION_INDEX"); ok && shardsSet {
+			s = v + "/" + strconv.Itoa(shards)
+		} else {
+			return 0, 1, nil
+		}
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n", s)
+	}
+	return i, n, nil
+}
+
+func runScore(cmd *cobra.Command, o run.Options, quiet bool) error {
+	var progress func(done, total int)
+	if !quiet {
+		if term.IsTerminal(int(os.Stderr.Fd())) {
+			var bar *progressbar.ProgressBar
+			progress = func(done, total int) {
+				if bar == nil {
+					bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
+						progressbar.OptionSetDescription("episodes"), progressbar.OptionShowCount(),
+						progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+				}
+				_ = bar.Set(done)
+			}
+		} else {
+			last := time.Now()
+			progress = func(done, total int) {
+				if time.Since(last) > 10*time.Second || done == total {
+					fmt.Fprintf(os.Stderr, "%d/%d episodes\n", done, total)
+					last = time.Now()
+				}
+			}
+		}
+	}
+	oc, err := run.Score(cmd.Context(), o, progress)
+	if oc.Summary.Episodes > 0 {
+		printTable(cmd.OutOrStdout(), oc)
+	}
+	switch {
+	case err == nil && oc.Complete:
+		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s/{%s,%s,%s}\n", o.Out, run.ResultsFile, run.SummaryFile, run.ReportFile)
+		return nil
+	case errors.Is(err, cmd.Context().Err()) && err != nil:
+		return fmt.Errorf("interrupted: %d episodes in %s so far (summary above is partial); --resume continues", oc.Summary.Episodes, o.Out)
+	case err == nil:
+		return fmt.Errorf("incomplete run")
+	}
+	return err
+}
+
+// printTable prints the summary as a terminal table.
+func printTable(w io.Writer, oc run.Outcome) {
+	s := oc.Summary
+	fmt.Fprintf(w, "suite %s, agent %s: %d episodes", s.Suite, s.Agent, s.Episodes)
+	if oc.Played > 0 {
+		fmt.Fprintf(w, " (%d played in %.1fs, %.0f steps/s", oc.Played, oc.Elapsed.Seconds(), float64(oc.Steps)/oc.Elapsed.Seconds())
+		if oc.Skipped > 0 {
+			fmt.Fprintf(w, ", %d resumed", oc.Skipped)
+		}
+		fmt.Fprint(w, ")")
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%-14s %-7s %5s  %-22s %8s %9s %7s %7s %7s\n", "family", "tier", "n", "success (95% CI)", "steps", "milestone", "valid", "discov", "repeat")
+	row := func(g run.Group) {
+		m := g.Metrics
+		fmt.Fprintf(w, "%-14s %-7s %5d  %5.1f%% [%5.1f, %5.1f]  %8.0f %8.0f%% %6.0f%% %6s %6.0f%%\n",
+			g.Family, g.Tier, g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High, m["steps"].Mean,
+			100*m["milestones"].Mean, 100*m["valid_action_ratio"].Mean, pct(m["precondition_discovery"]), 100*m["repeated_failure_rate"].Mean)
+	}
+	for _, g := range s.Groups {
+		row(g)
+	}
+	row(s.Overall)
+	if s.CrafterScore > 0 || s.Progression > 0 {
+		fmt.Fprintf(w, "achievements episodes: Crafter score %.2f%%, progression %.2f%%\n", s.CrafterScore, s.Progression)
+	}
+	if s.Errors > 0 {
+		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", s.Errors)
+	}
+}
+
+func pct(s run.Stat) string {
+	if s.N == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*s.Mean)
+}
+
+func newMergeCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge RUN_DIR...",
+		Short: "Combine the run directories of shards into one run",
+		Long: `merge reads the results of finished shard runs (longcraft score --shard i/n)
+and writes, in --out, the results.jsonl, summary.json and report.html that an
+unsharded run would have written, byte for byte. It refuses overlapping or
+mismatched shards.`,
+		Example: "  longcraft merge --out runs/all runs/shard-*",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("--out is required")
+			}
+			s, err := run.Merge(out, args)
+			if err != nil {
+				return err
+			}
+			printTable(cmd.OutOrStdout(), run.Outcome{Summary: s})
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "merged run directory (required)")
+	return cmd
+}
