@@ -7,8 +7,9 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: test deps fmt vet race wasm bench build clean
 
-## test: everything CI checks: formatting, vet, race-enabled tests, wasm tests.
-test: deps fmt vet race wasm
+## test: everything CI checks: formatting, vet, race-enabled tests, the
+## 1,000-seed certification test, wasm build and tests.
+test: deps fmt vet race certify wasm
 
 ## deps: install what the tests need on a fresh Debian machine (gcc for -race,
 ## Node for wasm, NumPy and msgpack to check datasets and traces from Python).
@@ -31,12 +32,22 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 
+## race: every test under the race detector (-short trims the certification
+## test to 50 seeds a tier; the full one runs in "certify").
 race:
-	CGO_ENABLED=1 $(GO) test -race ./...
+	CGO_ENABLED=1 $(GO) test -race -short -timeout 30m ./...
 
-## wasm: the packages that must behave identically in the browser, under Node.
+## certify: generate and certify the obtain tasks of 1,000 seeds per tier.
+certify:
+	$(GO) test ./bench/run -run '^TestCertification$$' -count=1 -timeout 60m -v
+
+## wasm: everything builds for the browser; the packages that must behave
+## identically there (world, frames, traces, tasks, suites) pass their tests
+## under Node.
 wasm:
-	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./sim/... ./bench/... ./render/... ./assets/...
+	GOOS=js GOARCH=wasm $(GO) build ./...
+	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -short ./sim/... ./render/... ./assets/... \
+		./bench/trace/... ./bench/task/... ./bench/suite/... ./bench/dataset/...
 
 ## bench: the simulation benchmarks (compare runs with benchstat).
 bench:

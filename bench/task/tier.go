@@ -23,11 +23,15 @@ type Tier struct {
 
 // Tiers returns the four tiers, easiest first:
 //
-//	tier    rules     map  abundance hostility feedback variants depth  budget
-//	easy    classic   48   150%      50%       full     off      1–3    1,000
-//	medium  classic   64   100%      100%      full     off      3–6    3,000
-//	hard    extended  64   100%      100%      reason   on       5–9    6,000
-//	expert  extended  80   70%       150%      none     on       8–11   10,000
+//	tier    rules     map  abundance hostility feedback variants depth  budget  survive
+//	easy    classic   48   150%      50%       full     off      1–3    1,000   300
+//	medium  classic   64   100%      100%      full     off      3–6    3,000   1,000
+//	hard    extended  64   100%      100%      reason   on       5–9    6,000   2,000
+//	expert  extended  80   70%       120%      none     on       8–11   10,000  3,000
+//
+// Collect tasks ask for 3, 5, 7 and 9 of a raw material, waypoints tasks
+// for 2, 3, 4 and 5 landmarks, achievements tasks count as a success from
+// 4, 6, 8 and 10 achievements.
 func Tiers() []Tier {
 	return []Tier{
 		{Name: "easy", Achieve: 4, Ruleset: "classic", MapSize: 48, Abundance: 150, Hostility: 50, Feedback: FeedbackFull,
@@ -35,9 +39,9 @@ func Tiers() []Tier {
 		{Name: "medium", Achieve: 6, Ruleset: "classic", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackFull,
 			MinDepth: 3, MaxDepth: 6, Collect: 5, Landmarks: 3, Survive: 1000, Budget: 3000, View: Partial},
 		{Name: "hard", Achieve: 8, Ruleset: "extended", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackReason, Variants: true,
-			MinDepth: 5, MaxDepth: 9, Collect: 7, Landmarks: 4, Survive: 3000, Budget: 6000, View: Partial},
-		{Name: "expert", Achieve: 10, Ruleset: "extended", MapSize: 80, Abundance: 70, Hostility: 150, Feedback: FeedbackNone, Variants: true,
-			MinDepth: 8, MaxDepth: 11, Collect: 9, Landmarks: 5, Survive: 6000, Budget: 10000, View: Partial},
+			MinDepth: 5, MaxDepth: 9, Collect: 7, Landmarks: 4, Survive: 2000, Budget: 6000, View: Partial},
+		{Name: "expert", Achieve: 10, Ruleset: "extended", MapSize: 80, Abundance: 70, Hostility: 120, Feedback: FeedbackNone, Variants: true,
+			MinDepth: 8, MaxDepth: 11, Collect: 9, Landmarks: 5, Survive: 3000, Budget: 10000, View: Partial},
 	}
 }
 

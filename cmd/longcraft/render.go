@@ -22,6 +22,7 @@ import (
 type renderFlags struct {
 	trace    string
 	episode  int
+	id       string
 	seed     uint64
 	policy   string
 	steps    int
@@ -71,6 +72,7 @@ changes the pixels, so do not use it for datasets).`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.trace, "trace", "", "render an episode of this trace file instead of playing one")
 	fl.IntVar(&f.episode, "episode", 0, "with --trace: the episode's index")
+	fl.StringVar(&f.id, "id", "", "with --trace: the episode whose task id this is (as in results.jsonl)")
 	fl.Uint64Var(&f.seed, "seed", 0, "world seed")
 	fl.StringVar(&f.policy, "policy", "explorer", fmt.Sprintf("built-in policy %v", bench.PolicyNames()))
 	fl.IntVar(&f.steps, "steps", 100, "steps to play (the episode may end sooner)")
@@ -90,6 +92,13 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 	var next func(t int, last *sim.Outcome) (sim.Action, bool)
 	source := f.policy + " policy"
 	if f.trace != "" {
+		if f.id != "" {
+			i, err := findEpisode(f.trace, f.id)
+			if err != nil {
+				return err
+			}
+			f.episode = i
+		}
 		ep, err := openEpisode(f.trace, f.episode)
 		if err != nil {
 			return err

@@ -136,6 +136,25 @@ func popcount(v uint64) int {
 	return n
 }
 
+// findEpisode returns the index of the episode of task id in a trace.
+func findEpisode(path, id string) (int, error) {
+	f, err := trace.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	for i := range f.Index {
+		ep, err := f.Episode(i)
+		if err != nil {
+			return 0, err
+		}
+		if ep.Header.Task != nil && ep.Header.Task.ID() == id {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("--id %s: no such episode in %s", id, path)
+}
+
 // openEpisode reads episode i of a trace file.
 func openEpisode(path string, i int) (*trace.Episode, error) {
 	f, err := trace.Open(path)
