@@ -135,43 +135,29 @@ func (p *player) play(index int, spec task.Spec) (Result, *trace.Episode) {
 			View: string(t.Observability), Agent: p.cfg.Agent, StartUnixMs: time.Now().UnixMilli()}, w)
 	}
 	agent.Reset(t.Seed)
-	prog := task.NewProgress(t.Goal, w)
-	tr := newTracker()
+	e := newEpisode(w, agent, t, milestones, p.rec, p.cfg.Traces)
 	start := time.Now()
-	var last *sim.Outcome
-	var out sim.Outcome
-	var rewardTenths int64
 	res.End = "budget"
-	for res.Steps < t.Budget {
+	for e.steps < t.Budget {
 		if w.Done() {
 			res.End = "death"
 			break
 		}
-		if p.cfg.NoProgress > 0 && res.Steps-tr.lastProgress >= p.cfg.NoProgress {
+		if p.cfg.NoProgress > 0 && e.steps-e.tr.lastProgress >= p.cfg.NoProgress {
 			res.End = "no_progress"
 			break
 		}
-		if p.cfg.Timeout > 0 && res.Steps%64 == 0 && time.Since(start) > p.cfg.Timeout {
+		if p.cfg.Timeout > 0 && e.steps%64 == 0 && time.Since(start) > p.cfg.Timeout {
 			res.End = "timeout"
 			break
 		}
-		a := agent.Act(w, last)
-		out = w.Step(a)
-		last = &out
-		res.Steps++
-		rewardTenths += 10*int64(popcount(uint64(out.Unlocked))) + int64(out.HealthDelta)
-		before, _ := prog.Stages()
-		reached := prog.Update(w)
-		after, _ := prog.Stages()
-		tr.step(w, a, &out, after > before || out.Unlocked&milestones != 0)
-		if p.cfg.Traces {
-			p.rec.Step(a, &out, w)
-		}
-		if reached {
+		if e.step() {
 			res.Success, res.End = true, "goal"
 			break
 		}
 	}
+	prog, tr, rewardTenths := e.prog, &e.tr, e.rewardTenths
+	res.Steps = e.steps
 	if w.Dead() {
 		res.End = "death"
 	}
@@ -204,6 +190,46 @@ func (p *player) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	cp.Outcomes = append([]byte(nil), ep.Outcomes...)
 	cp.Checkpoints = append([]uint64(nil), ep.Checkpoints...)
 	return res, &cp
+}
+
+// episode is the state of one episode being played: the runner's inner
+// loop, which allocates nothing per step with the built-in agents.
+type episode struct {
+	w            *sim.World
+	agent        bench.Policy
+	prog         *task.Progress
+	tr           tracker
+	rec          *trace.Recorder // nil: no trace
+	milestones   sim.AchievementSet
+	last         *sim.Outcome
+	out          sim.Outcome
+	steps        int
+	rewardTenths int64
+}
+
+func newEpisode(w *sim.World, agent bench.Policy, t *task.Task, milestones sim.AchievementSet, rec *trace.Recorder, record bool) *episode {
+	e := &episode{w: w, agent: agent, prog: task.NewProgress(t.Goal, w), tr: newTracker(), milestones: milestones}
+	if record {
+		e.rec = rec
+	}
+	return e
+}
+
+// step plays one step; it reports whether the goal is now reached.
+func (e *episode) step() bool {
+	a := e.agent.Act(e.w, e.last)
+	e.out = e.w.Step(a)
+	e.last = &e.out
+	e.steps++
+	e.rewardTenths += 10*int64(popcount(uint64(e.out.Unlocked))) + int64(e.out.HealthDelta)
+	before, _ := e.prog.Stages()
+	reached := e.prog.Update(e.w)
+	after, _ := e.prog.Stages()
+	e.tr.step(e.w, a, &e.out, after > before || e.out.Unlocked&e.milestones != 0)
+	if e.rec != nil {
+		e.rec.Step(a, &e.out, e.w)
+	}
+	return reached
 }
 
 // Play generates the task of spec and plays it with cfg's agent.

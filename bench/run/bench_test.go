@@ -1,0 +1,101 @@
+package run
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/suite"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// runnerEpisode sets up the runner's inner loop on a medium obtain task
+// with the named agent, recording a trace, and a snapshot of its start.
+func runnerEpisode(t testing.TB, agent string) (*episode, *task.Task, *sim.World) {
+	tk, err := task.Generate(task.Spec{Family: task.FamilyAchievements, Tier: "medium", Split: task.Eval, Index: 1}, nil)
+	require.NoError(t, err)
+	w, err := tk.NewWorld()
+	require.NoError(t, err)
+	a, err := NewAgent(agent, tk)
+	require.NoError(t, err)
+	a.Reset(tk.Seed)
+	rec := trace.NewRecorder(tk.Budget)
+	rec.Begin(trace.Header{}, w)
+	return newEpisode(w, a, tk, 0, rec, true), tk, w.Clone()
+}
+
+// TestRunnerStepAllocatesNothing: the inner loop (agent, step, progress,
+// metrics, trace) allocates nothing per step with the built-in agents.
+func TestRunnerStepAllocatesNothing(t *testing.T) {
+	for _, agent := range Agents() {
+		e, _, _ := runnerEpisode(t, agent)
+		allocs := testing.AllocsPerRun(100, func() {
+			if !e.w.Done() {
+				e.step()
+			}
+		})
+		assert.Zero(t, allocs, agent)
+	}
+}
+
+// benchmarkSteps measures steps of the runner's inner loop, or of bare
+// sim.Step with the same policy's actions; finished episodes restart from
+// a snapshot (world generation is BenchmarkReset's business).
+func benchmarkSteps(b *testing.B, agent string, runner bool) {
+	e, tk, start := runnerEpisode(b, agent)
+	w := e.w
+	p, err := bench.NewPolicy(agent)
+	require.NoError(b, err)
+	p.Reset(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if w.Done() {
+			w.CopyFrom(start)
+			if runner {
+				e.prog = task.NewProgress(tk.Goal, w)
+				e.rec.Begin(trace.Header{}, w)
+			}
+		}
+		if runner {
+			e.step()
+		} else {
+			w.Step(p.Act(w, nil))
+		}
+	}
+}
+
+// The runner's overhead over bare stepping, with the random agent (its
+// choice costs the same in both).
+func BenchmarkStepBare(b *testing.B)   { benchmarkSteps(b, "random", false) }
+func BenchmarkStepRunner(b *testing.B) { benchmarkSteps(b, "random", true) }
+
+// BenchmarkSuite plays the default suite without certification with the
+// explorer on 1 and 2 workers: episodes per second, generation included.
+func BenchmarkSuite(b *testing.B) {
+	s, err := suite.Load("default")
+	require.NoError(b, err)
+	specs := s.Expand()
+	idx := make([]int, len(specs))
+	for i := range idx {
+		idx[i] = i
+	}
+	for _, workers := range []int{1, 2} {
+		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[workers], func(b *testing.B) {
+			steps := 0
+			for i := 0; i < b.N; i++ {
+				err := Suite(context.Background(), specs, idx, Config{Agent: "explorer", Workers: workers},
+					func(d Done) error { steps += d.Result.Steps; return nil })
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+		})
+	}
+}
