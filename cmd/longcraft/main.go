@@ -41,6 +41,6 @@ Start with:
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScoreCmd(), newMergeCmd(), newSimulateCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
-		newReplayCmd(), newTraceCmd())
+		newReplayCmd(), newTraceCmd(), newTaskCmd())
 	return root
 }

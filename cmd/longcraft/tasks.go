@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/longcraft/longcraft/bench/run"
+	"github.com/longcraft/longcraft/bench/suite"
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+func newTaskCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "task", Short: "Generate, certify and list benchmark tasks"}
+	var spec task.Spec
+	var split string
+	var certify, asJSON bool
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Generate one task and print what the evaluator sees (and what the agent is told)",
+		Long: `show generates the task of --family, --tier, --split and --index, certifies it
+with the planner (--certify), and prints the evaluator's view: world seed
+(after any regeneration), rules and their per-seed variants, goal, budget,
+feedback, observability, milestones, chain depth and certificate. The agent
+is told only the line "agent reads".`,
+		Example: "  longcraft task show --family obtain --tier expert --index 3",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			spec.Split = task.Split(split)
+			var cert task.Certifier
+			if certify {
+				cert = run.Certify
+			}
+			t, err := task.Generate(spec, cert)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(t)
+			}
+			fmt.Fprintf(out, "id            %s\nspec          %s/%s/%s #%d\n", t.ID, spec.Family, spec.Tier, spec.Split, spec.Index)
+			fmt.Fprintf(out, "world         seed %d, %d×%d, rules %s (attempt %d)\n", t.Seed, t.MapSize, t.MapSize, t.Rules().Name, t.Attempts)
+			fmt.Fprintf(out, "agent reads   %s\n", t.Describe())
+			fmt.Fprintf(out, "feedback      %s, observability %s\n", t.Feedback, t.Observability)
+			if t.Depth > 0 {
+				fmt.Fprintf(out, "chain         %d hops\n", t.Depth)
+			}
+			fmt.Fprintf(out, "milestones    %v\n", t.Milestones)
+			for _, v := range t.Variants {
+				fmt.Fprintf(out, "variant       %s (evaluator only)\n", v)
+			}
+			if certify {
+				fmt.Fprintf(out, "certificate   planner reached the goal in %d of %d steps\n", t.PlannerSteps, t.Budget)
+			}
+			return nil
+		},
+	}
+	f := show.Flags()
+	f.StringVar(&spec.Family, "family", task.FamilyObtain, fmt.Sprintf("task family %v", task.Families()))
+	f.StringVar(&spec.Tier, "tier", "medium", "tier: easy, medium, hard, expert")
+	f.StringVar(&split, "split", string(task.Eval), "split: train or eval (disjoint seeds)")
+	f.Uint64Var(&spec.Index, "index", 0, "task index within family × tier × split")
+	f.BoolVar(&certify, "certify", true, "certify with the planner (regenerating until it solves the task)")
+	f.BoolVar(&asJSON, "json", false, "print the task as JSON")
+
+	list := &cobra.Command{
+		Use:     "list",
+		Short:   "Expand a suite into its episodes (ids and specs)",
+		Example: "  longcraft task list --suite default",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			name, _ := cmd.Flags().GetString("suite")
+			s, err := suite.Load(name)
+			if err != nil {
+				return err
+			}
+			for i, sp := range s.Expand() {
+				fmt.Fprintf(cmd.OutOrStdout(), "%5d  %s  %-13s %-6s %-5s %d\n", i, sp.ID(), sp.Family, sp.Tier, sp.Split, sp.Index)
+			}
+			return nil
+		},
+	}
+	list.Flags().String("suite", "default", "embedded suite name or YAML file")
+	cmd.AddCommand(show, list)
+	return cmd
+}
