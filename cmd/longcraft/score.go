@@ -207,3 +207,34 @@ mismatched shards.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "merged run directory (required)")
 	return cmd
 }
+
+func newReportCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "report RUN_DIR...",
+		Short: "Compare the runs of several agents on one suite in one HTML page",
+		Long: `report reads the summary.json of finished runs (one agent each, same suite)
+and writes a self-contained page: success by tier per agent with 95% Wilson
+intervals, and every family × tier side by side.`,
+		Example: "  longcraft report --out runs/compare.html runs/random runs/explorer runs/planner",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := run.Compare(args)
+			if err != nil {
+				return err
+			}
+			if err := run.WriteComparison(out, c); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%-10s %-7s %5s  %s\n", "agent", "tier", "n", "success (95% CI)")
+			for _, t := range c.Tiers {
+				fmt.Fprintf(w, "%-10s %-7s %5d  %5.1f%% [%5.1f, %5.1f]\n", t.Agent, t.Tier, t.Episodes, 100*t.Rate, 100*t.Low, 100*t.High)
+			}
+			fmt.Fprintf(w, "wrote %s\n", out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "compare.html", "the page to write")
+	return cmd
+}
