@@ -2,6 +2,7 @@ package task
 
 import (
 	"encoding/binary"
+	"errors"
 	"encoding/hex"
 	"fmt"
 	"hash/fnv"
@@ -94,6 +95,10 @@ type Certifier func(w *sim.World, goal Goal, budget int) (reached bool, steps in
 // maxAttempts bounds regeneration when a task cannot be certified.
 const maxAttempts = 20
 
+// errUnfit marks a world that cannot hold its task; Generate moves on to
+// the next world.
+var errUnfit = errors.New("world unfit for the task")
+
 // Generate builds the task of spec: its world seed from the split, family,
 // tier and index; its rules (tier's ruleset and knobs, variants); its goal;
 // and, if cert is not nil, certifies it, regenerating deterministically
@@ -106,7 +111,14 @@ func Generate(spec Spec, cert Certifier) (*Task, error) {
 	seed := SeedFor(spec.Split, spec.Family, spec.Tier, spec.Index)
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		t.Seed, t.Attempts = seed, attempt
-		if err := t.generate(tier); err != nil {
+		err := t.generate(tier)
+		switch {
+		case errors.Is(err, errUnfit):
+			// This world cannot hold the task (say, the start is an
+			// island too small for the landmarks): try the next one.
+			seed = mix(seed+0x9e3779b97f4a7c15)&^evalBit | seed&evalBit
+			continue
+		case err != nil:
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}
 		if cert == nil || t.Goal.Kind == KindAchievements {
@@ -344,7 +356,7 @@ func (t *Task) landmarkSpots(n int, rng *sim.RNG) ([][2]int, error) {
 		}
 	}
 	if len(spots) < n {
-		return nil, fmt.Errorf("only %d of %d landmark spots found", len(spots), n)
+		return nil, fmt.Errorf("%w: only %d of %d landmark spots found", errUnfit, len(spots), n)
 	}
 	return spots, nil
 }

@@ -39,9 +39,9 @@ func Tiers() []Tier {
 		{Name: "medium", Achieve: 6, Ruleset: "classic", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackFull,
 			MinDepth: 3, MaxDepth: 6, Collect: 5, Landmarks: 3, Survive: 1000, Budget: 3000, View: Partial},
 		{Name: "hard", Achieve: 8, Ruleset: "extended", MapSize: 64, Abundance: 100, Hostility: 100, Feedback: FeedbackReason, Variants: true,
-			MinDepth: 5, MaxDepth: 9, Collect: 7, Landmarks: 4, Survive: 2000, Budget: 6000, View: Partial},
+			MinDepth: 5, MaxDepth: 9, Collect: 7, Landmarks: 3, Survive: 2000, Budget: 6000, View: Partial},
 		{Name: "expert", Achieve: 10, Ruleset: "extended", MapSize: 80, Abundance: 70, Hostility: 120, Feedback: FeedbackNone, Variants: true,
-			MinDepth: 8, MaxDepth: 11, Collect: 9, Landmarks: 5, Survive: 3000, Budget: 10000, View: Partial},
+			MinDepth: 8, MaxDepth: 11, Collect: 9, Landmarks: 3, Survive: 3000, Budget: 10000, View: Partial},
 	}
 }
 
