@@ -63,33 +63,112 @@ func (p *RandomPolicy) Act(w *sim.World, _ *sim.Outcome) sim.Action {
 	return sim.Action(p.rng.Intn(len(w.Rules().Actions)))
 }
 
-// ExplorerPolicy wanders with momentum and acts on what it faces: it
-// collects and fights what is in front of it, drinks when thirsty, sleeps
-// when tired at night, and tries the next craft of the classic tech tree
-// when it can. It is no planner, but it covers far more of the world and
-// of the rules than random actions, which makes richer datasets and demos.
+// ExplorerPolicy is the fair, non-privileged baseline: it uses only what
+// an agent observes (the 9×9 view around it, its position, inventory,
+// daylight and the outcome of its last action). It remembers where it has
+// seen water and resources, heads back to them when thirsty or when the
+// next craft needs them, wanders with momentum otherwise, collects and
+// fights what it faces, follows failure feedback (a missing table is
+// placed, a missing tool is made next), sleeps when tired at night, and
+// tries the next craft of the tech tree when it can.
 type ExplorerPolicy struct {
-	rng sim.RNG
-	dir sim.Action // the move it keeps making
+	rng  sim.RNG
+	dir  sim.Action     // the move it keeps making
+	seen []sim.Material // last seen material per tile (MatNone: unknown)
+	w, h int
+	want sim.Item // an item the last failure said was missing
 }
 
-// Reset seeds the policy.
+// Reset seeds the policy and forgets the last world.
 func (p *ExplorerPolicy) Reset(seed uint64) {
 	p.rng = sim.RNG{State: seed ^ 0x6578706c6f7265}
 	p.dir = sim.ActMoveLeft + sim.Action(p.rng.Intn(4))
+	clear(p.seen)
+	p.want = 0
+}
+
+// look records the materials of the 9×9 view.
+func (p *ExplorerPolicy) look(w *sim.World) {
+	if p.w != w.Width() || p.h != w.Height() {
+		p.w, p.h = w.Width(), w.Height()
+		p.seen = make([]sim.Material, p.w*p.h)
+	}
+	px, py := w.Player()
+	for y := py - sim.ViewSize/2; y <= py+sim.ViewSize/2; y++ {
+		for x := px - sim.ViewSize/2; x <= px+sim.ViewSize/2; x++ {
+			if w.Inside(x, y) {
+				p.seen[y*p.w+x] = w.Material(x, y)
+			}
+		}
+	}
+}
+
+// nearest returns the remembered tile of m closest to the player.
+func (p *ExplorerPolicy) nearest(w *sim.World, m sim.Material) (x, y int, ok bool) {
+	px, py := w.Player()
+	best := -1
+	for i, s := range p.seen {
+		if s != m {
+			continue
+		}
+		d := abs(i%p.w-px) + abs(i/p.w-py)
+		if best < 0 || d < best {
+			best, x, y = d, i%p.w, i/p.w
+		}
+	}
+	return x, y, best >= 0
+}
+
+// toward returns a move toward (x, y), along the longer axis (the other
+// one if that way is blocked or deadly).
+func (p *ExplorerPolicy) toward(w *sim.World, x, y int) sim.Action {
+	px, py := w.Player()
+	dx, dy := x-px, y-py
+	horiz := sim.ActMoveRight
+	if dx < 0 {
+		horiz = sim.ActMoveLeft
+	}
+	vert := sim.ActMoveDown
+	if dy < 0 {
+		vert = sim.ActMoveUp
+	}
+	first, second := horiz, vert
+	if abs(dy) > abs(dx) {
+		first, second = vert, horiz
+	}
+	if dx == 0 || dy == 0 {
+		second = first
+	}
+	if !p.free(w, first) && p.free(w, second) {
+		return second
+	}
+	return first
+}
+
+// free reports whether a move would step onto a safe free tile.
+func (p *ExplorerPolicy) free(w *sim.World, move sim.Action) bool {
+	dx, dy := w.Rules().Actions[move].Dir.Offset()
+	px, py := w.Player()
+	m := w.Material(px+dx, py+dy)
+	_, occupied := w.ObjectAt(px+dx, py+dy)
+	return !occupied && w.Rules().Materials[m].Walkable
 }
 
 // Act chooses the next action.
 func (p *ExplorerPolicy) Act(w *sim.World, last *sim.Outcome) sim.Action {
+	p.look(w)
 	inv := w.Inventory
 	if w.Sleeping() {
 		return sim.ActNoop
+	}
+	if last != nil && last.Failed() {
+		p.learn(last)
 	}
 	if inv(sim.ItemEnergy) < 3 || (inv(sim.ItemEnergy) < 7 && w.Daylight() < 1<<14) {
 		return sim.ActSleep
 	}
 	tx, ty := w.Target()
-	if o, ok := w.ObjectAt(tx, ty); ok && o.Kind != sim.ObjArrow && o.Kind != sim.ObjPlant {
+	if o, ok := w.ObjectAt(tx, ty); ok && o.Kind != sim.ObjArrow && o.Kind != sim.ObjPlant && o.Kind != sim.ObjLandmark {
 		return sim.ActDo
 	}
 	switch w.Material(tx, ty) {
@@ -115,7 +194,28 @@ func (p *ExplorerPolicy) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	if a, ok := p.craft(w); ok {
 		return a
 	}
-	// Keep walking; turn when blocked, now and then, and never into lava.
+	// Head for what it needs and remembers: water when thirsty, the
+	// material of the next craft otherwise.
+	need := sim.MatNone
+	switch {
+	case inv(sim.ItemDrink) < 5:
+		need = sim.MatWater
+	case inv(sim.ItemWood) < 2 && inv(sim.ItemWoodPickaxe) == 0:
+		need = sim.MatTree
+	case inv(sim.ItemWoodPickaxe) > 0 && inv(sim.ItemStone) < 2:
+		need = sim.MatStone
+	case inv(sim.ItemStonePickaxe) > 0 && inv(sim.ItemIron) == 0:
+		need = sim.MatIron
+	}
+	if need != sim.MatNone {
+		if x, y, ok := p.nearest(w, need); ok {
+			if a := p.toward(w, x, y); !p.deadly(w, a) {
+				return a
+			}
+		}
+	}
+	// Otherwise keep walking; turn when blocked, now and then, and never
+	// into lava.
 	if (last != nil && last.Kind == sim.OutBlocked) || p.rng.Intn(8) == 0 {
 		p.dir = sim.ActMoveLeft + sim.Action(p.rng.Intn(4))
 	}
@@ -126,6 +226,24 @@ func (p *ExplorerPolicy) Act(w *sim.World, last *sim.Outcome) sim.Action {
 		return sim.ActNoop
 	}
 	return p.dir
+}
+
+// learn reads a failure's feedback: a missing station or tool becomes the
+// next thing to make.
+func (p *ExplorerPolicy) learn(o *sim.Outcome) {
+	for it := sim.ItemWoodPickaxe; it <= sim.ItemIronSword; it++ {
+		if o.Missing.Has(it) {
+			p.want = it
+			return
+		}
+	}
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
 
 // deadly reports whether the move lands on a deadly tile.
@@ -151,6 +269,15 @@ func (p *ExplorerPolicy) craft(w *sim.World) (sim.Action, bool) {
 		return false
 	}
 	table, furnace := near(sim.MatTable), near(sim.MatFurnace)
+	// A tool that feedback said was missing comes first.
+	if p.want != 0 && inv(p.want) == 0 && table {
+		for i, a := range w.Rules().Actions {
+			if a.Kind == sim.ActionMake && w.Rules().Make[a.Recipe].Gives.Item == p.want {
+				p.want = 0
+				return sim.Action(i), true
+			}
+		}
+	}
 	switch {
 	case !table && inv(sim.ItemWood) >= 3 && inv(sim.ItemWoodPickaxe) == 0:
 		return sim.ActPlaceTable, true
