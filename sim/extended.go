@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // ExtendedName is the id of the extended ruleset.
 const ExtendedName = "extended"
 
@@ -95,4 +97,16 @@ func Extended() *Rules {
 		panic(err) // the extended table is ours; a mistake here is a bug
 	}
 	return r
+}
+
+// RulesByName returns a fresh copy of a built-in ruleset: "classic" or
+// "extended".
+func RulesByName(name string) (*Rules, error) {
+	switch name {
+	case ClassicName:
+		return Classic(), nil
+	case ExtendedName:
+		return Extended(), nil
+	}
+	return nil, fmt.Errorf("unknown ruleset %q (classic, extended)", name)
 }

@@ -2,8 +2,8 @@ package task
 
 import (
 	"encoding/binary"
-	"errors"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"sort"
@@ -183,16 +183,10 @@ func newTask(spec Spec) (*Task, Tier, error) {
 
 // generate draws the rules and goal of t for seed t.Seed.
 func (t *Task) generate(tier Tier) error {
-	var base *sim.Rules
-	switch tier.Ruleset {
-	case sim.ClassicName:
-		base = sim.Classic()
-	case sim.ExtendedName:
-		base = sim.Extended()
-	default:
-		return fmt.Errorf("tier %s: unknown ruleset %q", tier.Name, tier.Ruleset)
+	r, err := sim.RulesByName(tier.Ruleset)
+	if err != nil {
+		return fmt.Errorf("tier %s: %w", tier.Name, err)
 	}
-	r := base.Clone()
 	r.Gen.Abundance, r.Gen.Hostility = tier.Abundance, tier.Hostility
 	for i := range r.Creature.Balance {
 		if r.Creature.Balance[i].Kind == sim.ObjZombie || r.Creature.Balance[i].Kind == sim.ObjSkeleton {
@@ -208,7 +202,6 @@ func (t *Task) generate(tier Tier) error {
 	}
 	t.Variants = nil
 	if tier.Variants {
-		var err error
 		if r, t.Variants, err = ApplyVariants(r, t.Seed, FamiliesFor(t.Spec.Split)); err != nil {
 			return err
 		}

@@ -97,17 +97,10 @@ func drawVariant(r *sim.Rules, fam VariantFamily, rng *sim.RNG) (string, bool) {
 		return fmt.Sprintf("make_%s needs a %s nearby instead of a %s", m.Name, mat(repl), mat(old)), true
 	case VaryMaterial:
 		raw := []sim.Item{sim.ItemWood, sim.ItemStone, sim.ItemCoal, sim.ItemIron, sim.ItemSapling}
-		var uses []sim.ItemAmount
-		var name string
-		if k := pick(len(r.Make) + len(r.Place)); k < len(r.Make) {
-			uses, name = r.Make[k].Uses, "make_"+r.Make[k].Name
-		} else {
-			uses, name = r.Place[k-len(r.Make)].Uses, "place_"+r.Place[k-len(r.Make)].Name
-		}
-		if len(uses) == 0 {
+		uses, name, i, ok := pickUse(r, pick)
+		if !ok {
 			return "", false
 		}
-		i := pick(len(uses))
 		old, repl := uses[i].Item, raw[pick(len(raw))]
 		if !containsItem(raw, old) || repl == old || usesItem(uses, repl) {
 			return "", false
@@ -127,17 +120,10 @@ func drawVariant(r *sim.Rules, fam VariantFamily, rng *sim.RNG) (string, bool) {
 		c.Require[0].Item = repl
 		return fmt.Sprintf("collecting %s needs a %s instead of a %s", mat(c.Material), item(repl), item(old)), true
 	case VaryAmount:
-		var uses []sim.ItemAmount
-		var name string
-		if k := pick(len(r.Make) + len(r.Place)); k < len(r.Make) {
-			uses, name = r.Make[k].Uses, "make_"+r.Make[k].Name
-		} else {
-			uses, name = r.Place[k-len(r.Make)].Uses, "place_"+r.Place[k-len(r.Make)].Name
-		}
-		if len(uses) == 0 {
+		uses, name, i, ok := pickUse(r, pick)
+		if !ok {
 			return "", false
 		}
-		i := pick(len(uses))
 		extra := int8(1 + pick(2))
 		if uses[i].Amount+extra > 9 {
 			return "", false
@@ -146,6 +132,22 @@ func drawVariant(r *sim.Rules, fam VariantFamily, rng *sim.RNG) (string, bool) {
 		return fmt.Sprintf("%s needs %d %s instead of %d", name, uses[i].Amount, item(uses[i].Item), uses[i].Amount-extra), true
 	}
 	return "", false
+}
+
+// pickUse draws a make or place rule and one of the items it uses: the
+// rule's uses (shared with r, to edit), its action name and the index.
+func pickUse(r *sim.Rules, pick func(int) int) ([]sim.ItemAmount, string, int, bool) {
+	var uses []sim.ItemAmount
+	var name string
+	if k := pick(len(r.Make) + len(r.Place)); k < len(r.Make) {
+		uses, name = r.Make[k].Uses, "make_"+r.Make[k].Name
+	} else {
+		uses, name = r.Place[k-len(r.Make)].Uses, "place_"+r.Place[k-len(r.Make)].Name
+	}
+	if len(uses) == 0 {
+		return nil, "", 0, false
+	}
+	return uses, name, pick(len(uses)), true
 }
 
 func contains(ms []sim.Material, m sim.Material) bool {

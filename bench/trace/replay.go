@@ -40,16 +40,10 @@ func World(h *Header) (*sim.World, error) {
 			return nil, err
 		}
 	} else {
-		var r *sim.Rules
-		switch h.Ruleset {
-		case sim.ClassicName:
-			r = sim.Classic()
-		case sim.ExtendedName:
-			r = sim.Extended()
-		default:
-			return nil, fmt.Errorf("ruleset %q: unknown outside a task", h.Ruleset)
+		r, err := sim.RulesByName(h.Ruleset)
+		if err != nil {
+			return nil, fmt.Errorf("episode outside a task: %w", err)
 		}
-		var err error
 		if w, err = sim.New(sim.Config{Width: h.MapSize, Height: h.MapSize, Rules: r}); err != nil {
 			return nil, err
 		}
