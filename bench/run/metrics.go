@@ -47,8 +47,9 @@ func (t *tracker) step(w *sim.World, a sim.Action, out *sim.Outcome, progressed 
 	} else if out.Kind != sim.OutNothing {
 		t.lastFailSet = false
 	}
-	// Obtained since: items held now, stations made or within reach.
-	if pending := t.missingItems &^ t.gotItems; pending != 0 {
+	// Obtained since: items held now (only an action that succeeded can
+	// have added one), stations placed.
+	if pending := t.missingItems &^ t.gotItems; pending != 0 && (out.Kind == sim.OutCollected || out.Kind == sim.OutMade) {
 		for it := sim.Item(0); pending != 0; it++ {
 			if pending.Has(it) && w.Inventory(it) > 0 {
 				t.gotItems |= 1 << it
