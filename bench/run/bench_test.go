@@ -51,7 +51,7 @@ func benchmarkSteps(b *testing.B, agent string, runner bool) {
 	w := e.w
 	p, err := bench.NewPolicy(agent)
 	require.NoError(b, err)
-	p.Reset(1)
+	p.Reset(tk.Seed) // the runner's agent's seed: the same actions, the same worlds
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

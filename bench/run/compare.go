@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // TierSuccess is one agent's success on one tier, all families pooled.
@@ -68,7 +69,14 @@ func Compare(dirs []string) (*Comparison, error) {
 			}
 		}
 	}
-	sort.Strings(c.Keys)
+	sort.Slice(c.Keys, func(i, j int) bool {
+		fi, ti, _ := strings.Cut(c.Keys[i], "/")
+		fj, tj, _ := strings.Cut(c.Keys[j], "/")
+		if fi != fj {
+			return fi < fj
+		}
+		return tierRank(ti) < tierRank(tj)
+	})
 	return c, nil
 }
 

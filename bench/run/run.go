@@ -224,8 +224,11 @@ func (e *episode) step() bool {
 	e.rewardTenths += 10*int64(popcount(uint64(e.out.Unlocked))) + int64(e.out.HealthDelta)
 	before, _ := e.prog.Stages()
 	reached := e.prog.Update(e.w)
-	after, _ := e.prog.Stages()
-	e.tr.step(e.w, a, &e.out, after > before || e.out.Unlocked&e.milestones != 0)
+	advanced := false
+	if reached || before < e.prog.StagesReached() {
+		advanced = true
+	}
+	e.tr.step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
 	if e.rec != nil {
 		e.rec.Step(a, &e.out, e.w)
 	}

@@ -94,6 +94,9 @@ func (p *Progress) Current() (Goal, bool) {
 	return p.leaves[p.stage], true
 }
 
+// StagesReached returns how many leaves are reached.
+func (p *Progress) StagesReached() int { return p.stage }
+
 // Stages returns how many leaves are reached, of how many.
 func (p *Progress) Stages() (reached, total int) { return p.stage, len(p.leaves) }
 
