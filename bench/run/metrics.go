@@ -74,21 +74,26 @@ func (t *tracker) step(w *sim.World, a sim.Action, out *sim.Outcome, progressed 
 
 // Behaviour holds an episode's behavioural metrics.
 type Behaviour struct {
-	ValidActionRatio float64        `json:"valid_action_ratio"`     // actions that did something
-	FailedActions    int            `json:"failed_actions"`         //
-	FailedByReason   map[string]int `json:"failed_by_reason"`       // reason → count
-	Discovery        float64        `json:"precondition_discovery"` // missing things later obtained; -1: nothing was missing
-	RecoveryCost     float64        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; -1: none
-	RepeatedFailures float64        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure
-	InvalidOutputs   int            `json:"invalid_outputs"`        // external agents
-	ModelCalls       int            `json:"model_calls"`            // external agents
-	Tokens           int            `json:"tokens"`                 // external agents
-	LatencyMs        int            `json:"latency_ms"`             // external agents: total
+	ValidActionRatio   float64        `json:"valid_action_ratio"`     // actions that did something
+	FailedActions      int            `json:"failed_actions"`         //
+	FailedByReason     map[string]int `json:"failed_by_reason"`       // reason → count
+	Discovery          float64        `json:"precondition_discovery"` // missing things later obtained; -1: nothing was missing
+	RecoveryCost       float64        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; -1: none
+	RepeatedFailures   float64        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure
+	InvalidOutputs     int            `json:"invalid_outputs"`        // external agents: replies played as noop
+	ModelCalls         int            `json:"model_calls"`            // external agents
+	Tokens             int            `json:"tokens"`                 // external agents: prompt + completion
+	PromptTokens       int            `json:"prompt_tokens"`          //
+	CompletionTokens   int            `json:"completion_tokens"`      //
+	LatencyMs          int            `json:"latency_ms"`             // external agents: total
+	Retries            int            `json:"retries"`                // external agents: calls retried
+	StateConsistency   float64        `json:"state_consistency"`      // beliefs that matched the state; -1: none stated
+	WorldModelAccuracy float64        `json:"world_model_accuracy"`   // predictions that came true; -1: none made
 }
 
 // behaviour summarises the tracker.
 func (t *tracker) behaviour() Behaviour {
-	b := Behaviour{FailedActions: t.failed, Discovery: -1, RecoveryCost: -1}
+	b := Behaviour{FailedActions: t.failed, Discovery: -1, RecoveryCost: -1, StateConsistency: -1, WorldModelAccuracy: -1}
 	if t.steps > 0 {
 		b.ValidActionRatio = float64(t.valid) / float64(t.steps)
 	}

@@ -194,6 +194,15 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <td>{{with index .Metrics "repeated_failure_rate"}}{{pct .Mean}}{{else}}–{{end}}</td>
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>
+{{if .S.Overall.Calls}}<h2>External agent: cost and knowledge</h2>
+<table><tr><th class="l">family</th><th class="l">tier</th><th>model calls</th><th>tokens</th><th>latency per call (ms)</th><th>tokens per success</th><th>invalid outputs</th><th>state consistency</th><th>world-model accuracy</th></tr>
+{{range .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
+<td>{{with index .Metrics "latency_ms_per_call"}}{{num .Mean}}{{end}}</td>
+<td>{{if ge .TokensPerSuccess 0.0}}{{num .TokensPerSuccess}}{{else}}–{{end}}</td>
+<td>{{with index .Metrics "invalid_outputs"}}{{num .Mean}}{{end}}</td>
+<td>{{with index .Metrics "state_consistency"}}{{pct .Mean}}{{else}}–{{end}}</td>
+<td>{{with index .Metrics "world_model_accuracy"}}{{pct .Mean}}{{else}}–{{end}}</td></tr>
+{{end}}</table>{{end}}
 <h2>Failed episodes</h2>
 <p>Each is a trace in <code>episodes.lctrace</code>: watch it with <code>longcraft render --trace episodes.lctrace --id ID</code> (and, once the browser viewer exists, in the browser).</p>
 <table><tr><th class="l">id</th><th class="l">family</th><th class="l">tier</th><th>seed</th><th class="l">goal</th><th class="l">end</th><th>steps</th><th>milestones</th><th class="l">error</th></tr>

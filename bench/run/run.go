@@ -12,8 +12,10 @@ import (
 
 	"github.com/longcraft/longcraft/bench"
 	"github.com/longcraft/longcraft/bench/planner"
+	"github.com/longcraft/longcraft/bench/player"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -51,6 +53,7 @@ type Result struct {
 	Unlocked     int       `json:"unlocked"`      // achievements unlocked
 	Ruleset      string    `json:"ruleset"`
 	Behaviour
+	AgentError   string `json:"agent_error,omitempty"` // why an external agent ended the episode
 	Certified    bool   `json:"certified"`
 	PlannerSteps int    `json:"planner_steps"`
 	Attempts     int    `json:"attempts"`
@@ -70,21 +73,33 @@ type Config struct {
 	NoProgress int           // end an episode after this many steps without progress (0: never)
 	Timeout    time.Duration // end an episode after this wall-clock time (0: never)
 	Traces     bool          // record each episode's trace into Result.Trace
+	External   External      // settings of external players (openai, exec:CMD)
 }
 
-// player plays episodes on one worker, reusing its worlds and recorder.
-type player struct {
+// worker plays episodes on one goroutine, reusing its worlds, recorder
+// and external player.
+type worker struct {
 	cfg    Config
+	index  int
 	worlds map[int]*sim.World // by map size
 	rec    *trace.Recorder
+	ext    player.Player // the external player, connected on first use
+	atlas  *render.Atlas
 }
 
-func newPlayer(cfg Config) *player {
-	return &player{cfg: cfg, worlds: map[int]*sim.World{}, rec: trace.NewRecorder(10000)}
+func newWorker(cfg Config, index int) *worker {
+	return &worker{cfg: cfg, index: index, worlds: map[int]*sim.World{}, rec: trace.NewRecorder(10000)}
+}
+
+// close releases the worker's external player.
+func (p *worker) close() {
+	if p.ext != nil {
+		p.ext.Close()
+	}
 }
 
 // world returns the worker's world for t, reset to t's start.
-func (p *player) world(t *task.Task) (*sim.World, error) {
+func (p *worker) world(t *task.Task) (*sim.World, error) {
 	if w, ok := p.worlds[t.MapSize]; ok {
 		if err := t.ResetWorld(w); err == nil {
 			return w, nil
@@ -100,9 +115,9 @@ func (p *player) world(t *task.Task) (*sim.World, error) {
 
 // play generates the task of spec and plays it; the episode's trace is
 // returned when the config records traces.
-func (p *player) play(index int, spec task.Spec) (Result, *trace.Episode) {
+func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	res := Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, End: "error",
-		Behaviour: Behaviour{Discovery: -1, RecoveryCost: -1}}
+		Behaviour: Behaviour{Discovery: -1, RecoveryCost: -1, StateConsistency: -1, WorldModelAccuracy: -1}}
 	var cert task.Certifier
 	if p.cfg.Certify {
 		cert = Certify
@@ -113,7 +128,14 @@ func (p *player) play(index int, spec task.Spec) (Result, *trace.Episode) {
 		return res, nil
 	}
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
-	agent, err := NewAgent(p.cfg.Agent, t)
+	var agent bench.Policy
+	var ext *player.Agent
+	if isExternal(p.cfg.Agent) {
+		ext, err = p.externalAgent(t)
+		agent = ext
+	} else {
+		agent, err = NewAgent(p.cfg.Agent, t)
+	}
 	if err != nil {
 		res.Err = err.Error()
 		return res, nil
@@ -136,9 +158,14 @@ func (p *player) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	}
 	agent.Reset(t.Seed)
 	e := newEpisode(w, agent, t, milestones, p.rec, p.cfg.Traces)
+	e.ext = ext
 	start := time.Now()
 	res.End = "budget"
 	for e.steps < t.Budget {
+		if ext != nil && ext.Err() != nil {
+			res.End, res.AgentError = "agent_error", ext.Err().Error()
+			break
+		}
 		if w.Done() {
 			res.End = "death"
 			break
@@ -161,6 +188,9 @@ func (p *player) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	if w.Dead() {
 		res.End = "death"
 	}
+	if ext != nil && ext.Err() != nil && res.AgentError == "" {
+		res.End, res.AgentError = "agent_error", ext.Err().Error()
+	}
 	res.Return = float64(rewardTenths) / 10
 	res.Died = w.Dead()
 	res.Stages, res.StagesTotal = prog.Stages()
@@ -181,6 +211,9 @@ func (p *player) play(index int, spec task.Spec) (Result, *trace.Episode) {
 		}
 	}
 	res.Behaviour = tr.behaviour()
+	if ext != nil {
+		externalStats(&res, ext.Stats())
+	}
 	if !p.cfg.Traces {
 		return res, nil
 	}
@@ -200,6 +233,7 @@ type episode struct {
 	prog         *task.Progress
 	tr           tracker
 	rec          *trace.Recorder // nil: no trace
+	ext          *player.Agent   // an external agent, whose notes go into the trace
 	milestones   sim.AchievementSet
 	last         *sim.Outcome
 	out          sim.Outcome
@@ -231,13 +265,20 @@ func (e *episode) step() bool {
 	e.tr.step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
 	if e.rec != nil {
 		e.rec.Step(a, &e.out, e.w)
+		if e.ext != nil {
+			if n, ok := e.ext.Note(); ok {
+				e.rec.Annotate(n)
+			}
+		}
 	}
 	return reached
 }
 
 // Play generates the task of spec and plays it with cfg's agent.
 func Play(spec task.Spec, cfg Config) Result {
-	res, _ := newPlayer(cfg).play(0, spec)
+	w := newWorker(cfg, 0)
+	defer w.close()
+	res, _ := w.play(0, spec)
 	return res
 }
 
@@ -254,7 +295,7 @@ type Done struct {
 // does. On cancellation it stops starting episodes, lets running ones
 // finish, and returns ctx's error.
 func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, done func(Done) error) error {
-	known := false
+	known := isExternal(cfg.Agent)
 	for _, a := range Agents() {
 		known = known || a == cfg.Agent
 	}
@@ -271,9 +312,10 @@ func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, do
 	var wg sync.WaitGroup
 	for k := 0; k < workers; k++ {
 		wg.Add(1)
-		go func() {
+		go func(k int) {
 			defer wg.Done()
-			p := newPlayer(cfg)
+			p := newWorker(cfg, k)
+			defer p.close()
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= len(specs) {
@@ -290,7 +332,7 @@ func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, do
 					return
 				}
 			}
-		}()
+		}(k)
 	}
 	wg.Wait()
 	if firstErr != nil {

@@ -26,6 +26,12 @@ type Group struct {
 	Ends      map[string]int  `json:"ends"`         // goal, death, budget, no_progress, timeout, error
 	Metrics   map[string]Stat `json:"metrics"`
 	Failed    []string        `json:"failed"` // ids of the episodes that did not reach their goal
+	// External agents' cost: totals over the group, and tokens per success
+	// (-1 when nothing succeeded).
+	Calls            int     `json:"model_calls"`
+	Tokens           int     `json:"tokens"`
+	LatencyMs        int     `json:"latency_ms"`
+	TokensPerSuccess float64 `json:"tokens_per_success"`
 }
 
 // Summary is summary.json: a pure function of the results, so an
@@ -144,6 +150,17 @@ func group(family, tier string, rs []Result) Group {
 		add("precondition_discovery", r.Discovery, r.Discovery >= 0)
 		add("recovery_cost", r.RecoveryCost, r.RecoveryCost >= 0)
 		add("repeated_failure_rate", r.RepeatedFailures, r.FailedActions > 0)
+		add("invalid_outputs", float64(r.InvalidOutputs), r.ModelCalls > 0)
+		add("latency_ms_per_call", float64(r.LatencyMs)/float64(max(r.ModelCalls, 1)), r.ModelCalls > 0)
+		add("state_consistency", r.StateConsistency, r.StateConsistency >= 0)
+		add("world_model_accuracy", r.WorldModelAccuracy, r.WorldModelAccuracy >= 0)
+		g.Calls += r.ModelCalls
+		g.Tokens += r.Tokens
+		g.LatencyMs += r.LatencyMs
+	}
+	g.TokensPerSuccess = -1
+	if g.Successes > 0 {
+		g.TokensPerSuccess = float64(g.Tokens) / float64(g.Successes)
 	}
 	g.Rate = frac(g.Successes, g.Episodes)
 	g.Low, g.High = Wilson(g.Successes, g.Episodes)

@@ -21,6 +21,7 @@ func newScoreCmd() *cobra.Command {
 	var o run.Options
 	var shard string
 	var quiet bool
+	var concurrency int
 	cmd := &cobra.Command{
 		Use:   "score",
 		Short: "Score an agent on a suite: results.jsonl, summary.json, report.html, traces",
@@ -44,13 +45,18 @@ and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedde
   longcraft score --suite default --agent random --out runs/r --shard 0/2`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			known := false
+			known := o.Agent == "openai" || strings.HasPrefix(o.Agent, "exec:")
 			for _, a := range run.Agents() {
 				known = known || a == o.Agent
 			}
+			if concurrency > 0 {
+				o.Workers = concurrency
+			}
 			switch {
 			case !known:
-				return fmt.Errorf("--agent %q: built-in agents are %v", o.Agent, run.Agents())
+				return fmt.Errorf("--agent %q: built-in agents are %v, or openai, or exec:COMMAND", o.Agent, run.Agents())
+			case o.Agent == "openai" && (o.External.Model == "" || o.External.BaseURL == ""):
+				return fmt.Errorf("--agent openai needs --model and --base-url (the key comes from OPENAI_API_KEY)")
 			case o.Out == "":
 				return fmt.Errorf("--out is required")
 			case o.Traces != "all" && o.Traces != "failures" && o.Traces != "none":
@@ -67,7 +73,7 @@ and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedde
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Suite, "suite", "default", "embedded suite name or suite YAML file")
-	f.StringVar(&o.Agent, "agent", "explorer", fmt.Sprintf("built-in agent %v", run.Agents()))
+	f.StringVar(&o.Agent, "agent", "explorer", fmt.Sprintf("built-in agent %v, openai, or exec:COMMAND", run.Agents()))
 	f.StringVarP(&o.Out, "out", "o", "", "run directory (required)")
 	f.IntVar(&o.Workers, "workers", 0, "parallel workers (0: one per core)")
 	f.BoolVar(&o.Certify, "certify", true, "certify each task solvable by the planner before playing it")
@@ -81,6 +87,19 @@ and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedde
 	f.StringSliceVar(&o.Families, "family", nil, "only these families (repeatable)")
 	f.IntVar(&o.Seeds, "seeds", 0, "only the first N episodes of each family × tier (0: all)")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
+	x := &o.External
+	f.IntVar(&concurrency, "concurrency", 0, "external agents: episodes played at once (sets --workers)")
+	f.StringVar(&x.Model, "model", "", "openai: the model name")
+	f.StringVar(&x.BaseURL, "base-url", "", "openai: the server, e.g. http://localhost:8000/v1 (vLLM) or https://api.openai.com/v1")
+	f.Float64Var(&x.Temperature, "temperature", 0, "openai: sampling temperature")
+	f.IntVar(&x.MaxTokens, "max-tokens", 0, "openai: completion token limit (0: the server's)")
+	f.IntVar(&x.History, "history", 4, "openai: past observation/reply pairs kept in the prompt")
+	f.DurationVar(&x.CallTimeout, "call-timeout", 60*time.Second, "openai: timeout of one call")
+	f.IntVar(&x.Retries, "retries", 5, "openai: retries on 429, 5xx and timeouts (exponential backoff with jitter)")
+	f.DurationVar(&x.StepTimeout, "step-timeout", 30*time.Second, "exec: timeout of one reply")
+	f.IntVar(&x.ImageSize, "image-size", 0, "external agents: include a PNG agent view of this size (0: text only)")
+	f.BoolVar(&x.Symbolic, "symbolic", false, "external agents: include the 9×9 semantic view")
+	f.BoolVar(&x.NoNotice, "no-invalid-notice", false, "external agents: do not say when a reply was invalid")
 	return cmd
 }
 
@@ -166,6 +185,19 @@ func printTable(w io.Writer, oc run.Outcome) {
 		row(g)
 	}
 	row(s.Overall)
+	if o := s.Overall; o.Calls > 0 {
+		fmt.Fprintf(w, "external agent: %d model calls, %d tokens, %.0f ms per call", o.Calls, o.Tokens, float64(o.LatencyMs)/float64(o.Calls))
+		if o.TokensPerSuccess >= 0 {
+			fmt.Fprintf(w, ", %.0f tokens per success", o.TokensPerSuccess)
+		}
+		if st := o.Metrics["state_consistency"]; st.N > 0 {
+			fmt.Fprintf(w, ", state consistency %.0f%%", 100*st.Mean)
+		}
+		if st := o.Metrics["world_model_accuracy"]; st.N > 0 {
+			fmt.Fprintf(w, ", world-model accuracy %.0f%%", 100*st.Mean)
+		}
+		fmt.Fprintln(w)
+	}
 	if s.CrafterScore > 0 || s.Progression > 0 {
 		fmt.Fprintf(w, "achievements episodes: Crafter score %.2f%%, progression %.2f%%\n", s.CrafterScore, s.Progression)
 	}

@@ -1,0 +1,202 @@
+package player
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"time"
+
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/render"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// AgentOptions say what an external player sees.
+type AgentOptions struct {
+	ImageSize     int           // PNG agent view of this size in each observation (0: none)
+	Symbolic      bool          // the 9×9 semantic view in each observation
+	InvalidNotice bool          // tell the player when its last reply was rejected (as BALROG does)
+	StepTimeout   time.Duration // per step, transport retries included (0: none)
+}
+
+// Stats is what an external player cost and how well it knew its world.
+type Stats struct {
+	Usage
+	Invalid       int // replies that did not parse or named no action: played as noop
+	BeliefChecks  int // belief statements scored
+	BeliefCorrect int // … that matched the state
+	ExpectChecks  int // predictions scored
+	ExpectCorrect int // … that matched what happened
+}
+
+// Agent plays a task through a Player, as the runner's agents do: it
+// builds each observation (the last outcome filtered by the task's
+// feedback level, an image and the symbolic view when asked), validates
+// the reply, plays noop for an invalid one, scores beliefs and
+// predictions, and keeps a trace note per step. A transport error ends the
+// episode: Act then returns noop and Err reports it.
+type Agent struct {
+	p     Player
+	t     *task.Task
+	opts  AgentOptions
+	view  *render.AgentView
+	frame []byte
+	ctx   context.Context
+
+	stats   Stats
+	err     error
+	invalid string // why the last reply was rejected
+	note    trace.Note
+	noted   bool
+	// The last reply's prediction, scored when its outcome arrives.
+	expect    *Expect
+	invBefore [sim.MaxItems]int
+}
+
+// NewAgent connects p to task t. The atlas is needed only for images.
+func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a *render.Atlas) (*Agent, error) {
+	ag := &Agent{p: p, t: t, opts: opts, ctx: ctx}
+	if opts.ImageSize > 0 {
+		v, err := render.NewAgentView(a, opts.ImageSize, render.RGBA)
+		if err != nil {
+			return nil, fmt.Errorf("external agent: %w", err)
+		}
+		ag.view, ag.frame = v, make([]byte, v.FrameBytes())
+	}
+	return ag, nil
+}
+
+// Reset starts the episode on the player's side.
+func (a *Agent) Reset(seed uint64) {
+	a.stats, a.err, a.invalid, a.expect, a.noted = Stats{}, nil, "", nil, false
+	if err := a.p.Reset(a.ctx, a.t.Describe(), seed); err != nil {
+		a.err = fmt.Errorf("agent reset: %w", err)
+	}
+}
+
+// Err is the transport error that ended the episode, if any.
+func (a *Agent) Err() error { return a.err }
+
+// Stats returns the episode's accounting.
+func (a *Agent) Stats() Stats { return a.stats }
+
+// Note returns the annotation of the last step, if it has one.
+func (a *Agent) Note() (trace.Note, bool) { return a.note, a.noted }
+
+// Act asks the player for the next action.
+func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
+	if a.err != nil {
+		return sim.ActNoop
+	}
+	r := w.Rules()
+	if a.expect != nil && last != nil {
+		a.score(w, last)
+	}
+	obs := a.observe(w, last)
+	ctx := a.ctx
+	if a.opts.StepTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.opts.StepTimeout)
+		defer cancel()
+	}
+	start := time.Now()
+	raw, u, err := a.p.Act(ctx, obs)
+	a.stats.Add(u)
+	a.note, a.noted = trace.Note{Raw: raw, Tokens: u.PromptTokens + u.CompletionTokens, LatencyMs: int(time.Since(start).Milliseconds())}, true
+	if err != nil {
+		a.err = fmt.Errorf("agent: %w", err)
+		return sim.ActNoop
+	}
+	reply, err := ParseReply(raw, obs.Actions)
+	if err != nil {
+		a.stats.Invalid++
+		a.invalid = err.Error()
+		return sim.ActNoop
+	}
+	a.invalid = ""
+	a.note.Reasoning = reply.Reason
+	if reply.Belief != nil {
+		a.checkBelief(w, reply.Belief)
+		a.note.Belief = fmt.Sprint(*reply.Belief)
+	}
+	a.expect = reply.Expect
+	for it := range r.Items {
+		a.invBefore[it] = w.Inventory(sim.Item(it))
+	}
+	act, _ := r.ActionByName(reply.Action)
+	return act
+}
+
+// observe builds the observation of w.
+func (a *Agent) observe(w *sim.World, last *sim.Outcome) *Observation {
+	r := w.Rules()
+	obs := &Observation{Type: "observation", Task: a.t.Describe(),
+		Text: task.TextObservation(w, last, a.t.Feedback, a.t.Observability),
+		Step: w.StepCount(), BudgetLeft: a.t.Budget - w.StepCount()}
+	for _, act := range r.Actions {
+		obs.Actions = append(obs.Actions, act.Name)
+	}
+	if last != nil {
+		f := a.t.Feedback.Filter(*last)
+		obs.LastOutcome = f.Text(r)
+	}
+	if a.opts.InvalidNotice && a.invalid != "" {
+		obs.Invalid = "your last reply was not understood and played as noop: " + a.invalid
+	}
+	if a.opts.Symbolic {
+		var o sim.Observation
+		w.Observe(&o)
+		for y := 0; y < sim.ViewSize; y++ {
+			row := make([]int, sim.ViewSize)
+			for x := range row {
+				row[x] = int(o.View[y*sim.ViewSize+x])
+			}
+			obs.Symbolic = append(obs.Symbolic, row)
+		}
+	}
+	if a.view != nil {
+		a.view.Render(w, a.frame)
+		if png, err := encodePNG(a.frame, a.opts.ImageSize); err == nil {
+			obs.Image = base64.StdEncoding.EncodeToString(png)
+		}
+	}
+	return obs
+}
+
+// checkBelief scores a belief about the state the action is chosen in.
+func (a *Agent) checkBelief(w *sim.World, b *Belief) {
+	a.stats.BeliefChecks++
+	ok := true
+	r := w.Rules()
+	for name, n := range b.Inventory {
+		it, known := r.ItemByName(name)
+		ok = ok && known && w.Inventory(it) == n
+	}
+	x, y := w.Player()
+	if b.X != nil {
+		ok = ok && *b.X == x
+	}
+	if b.Y != nil {
+		ok = ok && *b.Y == y
+	}
+	if ok {
+		a.stats.BeliefCorrect++
+	}
+}
+
+// score compares the previous reply's prediction with what happened.
+func (a *Agent) score(w *sim.World, last *sim.Outcome) {
+	e := a.expect
+	a.expect = nil
+	a.stats.ExpectChecks++
+	ok := e.Outcome == "" || e.Outcome == last.Kind.String()
+	r := w.Rules()
+	for name, d := range e.Inventory {
+		it, known := r.ItemByName(name)
+		ok = ok && known && w.Inventory(it)-a.invBefore[it] == d
+	}
+	if ok {
+		a.stats.ExpectCorrect++
+	}
+}

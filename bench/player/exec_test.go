@@ -1,0 +1,383 @@
+package player
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// execAgentBins maps each test agent under testdata/agents to its binary,
+// built once by TestMain.
+var execAgentBins = map[string]string{}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "longcraft-exec-agents-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	names := []string{"good", "crash", "hang", "garbage", "misbehave"}
+	args := []string{"build", "-o", dir + string(os.PathSeparator)}
+	for _, n := range names {
+		args = append(args, "./testdata/agents/"+n)
+		exe := n
+		if runtime.GOOS == "windows" {
+			exe += ".exe"
+		}
+		execAgentBins[n] = filepath.Join(dir, exe)
+	}
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building the test agents: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// newExecAgent returns an exec player running the named test agent, closed at
+// the end of the test.
+func newExecAgent(t *testing.T, name string, timeout time.Duration, args ...string) *Exec {
+	t.Helper()
+	p, err := NewExec(ExecOptions{Command: append([]string{execAgentBins[name]}, args...), Timeout: timeout})
+	require.NoError(t, err)
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// shortCloseGrace makes Close wait less for agents, like hang, that do
+// not exit when their stdin closes.
+func shortCloseGrace(t *testing.T) {
+	g := execCloseGrace
+	execCloseGrace = 100 * time.Millisecond
+	t.Cleanup(func() { execCloseGrace = g })
+}
+
+func execObs(step int) *Observation {
+	return &Observation{Task: "collect wood", Text: "a tree to the west <&>", Step: step, BudgetLeft: 100 - step, Actions: actions}
+}
+
+// execPID returns the pid of p's running agent, 0 if none.
+func execPID(p *Exec) int {
+	p.smu.Lock()
+	defer p.smu.Unlock()
+	if p.proc == nil {
+		return 0
+	}
+	return p.proc.cmd.Process.Pid
+}
+
+// execSyncBuffer is a bytes.Buffer safe for the agent's stderr copier and the
+// test to share.
+type execSyncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *execSyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *execSyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestSplitCommand(t *testing.T) {
+	for in, want := range map[string][]string{
+		"python3 agent.py":                       {"python3", "agent.py"},
+		"exec:python3 agent.py --k 3":            {"python3", "agent.py", "--k", "3"},
+		"  ./agent\t-v  ":                        {"./agent", "-v"},
+		`python3 'my agent.py' "a \"b\" \\c" ''`: {"python3", "my agent.py", `a "b" \c`, ""},
+		`a\ b c'd'"e"`:                           {"a b", "cde"},
+		`"C:\Program Files\x"`:                   {`C:\Program Files\x`},
+	} {
+		got, err := SplitCommand(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"", "   ", "exec:", "a 'b", `a "b`, `a\`} {
+		_, err := SplitCommand(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestNewExec(t *testing.T) {
+	_, err := NewExec(ExecOptions{})
+	assert.Error(t, err)
+	_, err = NewExec(ExecOptions{Command: []string{"x"}, Timeout: -time.Second})
+	assert.Error(t, err)
+	p, err := NewExec(ExecOptions{Command: []string{"x"}})
+	require.NoError(t, err)
+	assert.Equal(t, 30*time.Second, p.opts.Timeout)
+	assert.Zero(t, execPID(p), "NewExec starts nothing")
+	assert.NoError(t, p.Close())
+}
+
+// The good agent plays 20 observations over 2 episodes with one process.
+func TestExecGood(t *testing.T) {
+	ctx := context.Background()
+	var stderr execSyncBuffer
+	p, err := NewExec(ExecOptions{Command: []string{execAgentBins["good"]}, Timeout: 5 * time.Second, Stderr: &stderr})
+	require.NoError(t, err)
+	defer p.Close()
+	first := 0
+	for ep, seed := range []uint64{7, 1<<64 - 1} {
+		require.NoError(t, p.Reset(ctx, fmt.Sprintf("task%d", ep), seed))
+		if ep == 0 {
+			first = execPID(p)
+			require.NotZero(t, first)
+		}
+		for step := range 10 {
+			raw, u, err := p.Act(ctx, execObs(step))
+			require.NoError(t, err)
+			assert.Equal(t, 1, u.Calls)
+			assert.GreaterOrEqual(t, u.LatencyMs, 0)
+			r, err := ParseReply(raw, actions)
+			require.NoError(t, err, raw)
+			assert.Equal(t, []string{"move_left", "do"}[step%2], r.Action)
+			assert.Equal(t, fmt.Sprintf("pid %d task task%d seed %d step %d", first, ep, seed, step), r.Reason,
+				"one process serves every episode and sees the task, the seed and the step")
+		}
+	}
+	assert.Equal(t, first, execPID(p))
+	require.NoError(t, p.Close())
+	assert.Contains(t, stderr.String(), fmt.Sprintf("good agent: started, pid %d\n", first))
+	assert.Contains(t, stderr.String(), "good agent: stdin closed, exiting", "Close closes stdin and lets the agent exit")
+	assert.Equal(t, 1, strings.Count(stderr.String(), "started"), "the agent started once")
+}
+
+func TestExecCrash(t *testing.T) {
+	ctx := context.Background()
+	p := newExecAgent(t, "crash", 2*time.Second)
+	require.NoError(t, p.Reset(ctx, "t", 1))
+	first := execPID(p)
+	for step := range 3 {
+		raw, _, err := p.Act(ctx, execObs(step))
+		require.NoError(t, err)
+		assert.Contains(t, raw, fmt.Sprintf("pid %d", first))
+	}
+	_, u, err := p.Act(ctx, execObs(3))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, errAgentExited)
+	assert.Contains(t, err.Error(), "exit status 3")
+	assert.Contains(t, err.Error(), "something went wrong", "the error quotes stderr")
+	assert.Equal(t, 1, u.Calls)
+	assert.Zero(t, execPID(p), "the crashed process is gone")
+	_, _, err = p.Act(ctx, execObs(4))
+	assert.ErrorContains(t, err, "Reset", "no Act without a Reset after an error")
+
+	require.NoError(t, p.Reset(ctx, "t", 2), "Reset restarts the agent")
+	second := execPID(p)
+	assert.NotEqual(t, first, second)
+	raw, _, err := p.Act(ctx, execObs(0))
+	require.NoError(t, err)
+	assert.Contains(t, raw, fmt.Sprintf("pid %d", second))
+}
+
+func TestExecHang(t *testing.T) {
+	shortCloseGrace(t)
+	ctx := context.Background()
+	p := newExecAgent(t, "hang", 200*time.Millisecond)
+	require.NoError(t, p.Reset(ctx, "t", 1))
+	first := execPID(p)
+	p.smu.Lock()
+	cmd := p.proc.cmd
+	p.smu.Unlock()
+	start := time.Now()
+	_, _, err := p.Act(ctx, execObs(0))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, errAgentTimeout)
+	assert.Contains(t, err.Error(), "timeout")
+	assert.Contains(t, err.Error(), "200ms")
+	assert.Less(t, time.Since(start), time.Second)
+	require.NotNil(t, cmd.ProcessState, "the hung agent is killed and reaped")
+	assert.False(t, cmd.ProcessState.Success())
+
+	require.NoError(t, p.Reset(ctx, "t", 2), "Reset recovers")
+	assert.NotEqual(t, first, execPID(p))
+}
+
+func TestExecGarbage(t *testing.T) {
+	ctx := context.Background()
+	p := newExecAgent(t, "garbage", 2*time.Second)
+	require.NoError(t, p.Reset(ctx, "t", 1))
+	_, _, err := p.Act(ctx, execObs(0))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, errAgentBroke)
+	assert.Contains(t, err.Error(), "invalid JSON")
+	assert.Contains(t, err.Error(), `"hello world"`)
+	require.NoError(t, p.Reset(ctx, "t", 2), "Reset recovers")
+}
+
+func TestExecNotReady(t *testing.T) {
+	p := newExecAgent(t, "misbehave", 2*time.Second, "notready")
+	err := p.Reset(context.Background(), "t", 1)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `want {"type":"ready"}`)
+	assert.Contains(t, err.Error(), `hello`)
+	assert.Zero(t, execPID(p))
+}
+
+func TestExecLongLine(t *testing.T) {
+	ctx := context.Background()
+	p := newExecAgent(t, "misbehave", 2*time.Second, "long")
+	require.NoError(t, p.Reset(ctx, "t", 1))
+	_, _, err := p.Act(ctx, execObs(0))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line longer than 1048576 bytes")
+}
+
+func TestExecUnsolicitedLine(t *testing.T) {
+	ctx := context.Background()
+	p := newExecAgent(t, "misbehave", 2*time.Second, "twice")
+	require.NoError(t, p.Reset(ctx, "t", 1))
+	raw, _, err := p.Act(ctx, execObs(0))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"action":"noop"}`, raw)
+	time.Sleep(50 * time.Millisecond) // let the second line arrive
+	_, _, err = p.Act(ctx, execObs(1))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nobody asked for")
+}
+
+func TestExecDir(t *testing.T) {
+	dir := t.TempDir()
+	p, err := NewExec(ExecOptions{Command: []string{execAgentBins["misbehave"], "cwd"}, Dir: dir})
+	require.NoError(t, err)
+	defer p.Close()
+	ctx := context.Background()
+	require.NoError(t, p.Reset(ctx, "t", 1))
+	raw, _, err := p.Act(ctx, execObs(0))
+	require.NoError(t, err)
+	r, err := ParseReply(raw, actions)
+	require.NoError(t, err)
+	want, err := filepath.EvalSymlinks(dir)
+	require.NoError(t, err)
+	got, err := filepath.EvalSymlinks(r.Reason)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
+
+func TestExecStartFailure(t *testing.T) {
+	p := newExecAgent(t, "good", time.Second)
+	p.opts.Command = []string{filepath.Join(t.TempDir(), "no-such-agent")}
+	err := p.Reset(context.Background(), "t", 1)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no-such-agent")
+	p.opts.Command = []string{execAgentBins["good"]}
+	require.NoError(t, p.Reset(context.Background(), "t", 1), "a failed start leaves the player usable")
+}
+
+func TestExecActBeforeReset(t *testing.T) {
+	p := newExecAgent(t, "good", time.Second)
+	_, _, err := p.Act(context.Background(), execObs(0))
+	assert.ErrorContains(t, err, "Reset")
+}
+
+func TestExecContextCancel(t *testing.T) {
+	shortCloseGrace(t)
+	p := newExecAgent(t, "hang", 10*time.Second)
+	require.NoError(t, p.Reset(context.Background(), "t", 1))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err := p.Act(ctx, execObs(0))
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.Zero(t, execPID(p), "the agent is killed: the conversation is out of step")
+
+	done, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	assert.ErrorIs(t, p.Reset(done, "t", 2), context.Canceled)
+	require.NoError(t, p.Reset(context.Background(), "t", 2), "Reset recovers")
+}
+
+// Close reaps the process: no zombie.
+func TestExecCloseReaps(t *testing.T) {
+	p := newExecAgent(t, "good", 2*time.Second)
+	ctx := context.Background()
+	require.NoError(t, p.Reset(ctx, "t", 1))
+	_, _, err := p.Act(ctx, execObs(0))
+	require.NoError(t, err)
+	cmd := p.proc.cmd
+	require.NoError(t, p.Close())
+	require.NotNil(t, cmd.ProcessState, "Close waits for the process")
+	assert.True(t, cmd.ProcessState.Success(), "the good agent exits by itself when its stdin closes")
+	assert.NoError(t, p.Close(), "Close twice")
+	assert.ErrorIs(t, p.Reset(ctx, "t", 2), errExecClosed)
+	_, _, err = p.Act(ctx, execObs(1))
+	assert.ErrorIs(t, err, errExecClosed)
+}
+
+// Close kills an agent that does not exit when its stdin closes.
+func TestExecCloseKillsHungAgent(t *testing.T) {
+	shortCloseGrace(t)
+	p := newExecAgent(t, "hang", 2*time.Second)
+	require.NoError(t, p.Reset(context.Background(), "t", 1))
+	cmd := p.proc.cmd
+	start := time.Now()
+	require.NoError(t, p.Close())
+	assert.Less(t, time.Since(start), time.Second)
+	require.NotNil(t, cmd.ProcessState)
+	assert.False(t, cmd.ProcessState.Exited(), "killed by a signal")
+}
+
+// Close interrupts an Act in progress.
+func TestExecCloseDuringAct(t *testing.T) {
+	shortCloseGrace(t)
+	p := newExecAgent(t, "hang", 10*time.Second)
+	require.NoError(t, p.Reset(context.Background(), "t", 1))
+	errc := make(chan error, 1)
+	go func() {
+		_, _, err := p.Act(context.Background(), execObs(0))
+		errc <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	require.NoError(t, p.Close())
+	select {
+	case err := <-errc:
+		assert.ErrorIs(t, err, errExecClosed)
+	case <-time.After(2 * time.Second):
+		t.Fatal("Act still running after Close")
+	}
+}
+
+// Every failure and Close leave no goroutine behind.
+func TestExecNoGoroutineLeak(t *testing.T) {
+	shortCloseGrace(t)
+	before := runtime.NumGoroutine()
+	ctx := context.Background()
+	for _, name := range []string{"good", "crash", "hang", "garbage"} {
+		p, err := NewExec(ExecOptions{Command: []string{execAgentBins[name]}, Timeout: 200 * time.Millisecond})
+		require.NoError(t, err)
+		require.NoError(t, p.Reset(ctx, "t", 1))
+		for step := range 5 {
+			if _, _, err := p.Act(ctx, execObs(step)); err != nil {
+				break
+			}
+		}
+		require.NoError(t, p.Reset(ctx, "t", 2))
+		require.NoError(t, p.Close())
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before)
+}

@@ -1,0 +1,531 @@
+package player
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/longcraft/longcraft/sim"
+)
+
+// OpenAIOptions configure an OpenAI-compatible chat-completions player
+// (OpenAI, vLLM, Ollama, llama.cpp server…).
+type OpenAIOptions struct {
+	// BaseURL is the API root, e.g. https://api.openai.com/v1 or
+	// http://localhost:8000/v1; "/chat/completions" is appended.
+	BaseURL string
+	Model   string
+	// APIKey is sent as "Authorization: Bearer KEY" when not empty
+	// (callers read OPENAI_API_KEY). It never appears in errors.
+	APIKey      string
+	Temperature float64
+	MaxTokens   int // 0: omitted from the request
+	// History is the number of previous (observation, reply) pairs kept
+	// in the prompt; 0 sends only the current observation.
+	History int
+	// Timeout bounds each HTTP attempt (default 60s).
+	Timeout time.Duration
+	// Retries is the number of further attempts after a 429, a 5xx, a
+	// timeout or a connection error (0: the default 5; negative: none).
+	// Backoff is exponential with full jitter (base 500ms, cap 20s); a
+	// Retry-After header in seconds (or an HTTP date) takes precedence.
+	Retries int
+	Client  *http.Client        // nil: a default client
+	Sleep   func(time.Duration) // nil: a context-aware time.Sleep; tests replace it
+	Seed    uint64              // seeds the jitter RNG (deterministic)
+}
+
+// OpenAI-transport constants.
+const (
+	openAIDefaultTimeout = 60 * time.Second
+	openAIDefaultRetries = 5
+	openAIBackoffBase    = 500 * time.Millisecond
+	openAIBackoffCap     = 20 * time.Second
+	openAIRetryAfterMax  = 5 * time.Minute // a longer Retry-After is clamped
+	openAIMaxBody        = 4 << 20         // bytes read from a response
+	openAIExcerpt        = 200             // bytes of a body quoted in errors
+)
+
+// OpenAI is a Player that asks a model behind an OpenAI-compatible
+// chat-completions endpoint. It is safe for use by one episode at a time;
+// its methods lock, so concurrent calls serialise.
+type OpenAI struct {
+	o      OpenAIOptions
+	url    string
+	client *http.Client
+	own    bool // client created here: Close releases its connections
+
+	mu      sync.Mutex
+	rng     *rand.Rand
+	task    string
+	history []openAITurn
+}
+
+// openAITurn is one past exchange kept in the prompt.
+type openAITurn struct{ obs, reply string }
+
+// NewOpenAI returns an OpenAI player; BaseURL and Model are required.
+func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
+	o.BaseURL = strings.TrimSpace(o.BaseURL)
+	if o.BaseURL == "" {
+		return nil, errors.New("openai: BaseURL is required")
+	}
+	if !strings.HasPrefix(o.BaseURL, "http://") && !strings.HasPrefix(o.BaseURL, "https://") {
+		return nil, fmt.Errorf("openai: BaseURL %q must start with http:// or https://", o.BaseURL)
+	}
+	if strings.TrimSpace(o.Model) == "" {
+		return nil, errors.New("openai: Model is required")
+	}
+	if o.History < 0 {
+		return nil, fmt.Errorf("openai: History %d is negative", o.History)
+	}
+	if o.MaxTokens < 0 {
+		return nil, fmt.Errorf("openai: MaxTokens %d is negative", o.MaxTokens)
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = openAIDefaultTimeout
+	}
+	switch {
+	case o.Retries == 0:
+		o.Retries = openAIDefaultRetries
+	case o.Retries < 0:
+		o.Retries = 0
+	}
+	p := &OpenAI{
+		o:      o,
+		url:    strings.TrimRight(o.BaseURL, "/") + "/chat/completions",
+		client: o.Client,
+		rng:    rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15)),
+	}
+	if p.client == nil {
+		p.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		p.own = true
+	}
+	return p, nil
+}
+
+// Reset starts an episode: it clears the history and remembers the task
+// for the system prompt (an observation's own Task takes precedence).
+func (p *OpenAI) Reset(ctx context.Context, task string, seed uint64) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.task = task
+	p.history = p.history[:0]
+	return ctx.Err()
+}
+
+// Close releases idle connections of a client created by NewOpenAI.
+func (p *OpenAI) Close() error {
+	if p.own {
+		p.client.CloseIdleConnections()
+	}
+	return nil
+}
+
+// Act sends the observation and returns the model's raw reply, unparsed.
+func (p *OpenAI) Act(ctx context.Context, obs *Observation) (string, Usage, error) {
+	start := time.Now()
+	var u Usage
+	if obs == nil {
+		return "", u, errors.New("openai: nil observation")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+
+	text := renderOpenAIObservation(obs)
+	body, err := json.Marshal(p.request(obs, text))
+	if err != nil {
+		return "", u, fmt.Errorf("openai: encode request: %w", err)
+	}
+	for attempt := 0; ; attempt++ {
+		res, retryAfter, err := p.post(ctx, body)
+		if err == nil {
+			u.Calls = 1
+			u.PromptTokens = res.Usage.PromptTokens
+			u.CompletionTokens = res.Usage.CompletionTokens
+			u.LatencyMs = int(time.Since(start).Milliseconds())
+			raw := res.content()
+			p.remember(text, raw)
+			return raw, u, nil
+		}
+		if ctx.Err() != nil {
+			u.LatencyMs = int(time.Since(start).Milliseconds())
+			if errors.Is(err, ctx.Err()) {
+				return "", u, fmt.Errorf("openai: %w", err)
+			}
+			return "", u, fmt.Errorf("openai: %w: %v", ctx.Err(), err)
+		}
+		var re *openAIRetryable
+		if !errors.As(err, &re) {
+			u.LatencyMs = int(time.Since(start).Milliseconds())
+			return "", u, err
+		}
+		if attempt >= p.o.Retries {
+			u.LatencyMs = int(time.Since(start).Milliseconds())
+			return "", u, fmt.Errorf("%w (gave up after %d retries)", re.err, attempt)
+		}
+		u.Retries++
+		d := retryAfter
+		if d <= 0 {
+			d = p.backoff(attempt)
+		}
+		if err := p.sleep(ctx, d); err != nil {
+			u.LatencyMs = int(time.Since(start).Milliseconds())
+			return "", u, fmt.Errorf("openai: %w while waiting to retry: %v", err, re.err)
+		}
+	}
+}
+
+// remember appends an exchange and trims the history to its window.
+func (p *OpenAI) remember(obs, reply string) {
+	if p.o.History <= 0 {
+		return
+	}
+	p.history = append(p.history, openAITurn{obs, reply})
+	if n := len(p.history) - p.o.History; n > 0 {
+		p.history = append(p.history[:0], p.history[n:]...)
+	}
+}
+
+// backoff returns the full-jitter delay before retry attempt+1: uniform
+// in [0, min(cap, base·2^attempt)).
+func (p *OpenAI) backoff(attempt int) time.Duration {
+	d := openAIBackoffCap
+	if attempt < 16 {
+		d = min(openAIBackoffCap, openAIBackoffBase<<attempt)
+	}
+	return time.Duration(p.rng.Int64N(int64(d)))
+}
+
+// sleep waits d or until ctx ends.
+func (p *OpenAI) sleep(ctx context.Context, d time.Duration) error {
+	if p.o.Sleep != nil {
+		p.o.Sleep(d)
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// openAIRetryable marks an attempt's failure as worth retrying.
+type openAIRetryable struct{ err error }
+
+func (e *openAIRetryable) Error() string { return e.err.Error() }
+func (e *openAIRetryable) Unwrap() error { return e.err }
+
+// post makes one attempt. A retryable failure is an *openAIRetryable,
+// with the server's Retry-After when it sent one.
+func (p *OpenAI) post(ctx context.Context, body []byte) (*openAIResponse, time.Duration, error) {
+	actx, cancel := context.WithTimeout(ctx, p.o.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, p.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, 0, p.errorf("build request: %v", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if p.o.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+p.o.APIKey)
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
+		return nil, 0, &openAIRetryable{p.transportError(actx, "POST", err)}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, openAIMaxBody+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, ctx.Err()
+		}
+		return nil, 0, &openAIRetryable{p.transportError(actx, "read response", err)}
+	}
+	if resp.StatusCode != http.StatusOK {
+		err := p.errorf("%s: %s", resp.Status, p.excerpt(data))
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 ||
+			resp.StatusCode == http.StatusRequestTimeout {
+			return nil, parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), &openAIRetryable{err}
+		}
+		return nil, 0, err
+	}
+	if len(data) > openAIMaxBody {
+		return nil, 0, p.errorf("response larger than %d bytes", openAIMaxBody)
+	}
+	var res openAIResponse
+	if err := json.Unmarshal(data, &res); err != nil {
+		return nil, 0, p.errorf("%s: decode response: %v: %s", resp.Status, err, p.excerpt(data))
+	}
+	if res.Error != nil && len(res.Choices) == 0 {
+		return nil, 0, p.errorf("%s: error in response: %s", resp.Status, p.redact(res.Error.text()))
+	}
+	if len(res.Choices) == 0 {
+		return nil, 0, p.errorf("%s: no choices in response: %s", resp.Status, p.excerpt(data))
+	}
+	return &res, 0, nil
+}
+
+// transportError describes a failed exchange, naming a per-call timeout.
+func (p *OpenAI) transportError(actx context.Context, what string, err error) error {
+	if errors.Is(actx.Err(), context.DeadlineExceeded) {
+		return p.errorf("%s: timed out after %v", what, p.o.Timeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // the URL is already named
+	}
+	return p.errorf("%s: %s", what, p.redact(err.Error()))
+}
+
+// errorf formats an error naming the endpoint, without the API key.
+func (p *OpenAI) errorf(format string, args ...any) error {
+	return errors.New(p.redact(fmt.Sprintf("openai: %s %s: ", p.o.Model, p.url) + fmt.Sprintf(format, args...)))
+}
+
+// redact removes the API key from s.
+func (p *OpenAI) redact(s string) string {
+	if p.o.APIKey == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, p.o.APIKey, "[REDACTED]")
+}
+
+// excerpt quotes the start of a response body for an error message.
+func (p *OpenAI) excerpt(data []byte) string {
+	s := strings.TrimSpace(p.redact(string(data)))
+	if len(s) > openAIExcerpt {
+		cut := openAIExcerpt
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	if s == "" {
+		return "(empty body)"
+	}
+	return strconv.Quote(s)
+}
+
+// parseRetryAfter reads a Retry-After header: seconds or an HTTP date.
+// It returns 0 when absent or unreadable.
+func parseRetryAfter(h string, now time.Time) time.Duration {
+	h = strings.TrimSpace(h)
+	if h == "" {
+		return 0
+	}
+	var d time.Duration
+	if s, err := strconv.ParseFloat(h, 64); err == nil {
+		if s <= 0 || math.IsNaN(s) {
+			return 0
+		}
+		if s > openAIRetryAfterMax.Seconds() {
+			return openAIRetryAfterMax
+		}
+		d = time.Duration(s * float64(time.Second))
+	} else if t, err := http.ParseTime(h); err == nil {
+		d = t.Sub(now)
+	}
+	if d <= 0 {
+		return 0
+	}
+	return min(d, openAIRetryAfterMax)
+}
+
+// The wire format.
+
+type openAIRequest struct {
+	Model       string          `json:"model"`
+	Messages    []openAIMessage `json:"messages"`
+	Temperature float64         `json:"temperature"`
+	MaxTokens   int             `json:"max_tokens,omitempty"`
+}
+
+type openAIMessage struct {
+	Role    string `json:"role"`
+	Content any    `json:"content"` // a string or []openAIPart
+}
+
+type openAIPart struct {
+	Type     string          `json:"type"`
+	Text     string          `json:"text,omitempty"`
+	ImageURL *openAIImageURL `json:"image_url,omitempty"`
+}
+
+type openAIImageURL struct {
+	URL string `json:"url"`
+}
+
+type openAIResponse struct {
+	Choices []struct {
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error *openAIErrorBody `json:"error"`
+}
+
+type openAIErrorBody struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+}
+
+func (e *openAIErrorBody) text() string {
+	if e.Type != "" {
+		return e.Type + ": " + e.Message
+	}
+	return e.Message
+}
+
+// content returns choices[0].message.content: a string, or the text
+// parts of an array (as some servers answer), or "" when null.
+func (r *openAIResponse) content() string {
+	c := r.Choices[0].Message.Content
+	var s string
+	if json.Unmarshal(c, &s) == nil {
+		return s
+	}
+	var parts []openAIPart
+	if json.Unmarshal(c, &parts) == nil {
+		var b strings.Builder
+		for _, part := range parts {
+			if part.Type == "text" || part.Type == "" {
+				b.WriteString(part.Text)
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// request builds the chat request: the system prompt, the history, then
+// the current observation (with its image, if any).
+func (p *OpenAI) request(obs *Observation, text string) openAIRequest {
+	task := obs.Task
+	if task == "" {
+		task = p.task
+	}
+	msgs := make([]openAIMessage, 0, 2+2*len(p.history))
+	msgs = append(msgs, openAIMessage{Role: "system", Content: openAISystemPrompt(task, obs.Actions)})
+	for _, t := range p.history {
+		msgs = append(msgs,
+			openAIMessage{Role: "user", Content: t.obs},
+			openAIMessage{Role: "assistant", Content: t.reply})
+	}
+	var content any = text
+	if obs.Image != "" {
+		img := obs.Image
+		if !strings.HasPrefix(img, "data:") {
+			img = "data:image/png;base64," + img
+		}
+		content = []openAIPart{
+			{Type: "text", Text: text},
+			{Type: "image_url", ImageURL: &openAIImageURL{URL: img}},
+		}
+	}
+	msgs = append(msgs, openAIMessage{Role: "user", Content: content})
+	return openAIRequest{
+		Model:       p.o.Model,
+		Messages:    msgs,
+		Temperature: p.o.Temperature,
+		MaxTokens:   p.o.MaxTokens,
+	}
+}
+
+// openAISystemPrompt states the game, the task, the actions and the
+// reply format.
+func openAISystemPrompt(task string, actions []string) string {
+	var b strings.Builder
+	b.WriteString("You play Longcraft, a Crafter-like 2D survival and crafting world seen from above on a grid. ")
+	b.WriteString("Each step you receive an observation and choose one action. ")
+	b.WriteString("Collect materials, craft tools at tables and furnaces, keep your health, food, drink and energy up, and avoid or fight creatures.\n\n")
+	b.WriteString("Task: ")
+	if task = strings.TrimSpace(task); task == "" {
+		task = "(none stated)"
+	}
+	b.WriteString(task)
+	b.WriteString("\n\nActions: ")
+	b.WriteString(strings.Join(actions, ", "))
+	b.WriteString("\n\n")
+	b.WriteString(`Reply with ONE JSON object and nothing else:
+{"action": "<one of the actions>", "reason": "<short explanation>"}
+Optionally add what you believe you hold and where you are, and what you expect the action to do:
+"belief": {"inventory": {"wood": 2}, "x": 10, "y": 12},
+"expect": {"outcome": "<one of `)
+	b.WriteString(strings.Join(openAIOutcomeKinds(), "|"))
+	b.WriteString(`>", "inventory": {"wood": 1}}
+where expect.inventory lists the changes you expect. An invalid reply wastes the step as a noop.`)
+	return b.String()
+}
+
+// openAIOutcomeKinds lists the simulation's outcome kind names.
+func openAIOutcomeKinds() []string {
+	var names []string
+	for k := sim.OutcomeKind(0); k < 255; k++ {
+		n := k.String()
+		if n == "unknown" {
+			break
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+// renderOpenAIObservation renders an observation as the user message's
+// text.
+func renderOpenAIObservation(obs *Observation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Step %d, budget left %d.\n", obs.Step, obs.BudgetLeft)
+	if obs.LastOutcome != "" {
+		fmt.Fprintf(&b, "Last outcome: %s\n", obs.LastOutcome)
+	}
+	if obs.Invalid != "" {
+		fmt.Fprintf(&b, "Your previous reply was invalid (%s) and was played as noop. Reply with one JSON object whose \"action\" is one of the actions.\n", obs.Invalid)
+	}
+	if t := strings.TrimRight(obs.Text, "\n"); t != "" {
+		b.WriteString("\nObservation:\n")
+		b.WriteString(t)
+		b.WriteByte('\n')
+	}
+	if len(obs.Symbolic) > 0 {
+		w := 1
+		for _, row := range obs.Symbolic {
+			for _, v := range row {
+				w = max(w, len(strconv.Itoa(int(v))))
+			}
+		}
+		fmt.Fprintf(&b, "\nSymbolic view (%d rows, semantic ids, you at the centre):\n", len(obs.Symbolic))
+		for _, row := range obs.Symbolic {
+			for i, v := range row {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				fmt.Fprintf(&b, "%*d", w, v)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

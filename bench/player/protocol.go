@@ -1,0 +1,146 @@
+// Package player connects external players — LLM and VLM agents over an
+// OpenAI-compatible API, programs in any language over stdio (exec) or
+// HTTP — to Longcraft episodes through one observation/action protocol.
+// The evaluator validates every action; a player never touches the state.
+package player
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Observation is what a player receives each step, on every transport.
+type Observation struct {
+	Type        string   `json:"type"`                   // "observation"
+	Task        string   `json:"task"`                   // the task statement
+	Text        string   `json:"text"`                   // the text observation
+	Image       string   `json:"image,omitempty"`        // base64 PNG of the agent view, when asked
+	Symbolic    [][]int  `json:"symbolic,omitempty"`     // the 9×9 semantic view (rows of ids), when asked
+	LastOutcome string   `json:"last_outcome,omitempty"` // filtered by the feedback level
+	Invalid     string   `json:"invalid,omitempty"`      // why the previous reply was rejected
+	Step        int      `json:"step"`
+	BudgetLeft  int      `json:"budget_left"`
+	Actions     []string `json:"actions"`
+}
+
+// Reply is a player's answer.
+type Reply struct {
+	Action string  `json:"action"`
+	Reason string  `json:"reason,omitempty"`
+	Belief *Belief `json:"belief,omitempty"`
+	Expect *Expect `json:"expect,omitempty"`
+}
+
+// Belief is what the player thinks it holds and where it is: scored as
+// state consistency.
+type Belief struct {
+	Inventory map[string]int `json:"inventory,omitempty"`
+	X         *int           `json:"x,omitempty"`
+	Y         *int           `json:"y,omitempty"`
+}
+
+// Expect is the player's prediction of its action's result: scored as
+// world-model accuracy.
+type Expect struct {
+	Outcome   string         `json:"outcome,omitempty"`   // an outcome kind: moved, collected, …
+	Inventory map[string]int `json:"inventory,omitempty"` // expected changes, e.g. {"wood": 1}
+}
+
+// Usage is what one call to a player cost.
+type Usage struct {
+	Calls            int
+	PromptTokens     int
+	CompletionTokens int
+	LatencyMs        int
+	Retries          int
+}
+
+// Add accumulates u2 into u.
+func (u *Usage) Add(u2 Usage) {
+	u.Calls += u2.Calls
+	u.PromptTokens += u2.PromptTokens
+	u.CompletionTokens += u2.CompletionTokens
+	u.LatencyMs += u2.LatencyMs
+	u.Retries += u2.Retries
+}
+
+// Player is one transport's connection to an external player. Reset
+// starts an episode; Act returns the player's raw reply to an
+// observation. Errors end the episode (agent_error); a reply that does
+// not parse is not an error: the evaluator counts it and plays noop.
+type Player interface {
+	Reset(ctx context.Context, task string, seed uint64) error
+	Act(ctx context.Context, obs *Observation) (raw string, u Usage, err error)
+	Close() error
+}
+
+// ErrInvalid marks a reply that could not be used.
+var ErrInvalid = errors.New("invalid reply")
+
+// maxReply bounds the reply the parser reads.
+const maxReply = 1 << 20
+
+// ParseReply reads a reply: a JSON object, possibly wrapped in text or a
+// code fence, as language models answer. The action must be one of
+// actions.
+func ParseReply(raw string, actions []string) (Reply, error) {
+	var r Reply
+	if len(raw) > maxReply {
+		return r, fmt.Errorf("%w: %d bytes, at most %d", ErrInvalid, len(raw), maxReply)
+	}
+	obj := extractObject(raw)
+	if obj == "" {
+		return r, fmt.Errorf("%w: no JSON object with an \"action\" in the reply", ErrInvalid)
+	}
+	dec := json.NewDecoder(strings.NewReader(obj))
+	if err := dec.Decode(&r); err != nil {
+		return Reply{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	r.Action = strings.TrimSpace(strings.ToLower(r.Action))
+	for _, a := range actions {
+		if a == r.Action {
+			return r, nil
+		}
+	}
+	return r, fmt.Errorf("%w: unknown action %q", ErrInvalid, r.Action)
+}
+
+// extractObject returns the first balanced {...} of s that mentions
+// "action", skipping strings' contents when matching braces.
+func extractObject(s string) string {
+	for start := strings.IndexByte(s, '{'); start >= 0; {
+		depth, inStr, esc := 0, false, false
+		for i := start; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case esc:
+				esc = false
+			case inStr && c == '\\':
+				esc = true
+			case c == '"':
+				inStr = !inStr
+			case inStr:
+			case c == '{':
+				depth++
+			case c == '}':
+				depth--
+				if depth == 0 {
+					if obj := s[start : i+1]; bytes.Contains([]byte(obj), []byte(`"action"`)) {
+						return obj
+					}
+					i = len(s) // try the next '{'
+				}
+			}
+		}
+		next := strings.IndexByte(s[start+1:], '{')
+		if next < 0 {
+			break
+		}
+		start += 1 + next
+	}
+	return ""
+}

@@ -1,0 +1,136 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+// fakeModel is an OpenAI-compatible server: it answers "do" and "move_left"
+// in turn, with a belief about the inventory (wrong every fourth call) and a
+// prediction, answers garbage every fifth call, and reports 10 prompt and 5
+// completion tokens a call.
+func fakeModel(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		content := `{"action": "do", "reason": "face it", "belief": {"inventory": {"health": 9}}, "expect": {"outcome": "nothing"}}`
+		switch {
+		case n%5 == 0:
+			content = "I am not sure what to do."
+		case n%4 == 0:
+			content = `{"action": "move_left", "belief": {"inventory": {"health": 1}}}`
+		case n%2 == 0:
+			content = `{"action": "move_left"}`
+		}
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+func TestOpenAIAgentEndToEnd(t *testing.T) {
+	srv, calls := fakeModel(t)
+	specs := []task.Spec{{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 0, Budget: 40},
+		{Family: task.FamilyCollect, Tier: "easy", Split: task.Eval, Index: 1, Budget: 40}}
+	cfg := Config{Agent: "openai", Workers: 2, Traces: true,
+		External: External{Model: "fake", BaseURL: srv.URL, Retries: 1, ImageSize: 64, Symbolic: true}}
+	var results []Result
+	notes := 0
+	err := Suite(context.Background(), specs, []int{0, 1}, cfg, func(d Done) error {
+		results = append(results, d.Result)
+		notes += len(d.Trace.Notes)
+		return nil
+	})
+	require.NoError(t, err)
+	require.Len(t, results, 2)
+	totalCalls, totalTokens, invalid, steps := 0, 0, 0, 0
+	for _, r := range results {
+		require.Empty(t, r.AgentError)
+		totalCalls += r.ModelCalls
+		totalTokens += r.Tokens
+		invalid += r.InvalidOutputs
+		steps += r.Steps
+		assert.Equal(t, 15*r.ModelCalls, r.Tokens, "tokens as the server reported them")
+		assert.GreaterOrEqual(t, r.StateConsistency, 0.0)
+		assert.Less(t, r.StateConsistency, 1.0, "some beliefs were wrong")
+		assert.GreaterOrEqual(t, r.WorldModelAccuracy, 0.0)
+	}
+	assert.Equal(t, int(calls.Load()), totalCalls, "every call the server answered is counted")
+	assert.Equal(t, steps, totalCalls, "one call per step")
+	assert.Equal(t, totalCalls/5, invalid, "every fifth reply was garbage")
+	assert.Equal(t, steps, notes, "every step's exchange is in the trace")
+	s := Summarize("t", "openai", results, ClassicAchievements)
+	assert.Equal(t, totalCalls, s.Overall.Calls)
+	assert.Equal(t, totalTokens, s.Overall.Tokens)
+}
+
+func TestOpenAIAgentErrorEndsTheEpisode(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no such model", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	res := Play(task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Budget: 20},
+		Config{Agent: "openai", External: External{Model: "x", BaseURL: srv.URL}})
+	assert.Equal(t, "agent_error", res.End)
+	assert.Contains(t, res.AgentError, "404")
+	assert.False(t, res.Success)
+}
+
+// buildAgent builds one of package player's test agents.
+func buildAgent(t *testing.T, name string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command("go", "build", "-o", out, "../player/testdata/agents/"+name)
+	b, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(b))
+	return out
+}
+
+func TestExecAgentEndToEnd(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("no subprocesses under js/wasm")
+	}
+	good, crash := buildAgent(t, "good"), buildAgent(t, "crash")
+	specs := []task.Spec{{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 0, Budget: 30},
+		{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 1, Budget: 30},
+		{Family: task.FamilyWaypoints, Tier: "easy", Split: task.Eval, Index: 2, Budget: 30}}
+	idx := []int{0, 1, 2}
+	var results []Result
+	err := Suite(context.Background(), specs, idx, Config{Agent: "exec:" + good, Workers: 1}, func(d Done) error {
+		results = append(results, d.Result)
+		return nil
+	})
+	require.NoError(t, err)
+	for _, r := range results {
+		assert.Empty(t, r.AgentError)
+		assert.Equal(t, r.Steps, r.ModelCalls, "one message per step")
+		assert.Zero(t, r.InvalidOutputs)
+	}
+	// A crashing agent ends its episodes as agent_error; the run goes on.
+	results = nil
+	err = Suite(context.Background(), specs, idx, Config{Agent: "exec:" + crash, Workers: 1}, func(d Done) error {
+		results = append(results, d.Result)
+		return nil
+	})
+	require.NoError(t, err)
+	require.Len(t, results, 3)
+	for _, r := range results {
+		assert.Equal(t, "agent_error", r.End)
+		assert.Contains(t, r.AgentError, "exit status 3")
+	}
+}
