@@ -41,6 +41,6 @@ Start with:
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScoreCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
-		newReplayCmd(), newTraceCmd(), newTaskCmd())
+		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd())
 	return root
 }

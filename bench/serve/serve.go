@@ -1,0 +1,745 @@
+// Package serve is Longcraft's HTTP environment server: a Gymnasium-shaped
+// JSON API (create an episode, step it, read its frame, delete it) so that
+// agents in any language can play Longcraft tasks and plain seeded worlds.
+// docs/serve.md documents every route; docs/serve_client.py is a client
+// in plain Python.
+//
+// The server keeps every episode's world; an agent sees only what the
+// task lets it see: the goal statement, the budget, the text observation
+// and outcomes filtered by the task's feedback level, and optionally the
+// agent-view image and the 9×9 symbolic view. Never the world seed of a
+// task, nor its per-seed rule variants.
+//
+// It has no authentication. Serve it on a loopback address (the
+// `longcraft serve` default, 127.0.0.1); binding 0.0.0.0 exposes it to
+// every host that can reach the port.
+package serve
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"math/bits"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/longcraft/longcraft/bench/player"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/render"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Defaults and bounds.
+const (
+	DefaultMaxEpisodes = 64
+	DefaultIdle        = 10 * time.Minute
+	DefaultMaxBody     = 64 << 10 // bytes
+	// MinImageSize and MaxImageSize bound image_size and frame.png's size:
+	// the agent view is 9 tiles wide, and a renderer's sprite tables grow
+	// with the square of the size (about 10 MB at 512).
+	MinImageSize     = 9
+	MaxImageSize     = 512
+	DefaultFrameSize = 256 // frame.png without ?size= on an episode without image_size
+	// maxViews bounds the cached renderers (one per image size).
+	maxViews = 8
+)
+
+// Config sets the server's limits. Zero fields take the defaults.
+type Config struct {
+	MaxEpisodes int           // open episodes at most; more are refused with 503
+	Idle        time.Duration // an episode untouched for longer is deleted
+	MaxBody     int64         // request bodies over this many bytes are refused with 413
+	// Now is the clock idle expiry reads; nil means time.Now. Tests inject
+	// their own.
+	Now func() time.Time
+}
+
+// Server is the environment server, an http.Handler. It is safe for
+// concurrent use: a mutex guards the episode table, and each episode has
+// its own, so different episodes step in parallel.
+type Server struct {
+	cfg Config
+	mux *http.ServeMux
+
+	mu       sync.Mutex // guards episodes and every episode's lastUsed
+	episodes map[string]*episode
+
+	atlasOnce sync.Once
+	atlas     *render.Atlas
+	atlasErr  error
+	viewMu    sync.Mutex
+	views     map[int]*render.AgentView // by size
+}
+
+// episode is one open episode. Its fields are guarded by mu, except
+// lastUsed (by Server.mu) and the fields set at creation, which never
+// change.
+type episode struct {
+	mu sync.Mutex
+
+	// Set at creation.
+	id        string
+	rules     *sim.Rules
+	task      *task.Task // nil for a plain world
+	statement string
+	budget    int
+	feedback  task.Feedback
+	view      task.Observability
+	imageSize int
+	symbolic  bool
+	actions   []string
+
+	// Guarded by mu.
+	w            *sim.World
+	prog         *task.Progress // nil for a plain world
+	last         sim.Outcome
+	hasLast      bool
+	rewardTenths int64
+	success      bool
+	terminated   bool
+	truncated    bool
+
+	lastUsed time.Time // guarded by Server.mu
+}
+
+// New returns a server with cfg's limits.
+func New(cfg Config) *Server {
+	if cfg.MaxEpisodes <= 0 {
+		cfg.MaxEpisodes = DefaultMaxEpisodes
+	}
+	if cfg.Idle <= 0 {
+		cfg.Idle = DefaultIdle
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, episodes: map[string]*episode{}, views: map[int]*render.AgentView{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/health", s.health)
+	mux.HandleFunc("GET /v1/actions", s.listActions)
+	mux.HandleFunc("POST /v1/episodes", s.create)
+	mux.HandleFunc("GET /v1/episodes/{id}", s.get)
+	mux.HandleFunc("DELETE /v1/episodes/{id}", s.remove)
+	mux.HandleFunc("POST /v1/episodes/{id}/step", s.step)
+	mux.HandleFunc("GET /v1/episodes/{id}/frame.png", s.frame)
+	// The same paths without a method answer 405 in JSON (the mux's own
+	// 405 is plain text); anything else is a JSON 404.
+	for path, allow := range map[string]string{
+		"/v1/health":                  "GET, HEAD",
+		"/v1/actions":                 "GET, HEAD",
+		"/v1/episodes":                "POST",
+		"/v1/episodes/{id}":           "GET, HEAD, DELETE",
+		"/v1/episodes/{id}/step":      "POST",
+		"/v1/episodes/{id}/frame.png": "GET, HEAD",
+	} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, "method %s not allowed on %s (allowed: %s)", r.Method, r.URL.Path, allow)
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no route %s %s (see docs/serve.md)", r.Method, r.URL.Path)
+	})
+	s.mux = mux
+	return s
+}
+
+// ServeHTTP serves the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Sweep deletes the episodes idle for longer than the configured time and
+// returns how many it deleted. Requests also expire episodes lazily; call
+// Sweep periodically to free idle episodes' memory without waiting for
+// one.
+func (s *Server) Sweep() int {
+	now := s.cfg.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sweepLocked(now)
+}
+
+func (s *Server) sweepLocked(now time.Time) int {
+	n := 0
+	for id, e := range s.episodes {
+		if now.Sub(e.lastUsed) > s.cfg.Idle {
+			delete(s.episodes, id)
+			n++
+		}
+	}
+	return n
+}
+
+// Len returns the number of open episodes (expired ones included until
+// they are swept).
+func (s *Server) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.episodes)
+}
+
+// lookup returns the open episode id and marks it used, or nil if there is
+// none (never created, deleted, or idle past the limit: then it is
+// deleted now).
+func (s *Server) lookup(id string) *episode {
+	now := s.cfg.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.episodes[id]
+	if e == nil {
+		return nil
+	}
+	if now.Sub(e.lastUsed) > s.cfg.Idle {
+		delete(s.episodes, id)
+		return nil
+	}
+	e.lastUsed = now
+	return e
+}
+
+// episodeOr404 looks up the path's episode, answering 404 when there is
+// none.
+func (s *Server) episodeOr404(w http.ResponseWriter, r *http.Request) *episode {
+	id := r.PathValue("id")
+	e := s.lookup(id)
+	if e == nil {
+		writeError(w, http.StatusNotFound, "episode %q not found (never created, deleted, or idle for over %s)", id, s.cfg.Idle)
+	}
+	return e
+}
+
+// Observation is what an agent receives: bench/player's observation, the
+// one every external player reads, on every transport.
+type Observation = player.Observation
+
+// CreateRequest starts an episode: a task (family, tier, split, index, and
+// optionally budget, feedback, observability), or a plain world (seed and
+// ruleset, optionally budget, feedback, observability).
+type CreateRequest struct {
+	task.Spec
+	Seed      *uint64 `json:"seed,omitempty"`
+	Ruleset   string  `json:"ruleset,omitempty"`
+	ImageSize int     `json:"image_size,omitempty"` // 0: no image in observations
+	Symbolic  bool    `json:"symbolic,omitempty"`
+}
+
+// EpisodeInfo is what the agent may know about its episode.
+type EpisodeInfo struct {
+	Task          string   `json:"task"`              // the statement, as Task.Describe
+	Goal          string   `json:"goal,omitempty"`    // the goal alone; empty for a plain world
+	TaskID        string   `json:"task_id,omitempty"` // the spec's stable id
+	Seed          *uint64  `json:"seed,omitempty"`    // plain worlds only: a task's seed stays hidden
+	Ruleset       string   `json:"ruleset"`
+	Budget        int      `json:"budget"`
+	Feedback      string   `json:"feedback"`
+	Observability string   `json:"observability"`
+	ImageSize     int      `json:"image_size,omitempty"`
+	Symbolic      bool     `json:"symbolic,omitempty"`
+	Actions       []string `json:"actions"`
+}
+
+// CreateResponse answers POST /v1/episodes.
+type CreateResponse struct {
+	ID          string      `json:"id"`
+	Observation Observation `json:"observation"`
+	Info        EpisodeInfo `json:"info"`
+}
+
+// StepRequest is one action, by name.
+type StepRequest struct {
+	Action string `json:"action"`
+}
+
+// StepInfo is the episode's state after a step.
+type StepInfo struct {
+	Outcome string  `json:"outcome"` // the last outcome, filtered by the task's feedback level
+	Success bool    `json:"success"` // the goal is reached (achievements: the tier's count unlocked)
+	Steps   int     `json:"steps"`
+	Return  float64 `json:"return"` // the sum of the rewards so far
+	Died    bool    `json:"died"`
+}
+
+// StepResponse answers a step (and GET /v1/episodes/{id}, without reward).
+type StepResponse struct {
+	ID          string      `json:"id,omitempty"`
+	Observation Observation `json:"observation"`
+	Reward      float64     `json:"reward"`
+	Terminated  bool        `json:"terminated"` // death, or the goal reached
+	Truncated   bool        `json:"truncated"`  // the budget ran out first
+	Info        StepInfo    `json:"info"`
+}
+
+func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": version(), "api": "v1",
+		"episodes": s.Len(), "max_episodes": s.cfg.MaxEpisodes})
+}
+
+// version is the module's version, or its VCS revision for a development
+// build.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, kv := range bi.Settings {
+		if kv.Key == "vcs.revision" && len(kv.Value) >= 12 {
+			return "devel+" + kv.Value[:12]
+		}
+	}
+	return "devel"
+}
+
+func (s *Server) listActions(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("ruleset")
+	if name == "" {
+		name = sim.ClassicName
+	}
+	rules, err := sim.RulesByName(name)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ruleset": rules.Name, "actions": actionNames(rules)})
+}
+
+func actionNames(r *sim.Rules) []string {
+	names := make([]string, len(r.Actions))
+	for i := range r.Actions {
+		names[i] = r.Actions[i].Name
+	}
+	return names
+}
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	var req CreateRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	// Refuse early when full; the insert below checks again.
+	if !s.hasRoom() {
+		s.writeFull(w)
+		return
+	}
+	e, status, err := s.newEpisode(&req)
+	if err != nil {
+		writeError(w, status, "%v", err)
+		return
+	}
+	// Build the first observation before the episode is visible: no other
+	// request can hold it yet.
+	resp := CreateResponse{Observation: s.observe(e), Info: e.info(req.Seed)}
+	now := s.cfg.Now()
+	s.mu.Lock()
+	s.sweepLocked(now)
+	if len(s.episodes) >= s.cfg.MaxEpisodes {
+		s.mu.Unlock()
+		s.writeFull(w)
+		return
+	}
+	for e.id == "" || s.episodes[e.id] != nil {
+		e.id = newID()
+	}
+	e.lastUsed = now
+	s.episodes[e.id] = e
+	s.mu.Unlock()
+	resp.ID = e.id
+	w.Header().Set("Location", "/v1/episodes/"+e.id)
+	writeJSON(w, http.StatusCreated, resp)
+}
+
+func (s *Server) hasRoom() bool {
+	now := s.cfg.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweepLocked(now)
+	return len(s.episodes) < s.cfg.MaxEpisodes
+}
+
+func (s *Server) writeFull(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "10")
+	writeError(w, http.StatusServiceUnavailable, "too many open episodes (%d): delete finished ones (DELETE /v1/episodes/{id}) or wait for idle ones to expire after %s",
+		s.cfg.MaxEpisodes, s.cfg.Idle)
+}
+
+// newID returns 128 random bits in hex.
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails (it crashes the program instead)
+	return hex.EncodeToString(b[:])
+}
+
+// newEpisode builds the episode req asks for; a failure comes with its
+// HTTP status.
+func (s *Server) newEpisode(req *CreateRequest) (*episode, int, error) {
+	bad := func(format string, args ...any) (*episode, int, error) {
+		return nil, http.StatusBadRequest, fmt.Errorf(format, args...)
+	}
+	if req.ImageSize != 0 && (req.ImageSize < MinImageSize || req.ImageSize > MaxImageSize) {
+		return bad("image_size %d: 0 (no image) or %d to %d", req.ImageSize, MinImageSize, MaxImageSize)
+	}
+	if req.Budget < 0 {
+		return bad("budget %d: must be positive (or 0 for the default)", req.Budget)
+	}
+	if req.Feedback != "" && !req.Feedback.Valid() {
+		return bad("feedback %q: full, reason or none", req.Feedback)
+	}
+	if req.Observability != "" && !req.Observability.Valid() {
+		return bad("observability %q: partial or full", req.Observability)
+	}
+	e := &episode{imageSize: req.ImageSize, symbolic: req.Symbolic}
+	isTask := req.Family != "" || req.Tier != "" || req.Split != "" || req.Index != 0
+	switch {
+	case isTask && (req.Seed != nil || req.Ruleset != ""):
+		return bad("give a task (family, tier, split, index) or a plain world (seed, ruleset), not both")
+	case isTask:
+		if !knownFamily(req.Family) {
+			return bad("unknown family %q (%s)", req.Family, strings.Join(task.Families(), ", "))
+		}
+		if _, err := task.TierByName(req.Tier); err != nil {
+			return bad("%v", err)
+		}
+		if !req.Split.Valid() {
+			return bad("split %q: train or eval", req.Split)
+		}
+		// No certification: generating stays fast, and the certified
+		// suites are what scoring uses.
+		t, err := task.Generate(req.Spec, nil)
+		if err != nil {
+			return nil, http.StatusInternalServerError, err
+		}
+		w, err := t.NewWorld()
+		if err != nil {
+			return nil, http.StatusInternalServerError, err
+		}
+		e.task, e.w, e.rules = t, w, t.Rules()
+		e.prog = task.NewProgress(t.Goal, w)
+		e.statement, e.budget, e.feedback, e.view = t.Describe(), t.Budget, t.Feedback, t.Observability
+	case req.Seed != nil:
+		name := req.Ruleset
+		if name == "" {
+			name = sim.ClassicName
+		}
+		rules, err := sim.RulesByName(name)
+		if err != nil {
+			return bad("%v", err)
+		}
+		w, err := sim.New(sim.Config{Rules: rules})
+		if err != nil {
+			return nil, http.StatusInternalServerError, err
+		}
+		w.Reset(*req.Seed)
+		e.w, e.rules = w, rules
+		e.budget = req.Budget
+		if e.budget == 0 {
+			e.budget = int(rules.Vitals.EpisodeLength)
+		}
+		if e.budget == 0 {
+			e.budget = 10000
+		}
+		e.feedback, e.view = task.FeedbackFull, task.Partial
+		if req.Feedback != "" {
+			e.feedback = req.Feedback
+		}
+		if req.Observability != "" {
+			e.view = req.Observability
+		}
+		e.statement = fmt.Sprintf("Free play: no goal; each new achievement is worth 1 and each health point gained or lost 0.1. You have %d steps.", e.budget)
+	default:
+		return bad("give a task (family, tier, split, index) or a plain world (seed, ruleset)")
+	}
+	e.actions = actionNames(e.rules)
+	e.update() // a task could hold at its start (never in the built-in families)
+	return e, 0, nil
+}
+
+func knownFamily(f string) bool {
+	for _, k := range task.Families() {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}
+
+// update recomputes success, terminated and truncated after a step.
+func (e *episode) update() {
+	w := e.w
+	if e.task != nil {
+		reached := e.prog.Update(w)
+		if e.task.Goal.Kind == task.KindAchievements {
+			// Open-ended: success is the tier's count, and the episode
+			// goes on to the budget (as the runner plays it).
+			e.success = bits.OnesCount64(uint64(w.Achievements())) >= e.task.Achieve
+		} else {
+			e.success = reached
+			e.terminated = reached
+		}
+	}
+	if w.Dead() {
+		e.terminated = true
+	}
+	// The budget, or the ruleset's own step limit if it comes first.
+	e.truncated = !e.terminated && (w.StepCount() >= e.budget || w.Done())
+}
+
+func (e *episode) done() bool { return e.terminated || e.truncated }
+
+func (e *episode) info(seed *uint64) EpisodeInfo {
+	in := EpisodeInfo{Task: e.statement, Ruleset: e.rules.Name, Budget: e.budget, Feedback: string(e.feedback),
+		Observability: string(e.view), ImageSize: e.imageSize, Symbolic: e.symbolic, Actions: e.actions}
+	if e.task != nil {
+		in.Goal, in.TaskID = e.task.Goal.String(), e.task.ID
+	} else {
+		in.Seed = seed
+	}
+	return in
+}
+
+// outcomeText returns the last outcome as the agent may see it ("" before
+// the first step).
+func (e *episode) outcomeText() string {
+	if !e.hasLast {
+		return ""
+	}
+	o := e.feedback.Filter(e.last)
+	return o.Text(e.rules)
+}
+
+func (e *episode) stepInfo() StepInfo {
+	return StepInfo{Outcome: e.outcomeText(), Success: e.success, Steps: e.w.StepCount(),
+		Return: float64(e.rewardTenths) / 10, Died: e.w.Dead()}
+}
+
+// observe builds e's observation; the caller holds e.mu (or owns e).
+func (s *Server) observe(e *episode) Observation {
+	var last *sim.Outcome
+	if e.hasLast {
+		last = &e.last
+	}
+	o := Observation{
+		Type:        "observation",
+		Task:        e.statement,
+		Text:        task.TextObservation(e.w, last, e.feedback, e.view),
+		LastOutcome: e.outcomeText(),
+		Step:        e.w.StepCount(),
+		BudgetLeft:  max(e.budget-e.w.StepCount(), 0),
+		Actions:     e.actions,
+	}
+	if e.imageSize > 0 {
+		if b, err := s.png(e.w, e.imageSize); err == nil {
+			o.Image = base64.StdEncoding.EncodeToString(b)
+		}
+	}
+	if e.symbolic {
+		var v [sim.ViewSize * sim.ViewSize]uint8
+		e.w.LocalView(v[:])
+		o.Symbolic = make([][]int, sim.ViewSize)
+		for y := range o.Symbolic {
+			row := make([]int, sim.ViewSize)
+			for x := range row {
+				row[x] = int(v[y*sim.ViewSize+x])
+			}
+			o.Symbolic[y] = row
+		}
+	}
+	return o
+}
+
+func (s *Server) get(w http.ResponseWriter, r *http.Request) {
+	e := s.episodeOr404(w, r)
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	resp := StepResponse{ID: e.id, Observation: s.observe(e), Terminated: e.terminated, Truncated: e.truncated, Info: e.stepInfo()}
+	e.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+}
+
+func (s *Server) step(w http.ResponseWriter, r *http.Request) {
+	e := s.episodeOr404(w, r)
+	if e == nil {
+		return
+	}
+	var req StepRequest
+	if !s.decode(w, r, &req) {
+		return
+	}
+	a, ok := e.rules.ActionByName(req.Action)
+	e.mu.Lock()
+	if e.done() {
+		end := "terminated"
+		if e.truncated {
+			end = "truncated"
+		}
+		steps := e.w.StepCount()
+		e.mu.Unlock()
+		writeError(w, http.StatusConflict, "episode %s is over (%s after %d steps); create a new one", e.id, end, steps)
+		return
+	}
+	if !ok {
+		e.mu.Unlock()
+		writeJSON(w, http.StatusBadRequest, map[string]any{
+			"error":   fmt.Sprintf("unknown action %q; valid actions: %s", req.Action, strings.Join(e.actions, ", ")),
+			"actions": e.actions,
+		})
+		return
+	}
+	e.last, e.hasLast = e.w.Step(a), true
+	e.rewardTenths += 10*int64(bits.OnesCount64(uint64(e.last.Unlocked))) + int64(e.last.HealthDelta)
+	e.update()
+	resp := StepResponse{Observation: s.observe(e), Reward: e.last.Reward(),
+		Terminated: e.terminated, Truncated: e.truncated, Info: e.stepInfo()}
+	e.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+}
+
+func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
+	e := s.episodeOr404(w, r)
+	if e == nil {
+		return
+	}
+	size := e.imageSize
+	if size == 0 {
+		size = DefaultFrameSize
+	}
+	if q := r.URL.Query().Get("size"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < MinImageSize || n > MaxImageSize {
+			writeError(w, http.StatusBadRequest, "size %q: an integer from %d to %d", q, MinImageSize, MaxImageSize)
+			return
+		}
+		size = n
+	}
+	e.mu.Lock()
+	b, err := s.png(e.w, size)
+	e.mu.Unlock()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+func (s *Server) remove(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	s.mu.Lock()
+	_, ok := s.episodes[id]
+	delete(s.episodes, id)
+	s.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusNotFound, "episode %q not found (never created, deleted, or idle for over %s)", id, s.cfg.Idle)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// png renders the agent view of world at size×size and encodes it.
+func (s *Server) png(world *sim.World, size int) ([]byte, error) {
+	v, err := s.agentView(size)
+	if err != nil {
+		return nil, err
+	}
+	frame := make([]byte, v.FrameBytes())
+	v.Render(world, frame)
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, render.Image(frame, size, size, v.Format())); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// agentView returns the renderer of size, building it once; at most
+// maxViews sizes are kept.
+func (s *Server) agentView(size int) (*render.AgentView, error) {
+	s.atlasOnce.Do(func() { s.atlas, s.atlasErr = render.LoadAtlas() })
+	if s.atlasErr != nil {
+		return nil, s.atlasErr
+	}
+	s.viewMu.Lock()
+	defer s.viewMu.Unlock()
+	if v := s.views[size]; v != nil {
+		return v, nil
+	}
+	v, err := render.NewAgentView(s.atlas, size, render.RGB)
+	if err != nil {
+		return nil, err
+	}
+	if len(s.views) >= maxViews {
+		for k := range s.views { // evict any one
+			delete(s.views, k)
+			break
+		}
+	}
+	s.views[size] = v
+	return v, nil
+}
+
+// decode reads r's JSON body into v, answering 413 when it is over the
+// limit and 400 when it is not one JSON object of v's fields; it reports
+// whether v was read.
+func (s *Server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		// One value only: whatever follows must be white space.
+		if _, terr := dec.Token(); terr != io.EOF {
+			err = errors.New("data after the JSON object")
+			var mbe *http.MaxBytesError
+			if errors.As(terr, &mbe) {
+				err = terr
+			}
+		}
+	}
+	if err == nil {
+		return true
+	}
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		writeError(w, http.StatusRequestEntityTooLarge, "request body over %d bytes", mbe.Limit)
+	case errors.Is(err, io.EOF):
+		writeError(w, http.StatusBadRequest, "empty request body: send a JSON object")
+	default:
+		writeError(w, http.StatusBadRequest, "bad JSON: %v", err)
+	}
+	return false
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+func writeError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+}
