@@ -27,7 +27,7 @@ const (
 
 // Writer streams episodes to a .lctrace file as they finish.
 type Writer struct {
-	f     *os.File
+	f     io.Closer // nil for a writer made by NewWriter
 	w     *bufio.Writer
 	path  string
 	off   int64
@@ -49,11 +49,26 @@ func Create(path string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create trace %s: %w", path, err)
 	}
-	w := &Writer{f: f, w: bufio.NewWriter(f), path: path}
-	w.enc = msgpack.NewEncoder(&w.buf)
-	if _, err := w.w.WriteString(fileMagic); err != nil || w.w.Flush() != nil {
+	w, err := NewWriter(path, f)
+	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("write trace %s: %w", path, err)
+		return nil, err
+	}
+	w.f = f
+	return w, nil
+}
+
+// NewWriter writes a trace file to dst, named name in errors: for traces
+// kept in memory, like a browser's recording before it is downloaded.
+// Close writes the index and footer but does not close dst.
+func NewWriter(name string, dst io.Writer) (*Writer, error) {
+	w := &Writer{w: bufio.NewWriter(dst), path: name}
+	w.enc = msgpack.NewEncoder(&w.buf)
+	if _, err := w.w.WriteString(fileMagic); err != nil {
+		return nil, fmt.Errorf("write trace %s: %w", name, err)
+	}
+	if err := w.w.Flush(); err != nil {
+		return nil, fmt.Errorf("write trace %s: %w", name, err)
 	}
 	w.off = int64(len(fileMagic))
 	return w, nil
@@ -153,8 +168,10 @@ func (w *Writer) Close() error {
 	if err == nil {
 		err = w.w.Flush()
 	}
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
+	if w.f != nil {
+		if cerr := w.f.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("close trace %s: %w", w.path, err)

@@ -1,0 +1,369 @@
+// Package session is the browser demo's game logic, kept free of Ebiten and
+// of syscall/js so it builds and is tested natively: a task being played by
+// a human (Play), by a built-in agent (Watch), or re-simulated from a trace
+// (Replay), with the HUD's figures and the recording of what was played.
+//
+// The Ebiten front end (package main in wasm/) only turns keys into actions
+// and copies the frames render/ produced to the screen.
+package session
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/planner"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Mode is what drives the session's steps.
+type Mode int
+
+// The modes of a session.
+const (
+	Play   Mode = iota // a human's keys
+	Watch              // a built-in agent
+	Replay             // a recorded trace
+)
+
+// String names the mode as the page shows it.
+func (m Mode) String() string {
+	switch m {
+	case Play:
+		return "play"
+	case Watch:
+		return "watch"
+	case Replay:
+		return "replay"
+	}
+	return fmt.Sprintf("mode(%d)", int(m))
+}
+
+// snapshotEvery is how many steps apart Replay keeps world snapshots, so a
+// step back re-simulates at most this many steps.
+const snapshotEvery = 256
+
+// Session is one episode shown in the browser.
+type Session struct {
+	Mode  Mode
+	Task  *task.Task
+	World *sim.World
+	Agent string // who acts: "human", a built-in agent, or the trace's agent
+
+	header  trace.Header
+	initial *sim.World // the world after Reset, to re-simulate from
+	prog    *task.Progress
+	policy  bench.Policy
+	actions []sim.Action
+	last    sim.Outcome
+	stepped bool
+	reward  int64 // tenths
+	end     string
+
+	// Replay only.
+	ep    *trace.Episode
+	snaps []*sim.World // snaps[i] is the world after i·snapshotEvery steps
+}
+
+// Certify is the certifier of the tasks a session plays: the planner, as in
+// `longcraft score`, so a spec gives the browser the same task as the CLI.
+func Certify(w *sim.World, goal task.Goal, budget int) (bool, int) {
+	return planner.Solve(w, goal, budget)
+}
+
+// New starts a Play or Watch session of the task of spec. agent names the
+// built-in agent that plays in Watch mode (planner, explorer, random, noop).
+func New(spec task.Spec, mode Mode, agent string) (*Session, error) {
+	if mode == Replay {
+		return nil, fmt.Errorf("new session: a replay starts from a trace (OpenReplay)")
+	}
+	t, err := task.Generate(spec, Certify)
+	if err != nil {
+		return nil, fmt.Errorf("new session %s: %w", spec.ID(), err)
+	}
+	w, err := t.NewWorld()
+	if err != nil {
+		return nil, fmt.Errorf("new session %s: %w", spec.ID(), err)
+	}
+	s := &Session{Mode: mode, Task: t, World: w, Agent: "human", initial: w.Clone()}
+	if mode == Watch {
+		if agent == "planner" {
+			s.policy = planner.New(t.Goal)
+		} else if s.policy, err = bench.NewPolicy(agent); err != nil {
+			return nil, fmt.Errorf("new session: %w", err)
+		}
+		s.policy.Reset(t.Seed)
+		s.Agent = agent
+	}
+	sp := spec
+	s.header = trace.Header{Task: &sp, Goal: t.Goal.String(), Budget: t.Budget, Feedback: string(t.Feedback),
+		View: string(t.Observability), Agent: s.Agent}
+	s.prog = task.NewProgress(t.Goal, w)
+	return s, nil
+}
+
+// OpenReplay starts a Replay session of episode i of a .lctrace file held
+// in data.
+func OpenReplay(name string, data []byte, i int) (*Session, error) {
+	tf, err := trace.OpenReader(name, bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= len(tf.Index) {
+		return nil, fmt.Errorf("replay %s: episode %d of %d", name, i, len(tf.Index))
+	}
+	ep, err := tf.Episode(i)
+	if err != nil {
+		return nil, err
+	}
+	w, err := trace.World(&ep.Header)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s episode %d: %w", name, i, err)
+	}
+	if got := w.Hash(); got != ep.Initial {
+		return nil, fmt.Errorf("replay %s episode %d: initial state hash %016x, trace says %016x", name, i, got, ep.Initial)
+	}
+	s := &Session{Mode: Replay, World: w, Agent: ep.Header.Agent, header: ep.Header, initial: w.Clone(), ep: ep}
+	if ep.Header.Task != nil {
+		if s.Task, err = task.Rebuild(*ep.Header.Task, ep.Header.Seed); err != nil {
+			return nil, fmt.Errorf("replay %s episode %d: %w", name, i, err)
+		}
+		s.prog = task.NewProgress(s.Task.Goal, w)
+	}
+	s.snaps = []*sim.World{w.Clone()}
+	return s, nil
+}
+
+// Episodes counts the episodes of a .lctrace file held in data.
+func Episodes(name string, data []byte) (int, error) {
+	tf, err := trace.OpenReader(name, bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return 0, err
+	}
+	return len(tf.Index), nil
+}
+
+// Ended says why the episode is over ("goal", "death", "budget"), or "".
+func (s *Session) Ended() string { return s.end }
+
+// Steps is the number of steps taken.
+func (s *Session) Steps() int { return len(s.actions) }
+
+// Budget is the episode's step budget (a replay's: its length).
+func (s *Session) Budget() int {
+	if s.Mode == Replay {
+		return len(s.ep.Actions)
+	}
+	return s.Task.Budget
+}
+
+// Act takes one step with action a, unless the episode is over. It returns
+// false when no step was taken.
+func (s *Session) Act(a sim.Action) bool {
+	if s.end != "" || int(a) >= len(s.World.Rules().Actions) {
+		return false
+	}
+	if s.Mode == Replay && len(s.actions) >= len(s.ep.Actions) {
+		return false
+	}
+	s.last = s.World.Step(a)
+	s.stepped = true
+	s.actions = append(s.actions, a)
+	s.reward += rewardTenths(&s.last)
+	if s.Mode == Replay {
+		if n := len(s.actions); n%snapshotEvery == 0 && n/snapshotEvery == len(s.snaps) {
+			s.snaps = append(s.snaps, s.World.Clone())
+		}
+		return true
+	}
+	s.checkEnd()
+	return true
+}
+
+// rewardTenths is a step's Crafter reward in tenths, as the runner counts
+// it: +1 per achievement unlocked, ±0.1 per half point of health.
+func rewardTenths(o *sim.Outcome) int64 {
+	return 10*int64(popcount(uint64(o.Unlocked))) + int64(o.HealthDelta)
+}
+
+// checkEnd ends the episode on its goal, the player's death or the budget.
+func (s *Session) checkEnd() {
+	reached := s.prog != nil && s.prog.Update(s.World)
+	if s.Task != nil && s.Task.Goal.Kind == task.KindAchievements {
+		reached = popcount(uint64(s.World.Achievements())) >= s.Task.Achieve
+	}
+	switch {
+	case reached:
+		s.end = "goal"
+	case s.World.Done() && s.World.Dead():
+		s.end = "death"
+	case len(s.actions) >= s.Task.Budget || s.World.Done():
+		s.end = "budget"
+	}
+}
+
+// Tick advances the session by one step of whoever drives it: the agent in
+// Watch, the trace in Replay. Play sessions wait for keys.
+func (s *Session) Tick() bool {
+	switch s.Mode {
+	case Watch:
+		var last *sim.Outcome
+		if s.stepped {
+			last = &s.last
+		}
+		return s.Act(s.policy.Act(s.World, last))
+	case Replay:
+		if n := len(s.actions); n < len(s.ep.Actions) {
+			return s.Act(sim.Action(s.ep.Actions[n]))
+		}
+	}
+	return false
+}
+
+// Seek moves a replay to just after step n (0: the start), re-simulating
+// from the nearest snapshot at or before n.
+func (s *Session) Seek(n int) error {
+	if s.Mode != Replay {
+		return fmt.Errorf("seek: only a replay can move in time")
+	}
+	n = max(0, min(n, len(s.ep.Actions)))
+	k := min(n/snapshotEvery, len(s.snaps)-1)
+	if cur := len(s.actions); cur > n || cur < k*snapshotEvery {
+		s.World.CopyFrom(s.snaps[k])
+		s.actions = s.actions[:k*snapshotEvery]
+		s.stepped = false
+		s.reward = 0 // a replay's HUD shows no reward
+		if s.prog != nil {
+			s.prog = task.NewProgress(s.Task.Goal, s.World)
+		}
+	}
+	for len(s.actions) < n {
+		s.Tick()
+	}
+	if len(s.actions) > 0 {
+		// The last outcome, for the HUD, is the one the trace recorded.
+		s.last = sim.Outcome{Action: s.actions[len(s.actions)-1]}
+		s.last.Kind, s.last.Reason = trace.DecodeOutcome(s.ep.Outcomes[len(s.actions)-1])
+	}
+	return nil
+}
+
+// Note returns the agent's annotation of the last step taken in a replay.
+func (s *Session) Note() (trace.Note, bool) {
+	if s.Mode != Replay || len(s.actions) == 0 {
+		return trace.Note{}, false
+	}
+	step := len(s.actions) - 1
+	for _, n := range s.ep.Notes {
+		if n.Step == step {
+			return n, true
+		}
+	}
+	return trace.Note{}, false
+}
+
+// Hash is the world's state hash, the figure the browser tests compare with
+// a native replay.
+func (s *Session) Hash() uint64 { return s.World.Hash() }
+
+// Status is the HUD's content.
+type Status struct {
+	Mode       string `json:"mode"`
+	Agent      string `json:"agent"`
+	TaskID     string `json:"task"`
+	Goal       string `json:"goal"`
+	Seed       uint64 `json:"seed"`
+	Step       int    `json:"step"`
+	Budget     int    `json:"budget"`
+	Milestones string `json:"milestones"` // e.g. "collect_wood ✓, place_table ·"
+	Stages     string `json:"stages"`     // "1/3" for multi-stage goals
+	Last       string `json:"last"`       // the last outcome, as the agent read it
+	Ended      string `json:"ended"`
+	Hash       string `json:"hash"`
+	Reward     string `json:"reward"`
+	Note       string `json:"note"` // a replay's agent note at this step
+}
+
+// Status reports the HUD's figures.
+func (s *Session) Status() Status {
+	st := Status{Mode: s.Mode.String(), Agent: s.Agent, Goal: s.header.Goal, Seed: s.World.Seed(),
+		Step: len(s.actions), Budget: s.Budget(), Ended: s.end, Hash: fmt.Sprintf("%016x", s.World.Hash())}
+	if s.header.Task != nil {
+		st.TaskID = s.header.Task.ID()
+	}
+	r := s.World.Rules()
+	st.Reward = fmt.Sprintf("%.1f", float64(s.reward)/10)
+	if s.stepped {
+		st.Last = s.last.Text(r)
+	}
+	if s.Task != nil {
+		ach := s.World.Achievements()
+		for i, m := range s.Task.Milestones {
+			if i > 0 {
+				st.Milestones += ", "
+			}
+			mark := "·"
+			if a, ok := r.Achievement(m); ok && ach&(1<<a) != 0 {
+				mark = "✓"
+			}
+			st.Milestones += m + " " + mark
+		}
+		if s.prog != nil {
+			if got, total := s.prog.Stages(); total > 1 {
+				st.Stages = fmt.Sprintf("%d/%d", got, total)
+			}
+		}
+	}
+	if n, ok := s.Note(); ok {
+		st.Note = n.Reasoning
+		if n.Tokens > 0 {
+			st.Note += fmt.Sprintf(" (%d tokens)", n.Tokens)
+		}
+	}
+	return st
+}
+
+// Recording encodes what was played as a one-episode .lctrace file, which
+// `longcraft replay` verifies. It re-simulates the actions from the start
+// with a trace recorder, so the trace carries its checkpoints and outcome
+// codes exactly as a native run's would. startUnixMs is informational.
+func (s *Session) Recording(startUnixMs int64) ([]byte, error) {
+	if s.Mode == Replay {
+		return nil, fmt.Errorf("record: a replay is already a trace")
+	}
+	w := s.initial.Clone()
+	rec := trace.NewRecorder(len(s.actions))
+	h := s.header
+	h.StartUnixMs = startUnixMs
+	rec.Begin(h, w)
+	var m trace.Metrics
+	for _, a := range s.actions {
+		o := w.Step(a)
+		rec.Step(a, &o, w)
+		m.RewardTenths += rewardTenths(&o)
+	}
+	m.Success, m.Died, m.Achievements = s.end == "goal", w.Dead(), uint64(w.Achievements())
+	ep := rec.End(w, m)
+	var buf bytes.Buffer
+	tw, err := trace.NewWriter("recording", &buf)
+	if err == nil {
+		err = tw.Append(ep)
+	}
+	if err == nil {
+		err = tw.Close()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func popcount(x uint64) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
