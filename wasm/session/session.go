@@ -63,8 +63,9 @@ type Session struct {
 	end     string
 
 	// Replay only.
-	ep    *trace.Episode
-	snaps []*sim.World // snaps[i] is the world after i·snapshotEvery steps
+	ep      *trace.Episode
+	snaps   []*sim.World // snaps[i] is the world after i·snapshotEvery steps
+	rewards []int64      // rewards[i] is the reward (tenths) at snaps[i]
 }
 
 // Certify is the certifier of the tasks a session plays: the planner, as in
@@ -132,7 +133,7 @@ func OpenReplay(name string, data []byte, i int) (*Session, error) {
 		}
 		s.prog = task.NewProgress(s.Task.Goal, w)
 	}
-	s.snaps = []*sim.World{w.Clone()}
+	s.snaps, s.rewards = []*sim.World{w.Clone()}, []int64{0}
 	return s, nil
 }
 
@@ -175,6 +176,7 @@ func (s *Session) Act(a sim.Action) bool {
 	if s.Mode == Replay {
 		if n := len(s.actions); n%snapshotEvery == 0 && n/snapshotEvery == len(s.snaps) {
 			s.snaps = append(s.snaps, s.World.Clone())
+			s.rewards = append(s.rewards, s.reward)
 		}
 		return true
 	}
@@ -234,18 +236,13 @@ func (s *Session) Seek(n int) error {
 		s.World.CopyFrom(s.snaps[k])
 		s.actions = s.actions[:k*snapshotEvery]
 		s.stepped = false
-		s.reward = 0 // a replay's HUD shows no reward
+		s.reward = s.rewards[k]
 		if s.prog != nil {
 			s.prog = task.NewProgress(s.Task.Goal, s.World)
 		}
 	}
 	for len(s.actions) < n {
 		s.Tick()
-	}
-	if len(s.actions) > 0 {
-		// The last outcome, for the HUD, is the one the trace recorded.
-		s.last = sim.Outcome{Action: s.actions[len(s.actions)-1]}
-		s.last.Kind, s.last.Reason = trace.DecodeOutcome(s.ep.Outcomes[len(s.actions)-1])
 	}
 	return nil
 }

@@ -44,11 +44,13 @@ func TestPlayRecordingReplaysNatively(t *testing.T) {
 }
 
 func TestWatchPlannerReachesGoalAndReplaySeeks(t *testing.T) {
-	s, err := New(easy, Watch, "planner")
+	// The planner takes 374 steps here: seeks cross replay snapshots.
+	s, err := New(task.Spec{Family: "obtain", Tier: "hard", Split: task.Eval, Index: 0}, Watch, "planner")
 	require.NoError(t, err)
-	hashes := []uint64{s.Hash()}
+	hashes, rewards := []uint64{s.Hash()}, []string{s.Status().Reward}
 	for s.Tick() {
 		hashes = append(hashes, s.Hash())
+		rewards = append(rewards, s.Status().Reward)
 	}
 	require.Equal(t, "goal", s.Ended())
 	require.False(t, s.Act(sim.ActNoop), "a finished episode takes no more steps")
@@ -64,10 +66,12 @@ func TestWatchPlannerReachesGoalAndReplaySeeks(t *testing.T) {
 	require.NoError(t, r.Seek(r.Budget()))
 	require.Equal(t, hashes[len(hashes)-1], r.Hash())
 	// Back and forth: every position matches the live episode's state.
-	for _, k := range []int{len(hashes) / 2, 1, 0, len(hashes) - 1, 2} {
+	require.Greater(t, len(hashes), snapshotEvery+50)
+	for _, k := range []int{300, 257, 256, 255, len(hashes) / 2, 1, 0, len(hashes) - 1, 2, 290} {
 		require.NoError(t, r.Seek(k))
 		require.Equal(t, hashes[k], r.Hash(), "seek %d", k)
 		require.Equal(t, k, r.Status().Step)
+		require.Equal(t, rewards[k], r.Status().Reward, "seek %d", k)
 	}
 	_, err = OpenReplay("rec", data, 1)
 	require.Error(t, err)
@@ -80,4 +84,21 @@ func TestWatchUnknownAgent(t *testing.T) {
 	require.Error(t, err)
 	_, err = New(task.Spec{Family: "nope", Tier: "easy"}, Play, "")
 	require.Error(t, err)
+}
+
+func TestKeyAction(t *testing.T) {
+	r := sim.Classic()
+	for key, want := range map[string]sim.Action{"ArrowLeft": sim.ActMoveLeft, "w": sim.ActMoveUp, " ": sim.ActDo,
+		"Tab": sim.ActSleep, "t": sim.ActPlaceTable, "1": sim.ActMakeWoodPickaxe, "6": sim.ActMakeIronSword} {
+		a, ok := KeyAction(r, key)
+		require.True(t, ok, key)
+		require.Equal(t, want, a, key)
+	}
+	_, ok := KeyAction(r, "q")
+	require.False(t, ok)
+	// Every binding names an action of the classic rules.
+	for _, b := range Bindings {
+		_, ok := r.ActionByName(b.Action)
+		require.True(t, ok, b.Action)
+	}
 }

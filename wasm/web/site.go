@@ -1,0 +1,83 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Build compiles the browser app (package ./wasm of the module at root)
+// into dir/longcraft.wasm and copies Go's wasm_exec.js beside it, from the
+// Go toolchain that builds it, so the loader always matches the binary.
+// Go's build cache makes a rebuild without changes take about a second.
+func Build(ctx context.Context, root, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("build wasm: %w", err)
+	}
+	out, err := filepath.Abs(filepath.Join(dir, "longcraft.wasm"))
+	if err != nil {
+		return fmt.Errorf("build wasm: %w", err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", out, "./wasm")
+	cmd.Dir, cmd.Stderr = root, &stderr
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("build wasm (GOOS=js GOARCH=wasm go build ./wasm in %s): %w\n%s", root, err, stderr.String())
+	}
+	goroot, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
+	if err != nil {
+		return fmt.Errorf("build wasm: go env GOROOT: %w", err)
+	}
+	js, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return fmt.Errorf("build wasm: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), js, 0o644); err != nil {
+		return fmt.Errorf("build wasm: %w", err)
+	}
+	return nil
+}
+
+// ModuleRoot finds the Longcraft checkout holding dir (or one of its
+// parents), which Build needs to compile the app.
+func ModuleRoot(dir string) (string, error) {
+	for d := dir; ; {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil &&
+			bytes.HasPrefix(b, []byte("module github.com/longcraft/longcraft\n")) {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("%s is not inside a Longcraft checkout: run from one, or pass a built app with --app (make wasm)", dir)
+		}
+		d = parent
+	}
+}
+
+// Handler serves the demo: the embedded pages, longcraft.wasm and
+// wasm_exec.js from appDir, and, under /traces/, the .lctrace files of
+// traceDir (when not empty) for links like /?trace=traces/run.lctrace.
+// Everything is served from this machine: the page needs no network.
+func Handler(appDir, traceDir string) http.Handler {
+	mux := http.NewServeMux()
+	pages, _ := fs.Sub(Pages, ".")
+	mux.Handle("/", http.FileServerFS(pages))
+	for _, name := range []string{"longcraft.wasm", "wasm_exec.js"} {
+		path := filepath.Join(appDir, name)
+		mux.HandleFunc("/"+name, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Cache-Control", "no-cache")
+			http.ServeFile(w, r, path)
+		})
+	}
+	if traceDir != "" {
+		mux.Handle("/traces/", http.StripPrefix("/traces/", http.FileServer(http.Dir(traceDir))))
+	}
+	return mux
+}
