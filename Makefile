@@ -5,18 +5,21 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test deps fmt vet race wasm bench build clean
+.PHONY: test deps fmt vet race certify wasm-test wasm browser demo bench build clean
 
 ## test: everything CI checks: formatting, vet, race-enabled tests, the
-## 1,000-seed certification test, wasm build and tests.
-test: deps fmt vet race certify wasm
+## 1,000-seed certification test, wasm build and tests, and the end-to-end
+## test of the browser demo in headless Chromium.
+test: deps fmt vet race certify wasm-test browser
 
 ## deps: install what the tests need on a fresh Debian machine (gcc for -race,
-## Node for wasm, NumPy and msgpack to check datasets and traces from Python).
+## Node for wasm, NumPy and msgpack to check datasets and traces from Python,
+## Chromium for the browser test).
 deps:
 	@missing=""; \
 	command -v gcc  >/dev/null 2>&1 || missing="$$missing gcc libc6-dev"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	/usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	/usr/bin/python3 -c "import msgpack" >/dev/null 2>&1 || missing="$$missing python3-msgpack"; \
 	if [ -n "$$missing" ]; then \
@@ -31,6 +34,7 @@ fmt:
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
+	$(GO) vet -tags browser ./wasm/web
 
 ## race: every test under the race detector (-short trims the certification
 ## test to 50 seeds a tier; the full one runs in "certify").
@@ -41,13 +45,31 @@ race:
 certify:
 	$(GO) test ./bench/run -run '^TestCertification$$' -count=1 -timeout 60m -v
 
-## wasm: everything builds for the browser; the packages that must behave
-## identically there (world, frames, traces, tasks, suites) pass their tests
-## under Node.
-wasm:
+## wasm-test: everything builds for the browser; the packages that must
+## behave identically there (world, frames, traces, tasks, suites, the demo's
+## session) pass their tests under Node.
+wasm-test:
 	GOOS=js GOARCH=wasm $(GO) build ./...
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -short ./sim/... ./render/... ./assets/... \
-		./bench/trace/... ./bench/task/... ./bench/suite/... ./bench/dataset/...
+		./bench/trace/... ./bench/task/... ./bench/suite/... ./bench/dataset/... ./wasm/session/...
+
+## wasm: the browser app in build/web (longcraft.wasm, wasm_exec.js); the
+## pages are embedded in the longcraft binary, which serves them (make demo).
+wasm:
+	mkdir -p build/web
+	GOOS=js GOARCH=wasm CGO_ENABLED=0 $(GO) build -trimpath -o build/web/longcraft.wasm ./wasm
+	cp "$(WASM_EXEC)/wasm_exec.js" build/web/
+	@ls -l build/web/longcraft.wasm | awk '{print "longcraft.wasm:", $$5, "bytes"}'
+	@gzip -9c build/web/longcraft.wasm | wc -c | awk '{print "gzipped:", $$1, "bytes"}'
+
+## browser: play, watch, replay and record in headless Chromium, each checked
+## against the native simulation's state hashes (screenshots: build/artifacts).
+browser:
+	$(GO) test -tags browser -run '^TestBrowser$$' -count=1 -timeout 10m -v ./wasm/web
+
+## demo: build the app and serve the demo on http://127.0.0.1:8080.
+demo: wasm
+	$(GO) run ./cmd/longcraft demo --app build/web
 
 ## bench: the simulation benchmarks (compare runs with benchstat).
 bench:
@@ -57,4 +79,4 @@ build:
 	$(GO) build -o longcraft ./cmd/longcraft
 
 clean:
-	rm -f longcraft
+	rm -rf longcraft build

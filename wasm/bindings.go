@@ -144,13 +144,14 @@ func (g *game) export() {
 			b, _ := json.Marshal(session.Bindings)
 			return string(b)
 		},
-		// benchmark(n): steps one seeded world n times; returns steps per second.
+		// benchmark(n): steps per second of the core in this browser, as JSON:
+		// Step alone, and Step with a Reset whenever an episode ends.
 		"benchmark": func(a []js.Value) any {
 			n, err := strconv.Atoi(arg(a, 0))
 			if err != nil || n < 1 {
-				return 0
+				return "benchmark(n): n steps, at least 1"
 			}
-			return stepsPerSecond(n)
+			return fmt.Sprintf(`{"step":%.0f,"step_with_reset":%.0f}`, stepsPerSecond(n, false), stepsPerSecond(n, true))
 		},
 	}
 	obj := js.Global().Get("Object").New()
@@ -200,20 +201,34 @@ func arg(a []js.Value, i int) string {
 	return a[i].Call("toString").String()
 }
 
-// stepsPerSecond measures the core's speed in this browser: n steps of a
-// seeded classic world under a fixed cycle of actions, resetting on done.
-func stepsPerSecond(n int) float64 {
-	w, err := sim.New(sim.Config{Rules: sim.Classic()})
+// stepsPerSecond measures the core's speed in this browser on the workloads
+// of sim's benchmarks: uniformly random actions (RNG seed 7); when an
+// episode ends, either a Reset with a new seed (BenchmarkStepWithReset) or
+// a copy of a world reset beforehand, so the figure is Step's alone
+// (BenchmarkStep).
+func stepsPerSecond(n int, reset bool) float64 {
+	w, err := sim.New(sim.Config{})
 	if err != nil {
 		return 0
 	}
 	w.Reset(1)
-	acts := w.Rules().Actions
-	start := time.Now()
+	start := w.Clone()
+	r := sim.RNG{State: 7}
+	acts := make([]sim.Action, 1<<16)
+	for i := range acts {
+		acts[i] = sim.Action(r.Intn(len(w.Rules().Actions)))
+	}
+	seed := uint64(1)
+	t0 := time.Now()
 	for i := 0; i < n; i++ {
-		if o := w.Step(sim.Action((i * 7 / 3) % len(acts))); o.Done {
-			w.Reset(uint64(i))
+		if o := w.Step(acts[i&(1<<16-1)]); o.Done {
+			seed++
+			if reset {
+				w.Reset(seed)
+			} else {
+				w.CopyFrom(start)
+			}
 		}
 	}
-	return float64(n) / time.Since(start).Seconds()
+	return float64(n) / time.Since(t0).Seconds()
 }

@@ -24,6 +24,20 @@ import (
 // and the solvability reference: it sees the whole state).
 func Agents() []string { return append(bench.PolicyNames(), "planner") }
 
+// KnownAgent says whether name is an agent Score can play: a built-in one,
+// an external player (openai, exec:CMD), or recorded play (trace:FILE).
+func KnownAgent(name string) bool {
+	if isExternal(name) || isRecorded(name) {
+		return true
+	}
+	for _, a := range Agents() {
+		if a == name {
+			return true
+		}
+	}
+	return false
+}
+
 // NewAgent returns the named built-in agent for a task.
 func NewAgent(name string, t *task.Task) (bench.Policy, error) {
 	if name == "planner" {
@@ -74,6 +88,8 @@ type Config struct {
 	Timeout    time.Duration // end an episode after this wall-clock time (0: never)
 	Traces     bool          // record each episode's trace into Result.Trace
 	External   External      // settings of external players (openai, exec:CMD)
+
+	recorded *recorded // the play of a trace:FILE agent, loaded by Score
 }
 
 // worker plays episodes on one goroutine, reusing its worlds, recorder
@@ -130,10 +146,18 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
 	var agent bench.Policy
 	var ext *player.Agent
-	if isExternal(p.cfg.Agent) {
+	var rp *recordedPolicy
+	switch {
+	case isExternal(p.cfg.Agent):
 		ext, err = p.externalAgent(t)
 		agent = ext
-	} else {
+	case isRecorded(p.cfg.Agent):
+		if p.cfg.recorded == nil {
+			err = fmt.Errorf("agent %s: the trace is loaded by Score", p.cfg.Agent)
+		} else if rp, err = p.cfg.recorded.policy(t); err == nil {
+			agent = rp
+		}
+	default:
 		agent, err = NewAgent(p.cfg.Agent, t)
 	}
 	if err != nil {
@@ -176,6 +200,10 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 		}
 		if p.cfg.Timeout > 0 && e.steps%64 == 0 && time.Since(start) > p.cfg.Timeout {
 			res.End = "timeout"
+			break
+		}
+		if rp != nil && rp.Stopped() {
+			res.End = "stopped" // the recorded player stopped here
 			break
 		}
 		if e.step() {
@@ -295,11 +323,7 @@ type Done struct {
 // does. On cancellation it stops starting episodes, lets running ones
 // finish, and returns ctx's error.
 func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, done func(Done) error) error {
-	known := isExternal(cfg.Agent)
-	for _, a := range Agents() {
-		known = known || a == cfg.Agent
-	}
-	if !known {
+	if !KnownAgent(cfg.Agent) {
 		return fmt.Errorf("unknown agent %q (built-in: %v)", cfg.Agent, Agents())
 	}
 	workers := cfg.Workers

@@ -43,9 +43,19 @@ const (
 // Plan expands the options' suite into the episodes this shard plays, with
 // their positions in the whole suite.
 func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) {
-	s, err := suite.Load(o.Suite)
-	if err != nil {
-		return "", nil, nil, err
+	var all []task.Spec
+	if isRecorded(o.Suite) {
+		r, err := loadRecorded(o.Suite)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		name, all = r.suiteName(), r.specs
+	} else {
+		s, err := suite.Load(o.Suite)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		name, all = s.Name, s.Expand()
 	}
 	keep := func(list []string, v string) bool {
 		if len(list) == 0 {
@@ -60,7 +70,7 @@ func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) 
 	}
 	seen := map[[2]string]int{}
 	shards := max(o.Shards, 1)
-	for i, sp := range s.Expand() {
+	for i, sp := range all {
 		if !keep(o.Tiers, sp.Tier) || !keep(o.Families, sp.Family) {
 			continue
 		}
@@ -74,7 +84,7 @@ func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) 
 		specs = append(specs, sp)
 		indices = append(indices, i)
 	}
-	return s.Name, specs, indices, nil
+	return name, specs, indices, nil
 }
 
 // ReadResults reads a results.jsonl, keeping every whole line (a run
@@ -189,6 +199,11 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	}
 	start := time.Now()
 	o.Config.Agent = o.Agent
+	if isRecorded(o.Agent) {
+		if o.Config.recorded, err = loadRecorded(o.Agent); err != nil {
+			return oc, err
+		}
+	}
 	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
 		// One line per finished episode, on disk before the next: a crash
 		// loses at most the episodes being played.

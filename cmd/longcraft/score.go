@@ -42,19 +42,20 @@ JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
 and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedded()),
 		Example: `  longcraft score --suite default --agent explorer --out runs/explorer
   longcraft score --suite standard --agent planner --tier hard --seeds 5 --out runs/hard
-  longcraft score --suite default --agent random --out runs/r --shard 0/2`,
+  longcraft score --suite default --agent random --out runs/r --shard 0/2
+  longcraft score --agent trace:human.lctrace --out runs/human   # a human baseline`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			known := o.Agent == "openai" || strings.HasPrefix(o.Agent, "exec:")
-			for _, a := range run.Agents() {
-				known = known || a == o.Agent
+			known := run.KnownAgent(o.Agent)
+			if strings.HasPrefix(o.Agent, run.RecordedPrefix) && !cmd.Flags().Changed("suite") {
+				o.Suite = o.Agent // the tasks that were played
 			}
 			if concurrency > 0 {
 				o.Workers = concurrency
 			}
 			switch {
 			case !known:
-				return fmt.Errorf("--agent %q: built-in agents are %v, or openai, or exec:COMMAND", o.Agent, run.Agents())
+				return fmt.Errorf("--agent %q: built-in agents are %v, or openai, exec:COMMAND, or trace:FILE.lctrace", o.Agent, run.Agents())
 			case o.Agent == "openai" && (o.External.Model == "" || o.External.BaseURL == ""):
 				return fmt.Errorf("--agent openai needs --model and --base-url (the key comes from OPENAI_API_KEY)")
 			case o.Out == "":
@@ -73,7 +74,7 @@ and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedde
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Suite, "suite", "default", "embedded suite name or suite YAML file")
-	f.StringVar(&o.Agent, "agent", "explorer", fmt.Sprintf("built-in agent %v, openai, or exec:COMMAND", run.Agents()))
+	f.StringVar(&o.Agent, "agent", "explorer", fmt.Sprintf("built-in agent %v, openai, exec:COMMAND, or trace:FILE.lctrace (recorded play, e.g. a human's from the browser demo; its tasks are the suite unless --suite is given)", run.Agents()))
 	f.StringVarP(&o.Out, "out", "o", "", "run directory (required)")
 	f.IntVar(&o.Workers, "workers", 0, "parallel workers (0: one per core)")
 	f.BoolVar(&o.Certify, "certify", true, "certify each task solvable by the planner before playing it")

@@ -1,0 +1,96 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// RecordedPrefix names the agent (and suite) of recorded play:
+// "trace:FILE.lctrace" replays, task by task, the actions of the episodes
+// in FILE, for example a human's play downloaded from the browser demo, so
+// that a human baseline is scored by the same code and metrics as agents.
+const RecordedPrefix = "trace:"
+
+// isRecorded says whether an agent or suite name is recorded play.
+func isRecorded(name string) bool { return strings.HasPrefix(name, RecordedPrefix) }
+
+// recorded is the play of a trace file, by task ID.
+type recorded struct {
+	path    string
+	specs   []task.Spec // in file order, each task once
+	seeds   map[string]uint64
+	actions map[string][]byte
+}
+
+// loadRecorded reads the episodes of a trace file that were played on a
+// task. A task played twice keeps its first episode.
+func loadRecorded(name string) (*recorded, error) {
+	path := strings.TrimPrefix(name, RecordedPrefix)
+	tf, err := trace.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer tf.Close()
+	r := &recorded{path: path, seeds: map[string]uint64{}, actions: map[string][]byte{}}
+	for i := range tf.Index {
+		ep, err := tf.Episode(i)
+		if err != nil {
+			return nil, err
+		}
+		if ep.Header.Task == nil {
+			continue
+		}
+		id := ep.Header.Task.ID()
+		if _, dup := r.actions[id]; dup {
+			continue
+		}
+		r.specs = append(r.specs, *ep.Header.Task)
+		r.seeds[id], r.actions[id] = ep.Header.Seed, ep.Actions
+	}
+	if len(r.specs) == 0 {
+		return nil, fmt.Errorf("%s: no episode played on a task", path)
+	}
+	return r, nil
+}
+
+// suiteName names the suite of a trace's tasks in summaries.
+func (r *recorded) suiteName() string { return RecordedPrefix + filepath.Base(r.path) }
+
+// policy returns the replay of task t's recorded actions.
+func (r *recorded) policy(t *task.Task) (*recordedPolicy, error) {
+	acts, ok := r.actions[t.ID]
+	if !ok {
+		return nil, fmt.Errorf("%s has no play of task %s", r.path, t.ID)
+	}
+	if r.seeds[t.ID] != t.Seed {
+		return nil, fmt.Errorf("%s: task %s was played on seed %d, this build generates seed %d", r.path, t.ID, r.seeds[t.ID], t.Seed)
+	}
+	return &recordedPolicy{actions: acts}, nil
+}
+
+// recordedPolicy plays recorded actions in order; Stopped reports when
+// they run out (the player stopped there).
+type recordedPolicy struct {
+	actions []byte
+	next    int
+}
+
+// Reset starts the actions over.
+func (p *recordedPolicy) Reset(uint64) { p.next = 0 }
+
+// Act returns the next recorded action (noop past the end).
+func (p *recordedPolicy) Act(*sim.World, *sim.Outcome) sim.Action {
+	if p.next >= len(p.actions) {
+		return sim.ActNoop
+	}
+	p.next++
+	return sim.Action(p.actions[p.next-1])
+}
+
+// Stopped says whether every recorded action was played.
+func (p *recordedPolicy) Stopped() bool { return p.next >= len(p.actions) }

@@ -1,0 +1,66 @@
+package run
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Recorded play scores exactly as the play it records: the planner's
+// traces, replayed as agent trace:FILE, give the planner's results.
+func TestRecordedPlayScoresAsThePlayer(t *testing.T) {
+	o := small(t.TempDir())
+	o.Agent, o.Traces, o.Seeds = "planner", "all", 1
+	live, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	require.True(t, live.Complete)
+	file := filepath.Join(o.Out, TraceFile)
+
+	r := small(t.TempDir())
+	r.Agent, r.Suite = RecordedPrefix+file, RecordedPrefix+file
+	rec, err := Score(context.Background(), r, nil)
+	require.NoError(t, err)
+	require.True(t, rec.Complete)
+	require.Equal(t, "trace:"+TraceFile, rec.Summary.Suite)
+
+	want, err := ReadResults(filepath.Join(o.Out, ResultsFile))
+	require.NoError(t, err)
+	got, err := ReadResults(filepath.Join(r.Out, ResultsFile))
+	require.NoError(t, err)
+	require.Len(t, got, len(want))
+	byID := map[string]Result{}
+	for _, g := range got { // in the trace's order: the order episodes finished
+		byID[g.ID] = g
+	}
+	for _, w := range want {
+		g, ok := byID[w.ID]
+		require.True(t, ok, w.ID)
+		require.Empty(t, g.Err, g.ID)
+		require.Equal(t, w.Success, g.Success, w.ID)
+		require.Equal(t, w.Steps, g.Steps, w.ID)
+		require.Equal(t, w.Achievements, g.Achievements, w.ID)
+		require.Equal(t, w.Return, g.Return, w.ID)
+	}
+
+	// On a suite with tasks the trace lacks, those episodes are errors
+	// that say so.
+	m := small(t.TempDir())
+	m.Agent, m.Seeds = RecordedPrefix+file, 2
+	_, err = Score(context.Background(), m, nil)
+	require.NoError(t, err)
+	rs, err := ReadResults(filepath.Join(m.Out, ResultsFile))
+	require.NoError(t, err)
+	missing := 0
+	for _, x := range rs {
+		if x.Err != "" {
+			require.Contains(t, x.Err, "has no play of task")
+			missing++
+		}
+	}
+	require.Equal(t, len(rs)-len(want), missing)
+
+	_, err = Score(context.Background(), Options{Suite: "trace:/nonexistent.lctrace", Agent: "planner", Out: t.TempDir()}, nil)
+	require.Error(t, err)
+}
