@@ -62,6 +62,17 @@ func (g *game) export() {
 			}
 			return n
 		},
+		// findEpisode(bytes, id): the position of task id's episode (-1: none).
+		"findEpisode": func(a []js.Value) any {
+			if len(a) < 2 {
+				return -1
+			}
+			i, err := session.FindEpisode("trace", bytesArg(a[0]), arg(a, 1))
+			if err != nil {
+				return -1
+			}
+			return i
+		},
 		// key(KeyboardEvent.key): one step of Play; true if a step was taken.
 		"key": func(a []js.Value) any {
 			g.mu.Lock()

@@ -146,6 +146,25 @@ func Episodes(name string, data []byte) (int, error) {
 	return len(tf.Index), nil
 }
 
+// FindEpisode returns the position in a .lctrace file held in data of the
+// first episode played on the task with ID id (as the report names them).
+func FindEpisode(name string, data []byte, id string) (int, error) {
+	tf, err := trace.OpenReader(name, bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return 0, err
+	}
+	for i := range tf.Index {
+		ep, err := tf.Episode(i)
+		if err != nil {
+			return 0, err
+		}
+		if ep.Header.Task != nil && ep.Header.Task.ID() == id {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%s has no episode of task %s", name, id)
+}
+
 // Ended says why the episode is over ("goal", "death", "budget"), or "".
 func (s *Session) Ended() string { return s.end }
 

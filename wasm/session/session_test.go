@@ -73,6 +73,11 @@ func TestWatchPlannerReachesGoalAndReplaySeeks(t *testing.T) {
 		require.Equal(t, k, r.Status().Step)
 		require.Equal(t, rewards[k], r.Status().Reward, "seek %d", k)
 	}
+	i, err := FindEpisode("rec", data, r.Status().TaskID)
+	require.NoError(t, err)
+	require.Equal(t, 0, i)
+	_, err = FindEpisode("rec", data, "ep-0000")
+	require.Error(t, err)
 	_, err = OpenReplay("rec", data, 1)
 	require.Error(t, err)
 	_, err = OpenReplay("junk", []byte("not a trace"), 0)

@@ -201,7 +201,7 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("replay", func(t *testing.T) {
-		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?trace=traces/native.lctrace")))
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?trace=traces/native.lctrace&id="+native.Status().TaskID)))
 		st := waitFor(ctx, t, "the trace to load", func(s status) bool { return s.Mode == "replay" })
 		require.Equal(t, native.Steps(), st.Budget)
 		require.Equal(t, "planner", st.Agent)
