@@ -90,3 +90,14 @@ func BenchmarkCopyFrom(b *testing.B) {
 		c.CopyFrom(w)
 	}
 }
+
+// BenchmarkNew builds a default 64×64 world: its B/op is the memory one
+// world holds (its fixed arrays, tables and object capacity).
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := New(Config{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,7 +77,8 @@ func BenchmarkStepBare(b *testing.B)   { benchmarkSteps(b, "random", false) }
 func BenchmarkStepRunner(b *testing.B) { benchmarkSteps(b, "random", true) }
 
 // BenchmarkSuite plays the default suite without certification with the
-// explorer on 1 and 2 workers: episodes per second, generation included.
+// explorer on 1 worker and on one per core: steps per second, generation
+// included. The ratio of the two is the scaling over cores.
 func BenchmarkSuite(b *testing.B) {
 	s, err := suite.Load("default")
 	require.NoError(b, err)
@@ -85,8 +87,12 @@ func BenchmarkSuite(b *testing.B) {
 	for i := range idx {
 		idx[i] = i
 	}
-	for _, workers := range []int{1, 2} {
-		b.Run(map[int]string{1: "workers=1", 2: "workers=2"}[workers], func(b *testing.B) {
+	for _, workers := range []int{1, runtime.NumCPU()} {
+		name := "workers=1"
+		if workers > 1 {
+			name = "workers=all"
+		}
+		b.Run(name, func(b *testing.B) {
 			steps := 0
 			for i := 0; i < b.N; i++ {
 				err := Suite(context.Background(), specs, idx, Config{Agent: "explorer", Workers: workers},

@@ -28,14 +28,14 @@ const (
 func MarshalEpisode(ep *Episode) ([]byte, error) {
 	var buf bytes.Buffer
 	e := msgpack.NewEncoder(&buf)
-	if err := encodeEpisode(e, ep); err != nil {
+	if err := encodeEpisode(e, ep, new(deflater)); err != nil {
 		return nil, fmt.Errorf("encode episode: %w", err)
 	}
 	return buf.Bytes(), nil
 }
 
 // Keys are short, for compactness: see docs/trace-format.md.
-func encodeEpisode(e *msgpack.Encoder, ep *Episode) error {
+func encodeEpisode(e *msgpack.Encoder, ep *Episode, z *deflater) error {
 	h := &ep.Header
 	type field struct {
 		key string
@@ -54,8 +54,8 @@ func encodeEpisode(e *msgpack.Encoder, ep *Episode) error {
 		}
 	}
 	column := func(k string, v []byte) {
-		if z, ok := deflate(v); ok {
-			add(k+"_z", func() error { return e.EncodeBytes(z) })
+		if zv, ok := z.deflate(v); ok {
+			add(k+"_z", func() error { return e.EncodeBytes(zv) })
 			return
 		}
 		add(k, func() error { return e.EncodeBytes(v) })
@@ -159,19 +159,32 @@ func encodeNotes(e *msgpack.Encoder, notes []Note) error {
 	return nil
 }
 
-// deflate compresses a column if that saves at least a quarter of it.
-func deflate(v []byte) ([]byte, bool) {
+// deflater compresses columns with one flate.Writer, Reset between
+// columns: a new flate.Writer allocates about 1 MB of tables, which cost
+// more than compressing a short episode's columns.
+type deflater struct {
+	zw  *flate.Writer
+	buf bytes.Buffer
+}
+
+// deflate compresses a column if that saves at least a quarter of it. The
+// result is a fresh slice: columns are encoded after all are compressed.
+func (d *deflater) deflate(v []byte) ([]byte, bool) {
 	if len(v) < 64 {
 		return nil, false
 	}
-	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestCompression)
-	zw.Write(v)
-	zw.Close()
-	if buf.Len()*4 > len(v)*3 {
+	d.buf.Reset()
+	if d.zw == nil {
+		d.zw, _ = flate.NewWriter(&d.buf, flate.BestCompression)
+	} else {
+		d.zw.Reset(&d.buf)
+	}
+	d.zw.Write(v)
+	d.zw.Close()
+	if d.buf.Len()*4 > len(v)*3 {
 		return nil, false
 	}
-	return buf.Bytes(), true
+	return bytes.Clone(d.buf.Bytes()), true
 }
 
 // inflate decompresses a column of at most maxSteps bytes.

@@ -34,6 +34,7 @@ type Writer struct {
 	index []IndexEntry
 	enc   *msgpack.Encoder
 	buf   bytes.Buffer
+	z     deflater
 }
 
 // IndexEntry locates one episode in a file.
@@ -126,7 +127,7 @@ func OpenAppend(path string) (*Writer, error) {
 func (w *Writer) Append(ep *Episode) error {
 	w.buf.Reset()
 	w.enc.ResetWriter(&w.buf) // ResetWriter keeps the encoder's flags; Reset would clear them
-	if err := encodeEpisode(w.enc, ep); err != nil {
+	if err := encodeEpisode(w.enc, ep, &w.z); err != nil {
 		return fmt.Errorf("write trace %s: %w", w.path, err)
 	}
 	var pre [binary.MaxVarintLen64]byte

@@ -354,3 +354,41 @@ func BenchmarkReplay(b *testing.B) {
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 }
+
+// BenchmarkEncode writes explorer episodes (10,000 steps at most; the
+// explorer dies earlier on most seeds) with a trace Writer, as a scoring
+// run does: the encoder's throughput in steps/s and the size in bytes per
+// step (header, checkpoints and length prefix included).
+func BenchmarkEncode(b *testing.B) {
+	var eps []*Episode
+	for seed := uint64(0); seed < 8; seed++ {
+		w, err := sim.New(sim.Config{})
+		require.NoError(b, err)
+		w.Reset(seed)
+		ep := record(b, w, Header{Agent: "explorer"}, "explorer", 10000, false)
+		c := *ep // the recorder's columns are reused by the next record
+		c.Actions, c.Outcomes = append([]byte(nil), ep.Actions...), append([]byte(nil), ep.Outcomes...)
+		c.Checkpoints = append([]uint64(nil), ep.Checkpoints...)
+		eps = append(eps, &c)
+	}
+	var out countingWriter
+	tw, err := NewWriter("bench", &out)
+	require.NoError(b, err)
+	b.ReportAllocs()
+	b.ResetTimer()
+	steps := 0
+	for i := 0; i < b.N; i++ {
+		ep := eps[i%len(eps)]
+		if err := tw.Append(ep); err != nil {
+			b.Fatal(err)
+		}
+		steps += len(ep.Actions)
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(out.n-len(fileMagic))/float64(steps), "B/step")
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter struct{ n int }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }

@@ -47,7 +47,7 @@ served and nothing is compiled, so a Go toolchain is not needed.`,
 				if err != nil {
 					return err
 				}
-				root, err := web.ModuleRoot(wd)
+				root, err := moduleRoot(wd)
 				if err != nil {
 					return err
 				}

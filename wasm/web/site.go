@@ -45,22 +45,6 @@ func Build(ctx context.Context, root, dir string) error {
 	return nil
 }
 
-// ModuleRoot finds the Longcraft checkout holding dir (or one of its
-// parents), which Build needs to compile the app.
-func ModuleRoot(dir string) (string, error) {
-	for d := dir; ; {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil &&
-			bytes.HasPrefix(b, []byte("module github.com/longcraft/longcraft\n")) {
-			return d, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", fmt.Errorf("%s is not inside a Longcraft checkout: run from one, or pass a built app with --app (make wasm)", dir)
-		}
-		d = parent
-	}
-}
-
 // Handler serves the demo: the embedded pages, longcraft.wasm and
 // wasm_exec.js from appDir, and, under /traces/, the .lctrace files of
 // traceDir (when not empty) for links like /?trace=traces/run.lctrace.

@@ -1,0 +1,147 @@
+package perf
+
+import (
+	"math"
+	"sort"
+)
+
+// Figure is one measured quantity: how to read it from the samples, its
+// unit, and the target the issues set for it.
+type Figure struct {
+	Name   string
+	Unit   string
+	Key    string                // the sample key it is read from
+	Metric string                // the sample metric
+	Scale  func(float64) float64 // metric to unit (nil: as is)
+	// Ratio, when set, makes the figure the ratio of two other figures'
+	// values run by run (Key's over Ratio's).
+	Ratio  string
+	Target float64 // 0: none
+	Higher bool    // higher is better (the target is a floor, else a ceiling)
+}
+
+const (
+	simPkg    = "github.com/longcraft/longcraft/sim"
+	renderPkg = "github.com/longcraft/longcraft/render"
+	tracePkg  = "github.com/longcraft/longcraft/bench/trace"
+	runPkg    = "github.com/longcraft/longcraft/bench/run"
+)
+
+func perSecond(ns float64) float64 { return 1e9 / ns }
+func micros(ns float64) float64    { return ns / 1e3 }
+func kib(b float64) float64        { return b / 1024 }
+
+// Figures lists what `longcraft bench` reports, in order, with the
+// issues' targets.
+var Figures = []Figure{
+	{Name: "sim steps/s/core (random actions)", Unit: "steps/s", Key: simPkg + ".BenchmarkStep", Metric: "ns/op", Scale: perSecond, Target: 3e6, Higher: true},
+	{Name: "sim steps/s/core incl. resets", Unit: "steps/s", Key: simPkg + ".BenchmarkStepWithReset", Metric: "ns/op", Scale: perSecond, Higher: true},
+	{Name: "resets/s/core", Unit: "resets/s", Key: simPkg + ".BenchmarkReset", Metric: "ns/op", Scale: perSecond, Target: 20000, Higher: true},
+	{Name: "agent view 64 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView64", Metric: "ns/op", Scale: micros, Target: 7},
+	{Name: "agent view 256 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView256", Metric: "ns/op", Scale: micros},
+	{Name: "agent view 512 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView512", Metric: "ns/op", Scale: micros, Target: 150},
+	{Name: "full map, 4 px tiles", Unit: "µs/frame", Key: renderPkg + ".BenchmarkMapView4", Metric: "ns/op", Scale: micros},
+	{Name: "trace size", Unit: "B/step", Key: tracePkg + ".BenchmarkEncode", Metric: "B/step", Target: 2.2},
+	{Name: "trace encode", Unit: "steps/s", Key: tracePkg + ".BenchmarkEncode", Metric: "steps/s", Higher: true},
+	{Name: "trace replay", Unit: "steps/s", Key: tracePkg + ".BenchmarkReplay", Metric: "steps/s", Target: 2e6, Higher: true},
+	{Name: "scoring, 1 worker", Unit: "steps/s", Key: runPkg + ".BenchmarkSuite/workers=1", Metric: "steps/s", Higher: true},
+	{Name: "scoring, all cores", Unit: "steps/s", Key: runPkg + ".BenchmarkSuite/workers=all", Metric: "steps/s", Higher: true},
+	{Name: "scoring scaling, all cores / 1", Unit: "×", Key: runPkg + ".BenchmarkSuite/workers=all", Ratio: runPkg + ".BenchmarkSuite/workers=1", Metric: "steps/s", Target: 1.85, Higher: true},
+	{Name: "wasm steps/s (Node)", Unit: "steps/s", Key: "wasm:" + simPkg + ".BenchmarkStep", Metric: "ns/op", Scale: perSecond, Higher: true},
+	{Name: "wasm resets/s (Node)", Unit: "resets/s", Key: "wasm:" + simPkg + ".BenchmarkReset", Metric: "ns/op", Scale: perSecond, Higher: true},
+	{Name: "allocations per step", Unit: "allocs", Key: simPkg + ".BenchmarkStep", Metric: "allocs/op", Target: 0},
+	{Name: "allocations per reset", Unit: "allocs", Key: simPkg + ".BenchmarkReset", Metric: "allocs/op", Target: 0},
+	{Name: "allocations per frame (64 px)", Unit: "allocs", Key: renderPkg + ".BenchmarkAgentView64", Metric: "allocs/op", Target: 0},
+	{Name: "allocations per frame (512 px)", Unit: "allocs", Key: renderPkg + ".BenchmarkAgentView512", Metric: "allocs/op", Target: 0},
+	{Name: "memory per world (64×64)", Unit: "KiB", Key: simPkg + ".BenchmarkNew", Metric: "B/op", Scale: kib},
+}
+
+// zeroTarget marks the figures whose target is exactly zero (allocations),
+// which Target's "0: none" cannot say.
+func (f Figure) zeroTarget() bool { return f.Metric == "allocs/op" }
+
+// Value is a figure's measured values over repeated runs.
+type Value struct {
+	Name   string    `json:"name"`
+	Unit   string    `json:"unit"`
+	Min    float64   `json:"min"`
+	Median float64   `json:"median"`
+	Max    float64   `json:"max"`
+	Runs   []float64 `json:"runs"`
+	Target *float64  `json:"target,omitempty"`
+	Higher bool      `json:"higher_is_better"`
+	// Met says whether the median meets the target (nil: no target or
+	// not measured).
+	Met *bool `json:"met,omitempty"`
+}
+
+// Measured says whether the figure has any run.
+func (v Value) Measured() bool { return len(v.Runs) > 0 }
+
+// Evaluate computes every figure from the samples. Figures without samples
+// have no runs (for example wasm, when Node is missing).
+func Evaluate(samples []Sample) []Value {
+	out := make([]Value, 0, len(Figures))
+	for _, f := range Figures {
+		v := Value{Name: f.Name, Unit: f.Unit, Higher: f.Higher}
+		runs := values(samples, f.Key, f.Metric, f.Scale)
+		if f.Ratio != "" {
+			den := values(samples, f.Ratio, f.Metric, f.Scale)
+			n := min(len(runs), len(den))
+			ratios := make([]float64, 0, n)
+			for i := 0; i < n; i++ {
+				if den[i] > 0 {
+					ratios = append(ratios, runs[i]/den[i])
+				}
+			}
+			runs = ratios
+		}
+		v.Runs = runs
+		if len(runs) > 0 {
+			s := append([]float64(nil), runs...)
+			sort.Float64s(s)
+			v.Min, v.Max, v.Median = s[0], s[len(s)-1], median(s)
+		}
+		if f.Target != 0 || f.zeroTarget() {
+			t := f.Target
+			v.Target = &t
+			if len(runs) > 0 {
+				met := v.Median >= t
+				if !f.Higher {
+					met = v.Median <= t
+				}
+				v.Met = &met
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// values reads one metric of every run of a benchmark, in run order.
+func values(samples []Sample, key, metric string, scale func(float64) float64) []float64 {
+	var out []float64
+	for _, s := range samples {
+		if s.Key != key {
+			continue
+		}
+		x, ok := s.Metrics[metric]
+		if !ok || math.IsNaN(x) {
+			continue
+		}
+		if scale != nil {
+			x = scale(x)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// median of sorted values.
+func median(s []float64) float64 {
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,100 @@
+package perf
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Options say how to run the benchmarks.
+type Options struct {
+	Root      string        // the Longcraft checkout (go.mod's directory)
+	Count     int           // runs of each benchmark (min/median/max over them)
+	BenchTime time.Duration // -benchtime of each run
+	Wasm      bool          // also run the core's benchmarks under Node
+}
+
+// suites are the `go test` invocations behind Figures: packages and the
+// benchmarks each needs.
+var suites = []struct {
+	pkg, bench string
+	wasm       bool
+}{
+	{"./sim", "^(BenchmarkStep|BenchmarkStepWithReset|BenchmarkReset|BenchmarkNew)$", true},
+	{"./render", "^(BenchmarkAgentView64|BenchmarkAgentView256|BenchmarkAgentView512|BenchmarkMapView4)$", false},
+	{"./bench/trace", "^(BenchmarkEncode|BenchmarkReplay)$", false},
+	{"./bench/run", "^BenchmarkSuite$", false},
+}
+
+// Run runs every benchmark behind Figures and returns the report. Progress
+// (which package is running) goes to log.
+func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
+	if o.Count < 1 {
+		return nil, fmt.Errorf("bench: count %d, at least 1", o.Count)
+	}
+	r := &Report{Date: time.Now().UTC().Format(time.RFC3339), Count: o.Count,
+		Machine: Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), GoVersion: runtime.Version()}}
+	for _, s := range suites {
+		out, err := goTest(ctx, o, s.pkg, s.bench, nil, log)
+		if err != nil {
+			return nil, err
+		}
+		samples, err := Parse(bytes.NewReader(out), "")
+		if err != nil {
+			return nil, err
+		}
+		r.Samples = append(r.Samples, samples...)
+		if m := cpuLine.FindSubmatch(out); m != nil && r.Machine.CPU == "" {
+			r.Machine.CPU = strings.TrimSpace(string(m[1]))
+		}
+		if s.wasm && o.Wasm {
+			goroot, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output()
+			if err != nil {
+				return nil, fmt.Errorf("bench: go env GOROOT: %w", err)
+			}
+			env := []string{"GOOS=js", "GOARCH=wasm",
+				"PATH=" + filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm") + string(os.PathListSeparator) + os.Getenv("PATH")}
+			out, err := goTest(ctx, o, s.pkg, "^(BenchmarkStep|BenchmarkReset)$", env, log)
+			if err != nil {
+				return nil, fmt.Errorf("%w (is Node.js installed? --wasm=false skips the WebAssembly figures)", err)
+			}
+			samples, err := Parse(bytes.NewReader(out), "wasm:")
+			if err != nil {
+				return nil, err
+			}
+			r.Samples = append(r.Samples, samples...)
+		}
+	}
+	r.Figures = Evaluate(r.Samples)
+	return r, nil
+}
+
+var cpuLine = regexp.MustCompile(`(?m)^cpu: (.*)$`)
+
+// goTest runs one package's benchmarks and returns their output.
+func goTest(ctx context.Context, o Options, pkg, bench string, env []string, log io.Writer) ([]byte, error) {
+	args := []string{"test", "-run", "^$", "-bench", bench, "-benchmem",
+		"-count", fmt.Sprint(o.Count), "-benchtime", o.BenchTime.String(), "-timeout", "60m", pkg}
+	what := "go " + strings.Join(args, " ")
+	if len(env) > 0 {
+		what = strings.Join(env[:2], " ") + " " + what
+	}
+	fmt.Fprintf(log, "running %s\n", what)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = o.Root
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("bench: %s: %w\n%s%s", what, err, stdout.String(), stderr.String())
+	}
+	return stdout.Bytes(), nil
+}
