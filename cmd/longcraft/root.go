@@ -22,4 +22,3 @@ func moduleRoot(dir string) (string, error) {
 		d = parent
 	}
 }
-
