@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -70,17 +69,7 @@ served and nothing is compiled, so a Go toolchain is not needed.`,
 			}
 			hs := &http.Server{Handler: web.Handler(app, traces), ReadHeaderTimeout: 10 * time.Second}
 			fmt.Fprintf(cmd.OutOrStdout(), "Longcraft demo on http://%s/ (Ctrl-C stops)\n", ln.Addr())
-			done := make(chan error, 1)
-			go func() {
-				<-ctx.Done()
-				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				done <- hs.Shutdown(sctx)
-			}()
-			if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return <-done
+			return serveUntilDone(ctx, hs, ln)
 		},
 	}
 	f := cmd.Flags()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -81,17 +80,7 @@ episodes idle for longer than --idle are deleted, request bodies over
 					}
 				}
 			}()
-			done := make(chan error, 1)
-			go func() {
-				<-ctx.Done()
-				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				done <- hs.Shutdown(sctx)
-			}()
-			if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return <-done
+			return serveUntilDone(ctx, hs, ln)
 		},
 	}
 	f := cmd.Flags()
