@@ -103,6 +103,12 @@ func (o *Outcome) Reward() float64 {
 	return float64(popcount(uint64(o.Unlocked))) + float64(o.HealthDelta)/10
 }
 
+// RewardTenths is Reward in tenths, exactly: what sums of rewards over an
+// episode are kept in (runner results, trace metrics, the browser's HUD).
+func (o *Outcome) RewardTenths() int64 {
+	return 10*int64(popcount(uint64(o.Unlocked))) + int64(o.HealthDelta)
+}
+
 // Failed reports whether the action did not do what it asks.
 func (o *Outcome) Failed() bool {
 	return o.Kind == OutBlocked || (o.Kind == OutNothing && o.Reason != ReasonNone)

@@ -59,6 +59,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -347,6 +348,7 @@ func applyRuleCheck(t *testing.T, w *World, out *Outcome, step int, ck ruleCheck
 		want, err := strconv.ParseFloat(args[0], 64)
 		require.NoError(t, err, ck.pos)
 		assert.InDelta(t, want, out.Reward(), 1e-9, "%s: reward (outcome %s)", at, formatOutcome(outcomeFields(r, out)))
+		assert.Equal(t, int64(math.Round(want*10)), out.RewardTenths(), "%s: reward in tenths", at)
 	case "inventory":
 		want := map[string]int{}
 		for i := range r.Items {

@@ -233,7 +233,7 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 		res.Milestones += res.Stages
 	}
 	if t.Goal.Kind == task.KindAchievements {
-		res.Success = res.Unlocked >= t.Achieve
+		res.Success = t.AchievementsMet(w)
 		if res.Success {
 			res.End = "goal"
 		}
@@ -283,7 +283,7 @@ func (e *episode) step() bool {
 	e.out = e.w.Step(a)
 	e.last = &e.out
 	e.steps++
-	e.rewardTenths += 10*int64(popcount(uint64(e.out.Unlocked))) + int64(e.out.HealthDelta)
+	e.rewardTenths += e.out.RewardTenths()
 	before, _ := e.prog.Stages()
 	reached := e.prog.Update(e.w)
 	advanced := false

@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"math/bits"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -484,7 +483,7 @@ func (e *episode) update() {
 		if e.task.Goal.Kind == task.KindAchievements {
 			// Open-ended: success is the tier's count, and the episode
 			// goes on to the budget (as the runner plays it).
-			e.success = bits.OnesCount64(uint64(w.Achievements())) >= e.task.Achieve
+			e.success = e.task.AchievementsMet(w)
 		} else {
 			e.success = reached
 			e.terminated = reached
@@ -601,7 +600,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.last, e.hasLast = e.w.Step(a), true
-	e.rewardTenths += 10*int64(bits.OnesCount64(uint64(e.last.Unlocked))) + int64(e.last.HealthDelta)
+	e.rewardTenths += e.last.RewardTenths()
 	e.update()
 	resp := StepResponse{Observation: s.observe(e), Reward: e.last.Reward(),
 		Terminated: e.terminated, Truncated: e.truncated, Info: e.stepInfo()}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math/bits"
 	"sort"
 
 	"github.com/longcraft/longcraft/sim"
@@ -377,4 +378,11 @@ func reachable(w *sim.World) []bool {
 		}
 	}
 	return seen
+}
+
+// AchievementsMet says whether w has unlocked the achievements an
+// achievements task counts as success (Achieve of them). The runner and the
+// server play such an episode on to the budget, as Crafter does.
+func (t *Task) AchievementsMet(w *sim.World) bool {
+	return bits.OnesCount64(uint64(w.Achievements())) >= t.Achieve
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,7 +36,7 @@ func record(t testing.TB, w *sim.World, h Header, policy string, steps int, note
 		out = w.Step(a)
 		last = &out
 		rec.Step(a, &out, w)
-		reward += int64(10*bits.OnesCount64(uint64(out.Unlocked))) + int64(out.HealthDelta)
+		reward += out.RewardTenths()
 		if notes && i%50 == 0 {
 			rec.Annotate(Note{Reasoning: "explore east", Tokens: 12, LatencyMs: 340, Belief: "a tree is near"})
 		}

@@ -68,19 +68,15 @@ type Session struct {
 	rewards []int64      // rewards[i] is the reward (tenths) at snaps[i]
 }
 
-// Certify is the certifier of the tasks a session plays: the planner, as in
-// `longcraft score`, so a spec gives the browser the same task as the CLI.
-func Certify(w *sim.World, goal task.Goal, budget int) (bool, int) {
-	return planner.Solve(w, goal, budget)
-}
-
 // New starts a Play or Watch session of the task of spec. agent names the
 // built-in agent that plays in Watch mode (planner, explorer, random, noop).
 func New(spec task.Spec, mode Mode, agent string) (*Session, error) {
 	if mode == Replay {
 		return nil, fmt.Errorf("new session: a replay starts from a trace (OpenReplay)")
 	}
-	t, err := task.Generate(spec, Certify)
+	// Certified by the planner, as `longcraft score` does (run.Certify), so
+	// a spec gives the browser the same task as the CLI.
+	t, err := task.Generate(spec, planner.Solve)
 	if err != nil {
 		return nil, fmt.Errorf("new session %s: %w", spec.ID(), err)
 	}
@@ -191,7 +187,7 @@ func (s *Session) Act(a sim.Action) bool {
 	s.last = s.World.Step(a)
 	s.stepped = true
 	s.actions = append(s.actions, a)
-	s.reward += rewardTenths(&s.last)
+	s.reward += s.last.RewardTenths()
 	if s.Mode == Replay {
 		if n := len(s.actions); n%snapshotEvery == 0 && n/snapshotEvery == len(s.snaps) {
 			s.snaps = append(s.snaps, s.World.Clone())
@@ -203,17 +199,11 @@ func (s *Session) Act(a sim.Action) bool {
 	return true
 }
 
-// rewardTenths is a step's Crafter reward in tenths, as the runner counts
-// it: +1 per achievement unlocked, ±0.1 per half point of health.
-func rewardTenths(o *sim.Outcome) int64 {
-	return 10*int64(popcount(uint64(o.Unlocked))) + int64(o.HealthDelta)
-}
-
 // checkEnd ends the episode on its goal, the player's death or the budget.
 func (s *Session) checkEnd() {
 	reached := s.prog != nil && s.prog.Update(s.World)
 	if s.Task != nil && s.Task.Goal.Kind == task.KindAchievements {
-		reached = popcount(uint64(s.World.Achievements())) >= s.Task.Achieve
+		reached = s.Task.AchievementsMet(s.World)
 	}
 	switch {
 	case reached:
@@ -358,7 +348,7 @@ func (s *Session) Recording(startUnixMs int64) ([]byte, error) {
 	for _, a := range s.actions {
 		o := w.Step(a)
 		rec.Step(a, &o, w)
-		m.RewardTenths += rewardTenths(&o)
+		m.RewardTenths += o.RewardTenths()
 	}
 	m.Success, m.Died, m.Achievements = s.end == "goal", w.Dead(), uint64(w.Achievements())
 	ep := rec.End(w, m)
@@ -374,12 +364,4 @@ func (s *Session) Recording(startUnixMs int64) ([]byte, error) {
 		return nil, fmt.Errorf("record: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-func popcount(x uint64) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }
