@@ -16,8 +16,8 @@ type Figure struct {
 	// Ratio, when set, makes the figure the ratio of two other figures'
 	// values run by run (Key's over Ratio's).
 	Ratio  string
-	Target float64 // 0: none
-	Higher bool    // higher is better (the target is a floor, else a ceiling)
+	Target *float64 // nil: none
+	Higher bool     // higher is better (the target is a floor, else a ceiling)
 }
 
 const (
@@ -27,6 +27,9 @@ const (
 	runPkg    = "github.com/longcraft/longcraft/bench/run"
 )
 
+// at makes a target.
+func at(x float64) *float64 { return &x }
+
 func perSecond(ns float64) float64 { return 1e9 / ns }
 func micros(ns float64) float64    { return ns / 1e3 }
 func kib(b float64) float64        { return b / 1024 }
@@ -34,31 +37,27 @@ func kib(b float64) float64        { return b / 1024 }
 // Figures lists what `longcraft bench` reports, in order, with the
 // issues' targets.
 var Figures = []Figure{
-	{Name: "sim steps/s/core (random actions)", Unit: "steps/s", Key: simPkg + ".BenchmarkStep", Metric: "ns/op", Scale: perSecond, Target: 3e6, Higher: true},
+	{Name: "sim steps/s/core (random actions)", Unit: "steps/s", Key: simPkg + ".BenchmarkStep", Metric: "ns/op", Scale: perSecond, Target: at(3e6), Higher: true},
 	{Name: "sim steps/s/core incl. resets", Unit: "steps/s", Key: simPkg + ".BenchmarkStepWithReset", Metric: "ns/op", Scale: perSecond, Higher: true},
-	{Name: "resets/s/core", Unit: "resets/s", Key: simPkg + ".BenchmarkReset", Metric: "ns/op", Scale: perSecond, Target: 20000, Higher: true},
-	{Name: "agent view 64 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView64", Metric: "ns/op", Scale: micros, Target: 7},
+	{Name: "resets/s/core", Unit: "resets/s", Key: simPkg + ".BenchmarkReset", Metric: "ns/op", Scale: perSecond, Target: at(20000), Higher: true},
+	{Name: "agent view 64 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView64", Metric: "ns/op", Scale: micros, Target: at(7)},
 	{Name: "agent view 256 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView256", Metric: "ns/op", Scale: micros},
-	{Name: "agent view 512 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView512", Metric: "ns/op", Scale: micros, Target: 150},
+	{Name: "agent view 512 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView512", Metric: "ns/op", Scale: micros, Target: at(150)},
 	{Name: "full map, 4 px tiles", Unit: "µs/frame", Key: renderPkg + ".BenchmarkMapView4", Metric: "ns/op", Scale: micros},
-	{Name: "trace size", Unit: "B/step", Key: tracePkg + ".BenchmarkEncode", Metric: "B/step", Target: 2.2},
+	{Name: "trace size", Unit: "B/step", Key: tracePkg + ".BenchmarkEncode", Metric: "B/step", Target: at(2.2)},
 	{Name: "trace encode", Unit: "steps/s", Key: tracePkg + ".BenchmarkEncode", Metric: "steps/s", Higher: true},
-	{Name: "trace replay", Unit: "steps/s", Key: tracePkg + ".BenchmarkReplay", Metric: "steps/s", Target: 2e6, Higher: true},
+	{Name: "trace replay", Unit: "steps/s", Key: tracePkg + ".BenchmarkReplay", Metric: "steps/s", Target: at(2e6), Higher: true},
 	{Name: "scoring, 1 worker", Unit: "steps/s", Key: runPkg + ".BenchmarkSuite/workers=1", Metric: "steps/s", Higher: true},
 	{Name: "scoring, all cores", Unit: "steps/s", Key: runPkg + ".BenchmarkSuite/workers=all", Metric: "steps/s", Higher: true},
-	{Name: "scoring scaling, all cores / 1", Unit: "×", Key: runPkg + ".BenchmarkSuite/workers=all", Ratio: runPkg + ".BenchmarkSuite/workers=1", Metric: "steps/s", Target: 1.85, Higher: true},
+	{Name: "scoring scaling, all cores / 1", Unit: "×", Key: runPkg + ".BenchmarkSuite/workers=all", Ratio: runPkg + ".BenchmarkSuite/workers=1", Metric: "steps/s", Target: at(1.85), Higher: true},
 	{Name: "wasm steps/s (Node)", Unit: "steps/s", Key: "wasm:" + simPkg + ".BenchmarkStep", Metric: "ns/op", Scale: perSecond, Higher: true},
 	{Name: "wasm resets/s (Node)", Unit: "resets/s", Key: "wasm:" + simPkg + ".BenchmarkReset", Metric: "ns/op", Scale: perSecond, Higher: true},
-	{Name: "allocations per step", Unit: "allocs", Key: simPkg + ".BenchmarkStep", Metric: "allocs/op", Target: 0},
-	{Name: "allocations per reset", Unit: "allocs", Key: simPkg + ".BenchmarkReset", Metric: "allocs/op", Target: 0},
-	{Name: "allocations per frame (64 px)", Unit: "allocs", Key: renderPkg + ".BenchmarkAgentView64", Metric: "allocs/op", Target: 0},
-	{Name: "allocations per frame (512 px)", Unit: "allocs", Key: renderPkg + ".BenchmarkAgentView512", Metric: "allocs/op", Target: 0},
+	{Name: "allocations per step", Unit: "allocs", Key: simPkg + ".BenchmarkStep", Metric: "allocs/op", Target: at(0)},
+	{Name: "allocations per reset", Unit: "allocs", Key: simPkg + ".BenchmarkReset", Metric: "allocs/op", Target: at(0)},
+	{Name: "allocations per frame (64 px)", Unit: "allocs", Key: renderPkg + ".BenchmarkAgentView64", Metric: "allocs/op", Target: at(0)},
+	{Name: "allocations per frame (512 px)", Unit: "allocs", Key: renderPkg + ".BenchmarkAgentView512", Metric: "allocs/op", Target: at(0)},
 	{Name: "memory per world (64×64)", Unit: "KiB", Key: simPkg + ".BenchmarkNew", Metric: "B/op", Scale: kib},
 }
-
-// zeroTarget marks the figures whose target is exactly zero (allocations),
-// which Target's "0: none" cannot say.
-func (f Figure) zeroTarget() bool { return f.Metric == "allocs/op" }
 
 // Value is a figure's measured values over repeated runs.
 type Value struct {
@@ -102,8 +101,8 @@ func Evaluate(samples []Sample) []Value {
 			sort.Float64s(s)
 			v.Min, v.Max, v.Median = s[0], s[len(s)-1], median(s)
 		}
-		if f.Target != 0 || f.zeroTarget() {
-			t := f.Target
+		if f.Target != nil {
+			t := *f.Target // a copy: the report must not point into Figures
 			v.Target = &t
 			if len(runs) > 0 {
 				met := v.Median >= t

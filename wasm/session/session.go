@@ -45,6 +45,12 @@ func (m Mode) String() string {
 // step back re-simulates at most this many steps.
 const snapshotEvery = 256
 
+// snapshot is a replay's state at a multiple of snapshotEvery steps.
+type snapshot struct {
+	world  *sim.World
+	reward int64 // tenths, so far
+}
+
 // Session is one episode shown in the browser.
 type Session struct {
 	Mode  Mode
@@ -63,9 +69,8 @@ type Session struct {
 	end     string
 
 	// Replay only.
-	ep      *trace.Episode
-	snaps   []*sim.World // snaps[i] is the world after i·snapshotEvery steps
-	rewards []int64      // rewards[i] is the reward (tenths) at snaps[i]
+	ep    *trace.Episode
+	snaps []snapshot // snaps[i] is the episode after i·snapshotEvery steps
 }
 
 // New starts a Play or Watch session of the task of spec. agent names the
@@ -129,7 +134,7 @@ func OpenReplay(name string, data []byte, i int) (*Session, error) {
 		}
 		s.prog = task.NewProgress(s.Task.Goal, w)
 	}
-	s.snaps, s.rewards = []*sim.World{w.Clone()}, []int64{0}
+	s.snaps = []snapshot{{world: w.Clone()}}
 	return s, nil
 }
 
@@ -190,8 +195,7 @@ func (s *Session) Act(a sim.Action) bool {
 	s.reward += s.last.RewardTenths()
 	if s.Mode == Replay {
 		if n := len(s.actions); n%snapshotEvery == 0 && n/snapshotEvery == len(s.snaps) {
-			s.snaps = append(s.snaps, s.World.Clone())
-			s.rewards = append(s.rewards, s.reward)
+			s.snaps = append(s.snaps, snapshot{s.World.Clone(), s.reward})
 		}
 		return true
 	}
@@ -242,10 +246,10 @@ func (s *Session) Seek(n int) error {
 	n = max(0, min(n, len(s.ep.Actions)))
 	k := min(n/snapshotEvery, len(s.snaps)-1)
 	if cur := len(s.actions); cur > n || cur < k*snapshotEvery {
-		s.World.CopyFrom(s.snaps[k])
+		s.World.CopyFrom(s.snaps[k].world)
 		s.actions = s.actions[:k*snapshotEvery]
 		s.stepped = false
-		s.reward = s.rewards[k]
+		s.reward = s.snaps[k].reward
 		if s.prog != nil {
 			s.prog = task.NewProgress(s.Task.Goal, s.World)
 		}

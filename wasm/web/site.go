@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -51,8 +50,7 @@ func Build(ctx context.Context, root, dir string) error {
 // Everything is served from this machine: the page needs no network.
 func Handler(appDir, traceDir string) http.Handler {
 	mux := http.NewServeMux()
-	pages, _ := fs.Sub(Pages, ".")
-	mux.Handle("/", http.FileServerFS(pages))
+	mux.Handle("/", http.FileServerFS(Pages))
 	for _, name := range []string{"longcraft.wasm", "wasm_exec.js"} {
 		path := filepath.Join(appDir, name)
 		mux.HandleFunc("/"+name, func(w http.ResponseWriter, r *http.Request) {
