@@ -71,59 +71,107 @@ func (g *generator) fill(f *noiseField, key uint64) {
 	}
 }
 
-// at returns field f at tile (x, y), in [-65536, 65536). It interpolates
-// the lattice down to row y once per row and field (rows are generated in
-// order), then across to x.
-func (g *generator) at(f int, x, y int) int32 {
-	if g.colsRow[f] != y {
-		g.rowCols(&g.fields[f], y, g.cols[f])
-		g.colsRow[f] = y
+// rowBuf holds one value per tile of a row, or per lattice column. The
+// generator indexes it with i&rowMask, which the compiler knows to be in
+// bounds, so its tile loop carries no bounds checks.
+type rowBuf [MaxSide]int32
+
+// rowMask keeps an index within a rowBuf.
+const rowMask = MaxSide - 1
+
+// rowCols returns field f's lattice brought down to row y: element i is
+// the field at lattice column i on that row. It is computed once per row
+// and field (rows are generated in order).
+func (g *generator) rowCols(f, y int) *rowBuf {
+	cols := g.cols[f]
+	if g.colsRow[f] == y {
+		return cols
 	}
-	return g.fields[f].colsAt(g.cols[f], x)
-}
-
-// point evaluates field f at one tile straight from its lattice: cheaper
-// than at for fields read on a few tiles of a row.
-func (g *generator) point(f int, x, y int) int32 {
 	fd := &g.fields[f]
-	i := int(fd.rowStart[y]) + int(fd.col[x])
-	p := g.lattice[i : i+fd.stride+2]
-	wx := int64(fd.wx[x])
-	return lerp(lerp(p[0], p[1], wx), lerp(p[fd.stride], p[fd.stride+1], wx), int64(fd.wy[y]))
+	i := int(fd.rowStart[y])
+	wy := int64(fd.wy[y])
+	top := g.lattice[i : i+fd.stride]
+	bot := g.lattice[i+fd.stride : i+2*fd.stride]
+	bot = bot[:len(top)]
+	for i := range top {
+		cols[i&rowMask] = lerp(top[i], bot[i], wy)
+	}
+	g.colsRow[f] = y
+	return cols
 }
 
-// rowCols interpolates field f's lattice down to row y: cols[i] is the
-// field at lattice column i on that row.
-func (g *generator) rowCols(f *noiseField, y int, cols []int32) {
-	i := int(f.rowStart[y])
-	wy := int64(f.wy[y])
-	top := g.lattice[i : i+f.stride]
-	bot := g.lattice[i+f.stride : i+2*f.stride]
-	cols = cols[:len(top)]
-	for i := range cols {
-		cols[i] = lerp(top[i], bot[i], wy)
+// colsLerp interpolates a row's lattice columns (from rowCols) at lattice
+// column ix with weight wx: the field at one tile of the row.
+func colsLerp(cols *rowBuf, ix, wx int32) int32 {
+	return lerp(cols[ix&rowMask], cols[(ix+1)&rowMask], int64(wx))
+}
+
+// at returns field f at tile (x, y), in [-65536, 65536), interpolating
+// down to the row and then across.
+func (g *generator) at(f int, x, y int) int32 {
+	fd := &g.fields[f]
+	return colsLerp(g.rowCols(f, y), fd.col[x], fd.wx[x])
+}
+
+// acrossRows holds a field's lattice rows row and row+1 interpolated
+// across every x.
+type acrossRows struct {
+	row      int // -1 before the first use of a generation
+	top, bot *rowBuf
+}
+
+// across is a field between two lattice rows, interpolated across x.
+type across struct{ top, bot *rowBuf }
+
+// at returns the field at tile index i of the row of weight wy.
+func (a across) at(i int, wy int64) int32 { return lerp(a.top[i&rowMask], a.bot[i&rowMask], wy) }
+
+// acrossPair returns field f's lattice rows around row y interpolated
+// across x, and row y's weight between them: the field at a tile of row y
+// is then one interpolation. This order, across x before down to y,
+// decides the rounding (and so the world) of the fields read this way.
+// A pair serves every row between its lattice rows.
+func (g *generator) acrossPair(f, y int) (across, int64) {
+	fd, a := &g.fields[f], &g.across[f]
+	if r := y >> fd.shiftY; a.row != r {
+		if a.row >= 0 && a.row+1 == r { // the old bottom row is the new top
+			a.top, a.bot = a.bot, a.top
+		} else {
+			g.acrossX(fd, r, a.top)
+		}
+		g.acrossX(fd, r+1, a.bot)
+		a.row = r
+	}
+	return across{a.top, a.bot}, int64(fd.wy[y])
+}
+
+// acrossX interpolates lattice row r of field f across every x into dst.
+func (g *generator) acrossX(f *noiseField, r int, dst *rowBuf) {
+	i := f.offset + r*f.stride
+	pts := g.lattice[i : i+f.stride]
+	for x, ix := range f.col {
+		dst[x&rowMask] = lerp(pts[ix], pts[ix+1], int64(f.wx[x]))
 	}
 }
 
 // fineRows evaluates the water and mountain fields, which share the fine
-// lattice (spacing 4), on every tile of row y, water with its bias added.
-// Each lattice cell is four tiles with fixed weights, so the loop is
-// unrolled over them.
-func (g *generator) fineRows(y int, water, mountain []int32) {
+// lattice (spacing 4), on the n tiles of row y into g.water and
+// g.mountain, water with its bias added. Each lattice cell is four tiles
+// with fixed weights, so the loop is unrolled over them.
+func (g *generator) fineRows(y, n int) {
 	fw, fm := &g.fields[fieldWater], &g.fields[fieldMountain]
-	g.rowCols(fw, y, g.cols[fieldWater])
-	g.rowCols(fm, y, g.cols[fieldMountain])
-	wc, mc := g.cols[fieldWater], g.cols[fieldMountain]
+	wc, mc := g.rowCols(fieldWater, y), g.rowCols(fieldMountain, y)
 	var k [fineSpan]int64
 	for i := range k {
 		k[i] = int64(fw.cellWeights[i])
 	}
-	mountain = mountain[:len(water)]
+	water, mountain := &g.water, &g.mountain
 	x := 0
-	for ix := 0; x+fineSpan <= len(water) && ix+1 < len(wc) && ix+1 < len(mc); ix++ {
-		wa, wd := int64(wc[ix]), int64(wc[ix+1])-int64(wc[ix])
-		ma, md := int64(mc[ix]), int64(mc[ix+1])-int64(mc[ix])
-		ws, ms := water[x:x+fineSpan:x+fineSpan], mountain[x:x+fineSpan:x+fineSpan]
+	for ix := 0; x+fineSpan <= n; ix++ {
+		wa, wd := int64(wc[ix&rowMask]), int64(wc[(ix+1)&rowMask])-int64(wc[ix&rowMask])
+		ma, md := int64(mc[ix&rowMask]), int64(mc[(ix+1)&rowMask])-int64(mc[ix&rowMask])
+		ws := (*[fineSpan]int32)(water[x&rowMask&^(fineSpan-1):])
+		ms := (*[fineSpan]int32)(mountain[x&rowMask&^(fineSpan-1):])
 		// Unrolled by hand; the compiler does not unroll loops.
 		ws[0], ms[0] = int32(wa+wd*k[0]>>16)+waterBias, int32(ma+md*k[0]>>16)
 		ws[1], ms[1] = int32(wa+wd*k[1]>>16)+waterBias, int32(ma+md*k[1]>>16)
@@ -131,36 +179,14 @@ func (g *generator) fineRows(y int, water, mountain []int32) {
 		ws[3], ms[3] = int32(wa+wd*k[3]>>16)+waterBias, int32(ma+md*k[3]>>16)
 		x += fineSpan
 	}
-	for ; x < len(water); x++ { // a partial cell at the right edge
-		water[x] = fw.colsAt(wc, x) + waterBias
-		mountain[x] = fm.colsAt(mc, x)
+	for ; x < n; x++ { // a partial cell at the right edge
+		water[x&rowMask] = colsLerp(wc, fw.col[x], fw.wx[x]) + waterBias
+		mountain[x&rowMask] = colsLerp(mc, fm.col[x], fm.wx[x])
 	}
 }
 
 // fineSpan is the lattice spacing of the water and mountain fields.
 const fineSpan = 4
-
-// sweep evaluates field f on row y for x in [lo, hi) into dst[lo:hi].
-func (g *generator) sweep(f, y, lo, hi int, dst []int32) {
-	fd := &g.fields[f]
-	if g.colsRow[f] != y {
-		g.rowCols(fd, y, g.cols[f])
-		g.colsRow[f] = y
-	}
-	cols := g.cols[f]
-	col, wx := fd.col[lo:hi], fd.wx[lo:hi]
-	dst = dst[lo:hi]
-	for x := range dst {
-		ix := col[x]
-		dst[x] = lerp(cols[ix], cols[ix+1], int64(wx[x]))
-	}
-}
-
-// colsAt interpolates a row's lattice column values (from rowCols) at x.
-func (f *noiseField) colsAt(cols []int32, x int) int32 {
-	ix := f.col[x]
-	return lerp(cols[ix], cols[ix+1], int64(f.wx[x]))
-}
 
 // lerp returns a + (b−a)·t for t in 1/65536 units.
 func lerp(a, b int32, t int64) int32 {

@@ -52,17 +52,22 @@ type generator struct {
 	// sqrt16 holds √n in 1/65536 units for the squared distances of the
 	// start area.
 	sqrt16 [startReach * startReach]int32
-	// The lattice column values, on the row being generated, of the fields
-	// read on most tiles.
-	// cols holds each field's lattice interpolated down to row colsRow.
-	cols    [numFields][]int32
+	// cols holds, per field interpolated down to a row before across x,
+	// its lattice column values on row colsRow.
+	cols    [numFields]*rowBuf
 	colsRow [numFields]int
+	// across holds, per field interpolated across x before down to a row,
+	// its two lattice rows around the current row (see acrossPair).
+	across [numFields]acrossRows
 	// rarity holds the draw thresholds of this generation: the classic
 	// ones scaled by the ruleset's abundance and hostility.
 	rarity rarities
-	// The water, mountain, tunnel and start area values of the row being
-	// generated.
-	waterRow, mountRow, tunnelH, tunnelV, startRow []int32
+	// The water and mountain heights of the row being generated, and the
+	// start area's noise on it.
+	water, mountain, start rowBuf
+	// counts accumulates, per chunk column, the packed balance counts
+	// (see tileInfo) of the chunk row being generated.
+	counts [MaxSide]uint64
 }
 
 // startReach is the distance beyond which the start area no longer shapes
@@ -71,21 +76,18 @@ const startReach = 16
 
 func newGenerator(width, height int) *generator {
 	g := &generator{}
-	n, widest := 0, 0
+	n := 0
 	for f := range g.fields {
 		sx, sy := fieldShifts(f)
 		g.fields[f] = newNoiseField(sx, sy, n, width, height)
 		n += g.fields[f].stride * g.fields[f].rows
-		widest = max(widest, g.fields[f].stride)
 	}
 	g.lattice = make([]int32, n)
-	g.waterRow = make([]int32, width)
-	g.mountRow = make([]int32, width)
-	g.tunnelH = make([]int32, width)
-	g.tunnelV = make([]int32, width)
-	g.startRow = make([]int32, width)
-	for f := range g.cols {
-		g.cols[f] = make([]int32, g.fields[f].stride)
+	for _, f := range [...]int{fieldWaterLow, fieldWater, fieldMountainLow, fieldMountain, fieldStart, fieldTunnelH, fieldTunnelV, fieldTree} {
+		g.cols[f] = new(rowBuf)
+	}
+	for _, f := range [...]int{fieldSand, fieldCave, fieldCoal, fieldIron, fieldLava} {
+		g.across[f] = acrossRows{top: new(rowBuf), bot: new(rowBuf)}
 	}
 	for i := range g.sqrt16 {
 		g.sqrt16[i] = isqrt16(i)
@@ -208,6 +210,7 @@ func (w *World) generate(px, py int) {
 	}
 	for f := range g.colsRow {
 		g.colsRow[f] = -1
+		g.across[f].row = -1
 	}
 	g.setRarities(&w.rules.Gen)
 	// Water and mountains are two octaves each: a coarse one and a fine one
@@ -228,6 +231,7 @@ func (w *World) generate(px, py int) {
 		}
 	}
 	clear(w.chunks)
+	clear(g.counts[:w.chunksX])
 	for y := 0; y < w.height; y++ {
 		w.generateRow(px, py, y, key, &info)
 	}
@@ -244,92 +248,152 @@ const (
 
 // generateRow decides the materials of row y, counts them into the chunks
 // and starts creatures on the row.
+//
+// It is one pass over the row, and each noise field is evaluated only on
+// the tiles that read it, inline: a field costs one interpolation there,
+// its lattice having been brought down to the row (cols) or across x
+// (acrossPair) once per row. Row values live in fixed arrays indexed by
+// x&rowMask, which needs no bounds checks.
 func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 	g := w.gen
-	base := y * w.width
-	tiles := w.tiles[base : base+w.width]
-	water, mountain := g.waterRow[:len(tiles)], g.mountRow[:len(tiles)]
-	g.fineRows(y, water, mountain)
-	// The start area: grass where its score is positive, and no water or
-	// mountain close to it.
+	n := w.width
+	base := y * n
+	tiles := w.tiles[base : base+n]
+	g.fineRows(y, n)
+	g.startArea(px, py, y, n)
+	water, mountain := &g.water, &g.mountain
+	tunnelH, tunnelV, tree := g.rowCols(fieldTunnelH, y), g.rowCols(fieldTunnelV, y), g.rowCols(fieldTree, y)
+	thCol, thWx := g.fields[fieldTunnelH].col[:n], g.fields[fieldTunnelH].wx[:n]
+	tvCol, tvWx := g.fields[fieldTunnelV].col[:n], g.fields[fieldTunnelV].wx[:n]
+	trCol, trWx := g.fields[fieldTree].col[:n], g.fields[fieldTree].wx[:n]
+	sand, sandWy := g.acrossPair(fieldSand, y)
+	cave, caveWy := g.acrossPair(fieldCave, y)
+	coal, coalWy := g.acrossPair(fieldCoal, y)
+	iron, ironWy := g.acrossPair(fieldIron, y)
+	lava, lavaWy := g.acrossPair(fieldLava, y)
+	rar := g.rarity
+	extraOres := len(w.rules.Gen.Ores) > 0
+	chunkCol := w.chunkCol[:n]
 	dy := y - py
-	if dy > -startReach && dy < startReach {
-		x0, x1 := max(px-startReach+1, 0), min(px+startReach, w.width)
-		g.sweep(fieldStart, y, x0, x1, g.startRow)
-		for x := x0; x < x1; x++ {
-			dx := x - px
-			d2 := dx*dx + dy*dy
-			if d2 >= len(g.sqrt16) {
-				continue
-			}
-			start := startRadius - g.sqrt16[d2] + startNoise*g.startRow[x]
-			near := logistic(start)
-			water[x] -= 2 * near
-			mountain[x] -= 4 * near
-			if start > 0 {
-				water[x] = math32Min // marks a start tile for the loop below
-			}
-		}
-	}
-	// Mountains lose height near water. Tunnels are tested on almost every
-	// mountain tile, so their fields are evaluated in one sweep over the
-	// row's mountain span rather than tile by tile.
-	lo, hi := len(water), 0
-	for x, wv := range water {
-		if wv == math32Min {
-			continue
-		}
-		mountain[x] -= int32(int64(wv) * mountainWaterWeight >> 16)
-		if mountain[x] > mountainLevel {
-			lo, hi = min(lo, x), x+1
-		}
-	}
-	if lo < hi {
-		g.sweep(fieldTunnelH, y, lo, hi, g.tunnelH)
-		g.sweep(fieldTunnelV, y, lo, hi, g.tunnelV)
-	}
-	cs := w.rules.Creature.ChunkSize
-	chunks := w.chunks[int(w.chunkRow[y]):]
-	for c, x0 := 0, 0; x0 < len(tiles); c, x0 = c+1, x0+cs {
-		var counts uint64
-		for x, x1 := x0, min(x0+cs, len(tiles)); x < x1; x++ {
-			var draws uint64 // the tile's random draws, hashed when needed
-			m, tunnel := MatGrass, false
-			if wv, mv := water[x], mountain[x]; wv == math32Min {
+	for x := 0; x < n; x++ {
+		i := x & rowMask
+		wv := water[i]
+		m, tunnel := MatGrass, false
+		var draws uint64 // the tile's random draws, hashed when needed
+		switch mv := mountain[i] - int32(int64(wv)*mountainWaterWeight>>16); {
+		case wv == startTile:
+			draws = tileDraws(key, base+x)
+		case mv > mountainLevel:
+			// Caves and tunnels take no random draw; ores do.
+			switch {
+			case mv > caveMountain && cave.at(i, caveWy) > caveLevel:
+				m = MatPath
+			case colsLerp(tunnelH, thCol[x], thWx[x]) > tunnelLevel, colsLerp(tunnelV, tvCol[x], tvWx[x]) > tunnelLevel:
+				m, tunnel = MatPath, true
+			default:
 				draws = tileDraws(key, base+x)
-			} else {
 				switch {
-				case mv > mountainLevel:
-					m, tunnel, draws = w.mountainTile(x, y, mv, key, base+x)
-				case wv > sandLow && wv <= sandHigh && g.point(fieldSand, x, y) > sandLevel:
-					m = MatSand
-				case wv > waterLevel:
-					m = MatWater
+				case draw(draws, drawCoal) > rar.coal && coal.at(i, coalWy) > coalLevel:
+					m = MatCoal
+				case draw(draws, drawIron) > rar.iron && iron.at(i, ironWy) > ironLevel:
+					m = MatIron
+				case mv > diamondMountain && draw(draws, drawDiamond) > rar.diamond:
+					m = MatDiamond
+				case mv > lavaMountain && lava.at(i, lavaWy) > lavaLevel:
+					m = MatLava
+				case extraOres:
+					m = w.extraOre(mv, draws)
 				default:
-					draws = tileDraws(key, base+x)
-					if draw(draws, drawTree) > g.rarity.tree && g.at(fieldTree, x, y) > treeLevel {
-						m = MatTree
-					}
+					m = MatStone
 				}
 			}
-			tiles[x] = m
-			counts += info[m]
-			if info[m]&walkableFlag != 0 {
-				if draws == 0 {
-					draws = tileDraws(key, base+x)
-				}
-				// Most tiles start no creature: test the draws before the call.
-				if draw(draws, drawCow) > g.rarity.cow || draw(draws, drawZombie) > g.rarity.zombie ||
-					draw(draws, drawSkeleton) > g.rarity.skeleton {
-					w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
-				}
+		case wv > sandLow && wv <= sandHigh && sand.at(i, sandWy) > sandLevel:
+			m = MatSand
+		case wv > waterLevel:
+			m = MatWater
+		default:
+			draws = tileDraws(key, base+x)
+			if draw(draws, drawTree) > rar.tree && colsLerp(tree, trCol[x], trWx[x]) > treeLevel {
+				m = MatTree
 			}
 		}
-		counts &= countLanes
+		tiles[x] = m
+		t := info[m]
+		g.counts[chunkCol[x]&rowMask] += t
+		if t&walkableFlag != 0 {
+			if draws == 0 {
+				draws = tileDraws(key, base+x)
+			}
+			// Most tiles start no creature: test the draws before the call.
+			if draw(draws, drawCow) > rar.cow || draw(draws, drawZombie) > rar.zombie ||
+				draw(draws, drawSkeleton) > rar.skeleton {
+				w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
+			}
+		}
+	}
+	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {
+		w.flushCounts(y)
+	}
+}
+
+// flushCounts adds the counts accumulated over the chunk row of row y to
+// its chunks and clears them.
+func (w *World) flushCounts(y int) {
+	g := w.gen
+	chunks := w.chunks[int(w.chunkRow[y]):][:w.chunksX]
+	for c := range chunks {
+		counts := g.counts[c] & countLanes
 		for r := range chunks[c].space {
 			chunks[c].space[r] += uint8(counts >> (16 * r))
 		}
+		g.counts[c] = 0
 	}
+}
+
+// startTile marks the tiles of the start area in the water row: no field
+// value reaches it.
+const startTile = -1 << 31
+
+// startArea shapes row y around the player at (px, py): water and
+// mountains are lowered near the start, and the start area's own tiles,
+// where its score is positive, are marked startTile.
+func (g *generator) startArea(px, py, y, n int) {
+	dy := y - py
+	if dy <= -startReach || dy >= startReach {
+		return
+	}
+	x0, x1 := max(px-startReach+1, 0), min(px+startReach, n)
+	start := g.rowCols(fieldStart, y)
+	col, wx := g.fields[fieldStart].col, g.fields[fieldStart].wx
+	for x := x0; x < x1; x++ {
+		dx := x - px
+		d2 := dx*dx + dy*dy
+		if d2 >= len(g.sqrt16) {
+			continue
+		}
+		s := startRadius - g.sqrt16[d2] + startNoise*colsLerp(start, col[x], wx[x])
+		near := logistic(s)
+		i := x & rowMask
+		g.water[i] -= 2 * near
+		g.mountain[i] -= 4 * near
+		if s > 0 {
+			g.water[i] = startTile
+		}
+	}
+}
+
+// extraOre picks among the ruleset's extra ores for a stone tile of the
+// given mountain height: the first whose depth and chance are met, or
+// stone. They read the draw trees use elsewhere.
+func (w *World) extraOre(mountain int32, draws uint64) Material {
+	gen := &w.rules.Gen
+	for i := range gen.Ores {
+		o := &gen.Ores[i]
+		if mountain > o.MinMountain && uint32(draw(draws, drawTree)) >= one-scaleChance(o.Chance, gen.Abundance) {
+			return o.Material
+		}
+	}
+	return MatStone
 }
 
 // scatterCreature may start a cow, zombie or skeleton on the walkable
@@ -351,42 +415,6 @@ func (w *World) scatterCreature(x, y int, m Material, dx, dy int, tunnel bool, d
 		return
 	}
 	w.addObject(w.newCreature(k, x, y))
-}
-
-// math32Min is the least int32, used as a marker no field value reaches.
-const math32Min = -1 << 31
-
-// mountainTile decides a tile inside the mountains; tunnel reports a
-// tunnel, where skeletons start. Caves and tunnels take no random draw;
-// ores do, and the draws are returned for the creatures of path tiles.
-func (w *World) mountainTile(x, y int, mountain int32, key uint64, i int) (m Material, tunnel bool, draws uint64) {
-	g := w.gen
-	switch {
-	case mountain > caveMountain && g.point(fieldCave, x, y) > caveLevel:
-		return MatPath, false, 0
-	case g.tunnelH[x] > tunnelLevel, g.tunnelV[x] > tunnelLevel:
-		return MatPath, true, 0
-	}
-	draws = tileDraws(key, i)
-	switch {
-	case draw(draws, drawCoal) > g.rarity.coal && g.point(fieldCoal, x, y) > coalLevel:
-		return MatCoal, false, draws
-	case draw(draws, drawIron) > g.rarity.iron && g.point(fieldIron, x, y) > ironLevel:
-		return MatIron, false, draws
-	case mountain > diamondMountain && draw(draws, drawDiamond) > g.rarity.diamond:
-		return MatDiamond, false, draws
-	case mountain > lavaMountain && g.point(fieldLava, x, y) > lavaLevel:
-		return MatLava, false, draws
-	}
-	// Extra ores of the ruleset read the draw trees use elsewhere.
-	gen := &w.rules.Gen
-	for i := range gen.Ores {
-		o := &gen.Ores[i]
-		if mountain > o.MinMountain && uint32(draw(draws, drawTree)) >= one-scaleChance(o.Chance, gen.Abundance) {
-			return o.Material, false, draws
-		}
-	}
-	return MatStone, false, draws
 }
 
 // scaleChance scales a probability (1/65536) by pct percent (0: as is).
