@@ -106,13 +106,6 @@ func colsLerp(cols *rowBuf, ix, wx int32) int32 {
 	return lerp(cols[ix&rowMask], cols[(ix+1)&rowMask], int64(wx))
 }
 
-// at returns field f at tile (x, y), in [-65536, 65536), interpolating
-// down to the row and then across.
-func (g *generator) at(f int, x, y int) int32 {
-	fd := &g.fields[f]
-	return colsLerp(g.rowCols(f, y), fd.col[x], fd.wx[x])
-}
-
 // acrossRows holds a field's lattice rows row and row+1 interpolated
 // across every x.
 type acrossRows struct {
@@ -148,28 +141,60 @@ func (g *generator) acrossPair(f, y int) (across, int64) {
 // acrossX interpolates lattice row r of field f across every x into dst.
 func (g *generator) acrossX(f *noiseField, r int, dst *rowBuf) {
 	i := f.offset + r*f.stride
-	pts := g.lattice[i : i+f.stride]
-	for x, ix := range f.col {
-		dst[x&rowMask] = lerp(pts[ix], pts[ix+1], int64(f.wx[x]))
+	f.acrossCells(g.lattice[i:i+f.stride], dst)
+}
+
+// sweepRow evaluates field f on every tile of row y into dst, bringing its
+// lattice down to the row first (the order of rowCols and colsLerp).
+func (g *generator) sweepRow(f, y int, dst *rowBuf) {
+	fd := &g.fields[f]
+	fd.acrossCells(g.rowCols(f, y)[:fd.stride], dst)
+}
+
+// acrossCells interpolates values given at f's lattice columns across
+// every x of the map into dst. Every lattice cell spans the same tiles
+// with the same weights, so the work is one multiply a tile.
+func (f *noiseField) acrossCells(vals []int32, dst *rowBuf) {
+	span := len(f.cellWeights)
+	n := len(f.col)
+	for ix, x := 0, 0; x < n; ix, x = ix+1, x+span {
+		a := vals[ix]
+		d := int64(vals[ix+1]) - int64(a)
+		cell := dst[x&rowMask:][:span]
+		for k, wx := range f.cellWeights[:len(cell)] {
+			cell[k] = a + int32(d*int64(wx)>>16)
+		}
 	}
 }
 
 // fineRows evaluates the water and mountain fields, which share the fine
-// lattice (spacing 4), on the n tiles of row y into g.water and
-// g.mountain, water with its bias added. Each lattice cell is four tiles
-// with fixed weights, so the loop is unrolled over them.
+// lattice (spacing fineSpan), on the n tiles of row y into g.water and
+// g.mountain, water with its bias added. Each lattice column is brought
+// down to the row once, as the loop reaches it, and each lattice cell is
+// fineSpan tiles of fixed weights, so the loop is unrolled over them.
 func (g *generator) fineRows(y, n int) {
 	fw, fm := &g.fields[fieldWater], &g.fields[fieldMountain]
-	wc, mc := g.rowCols(fieldWater, y), g.rowCols(fieldMountain, y)
+	stride, wy := fw.stride, int64(fw.wy[y])
+	iw, im := int(fw.rowStart[y]), int(fm.rowStart[y])
+	wTop, wBot := g.lattice[iw:][:stride], g.lattice[iw+stride:][:stride]
+	mTop, mBot := g.lattice[im:][:stride], g.lattice[im+stride:][:stride]
 	var k [fineSpan]int64
 	for i := range k {
 		k[i] = int64(fw.cellWeights[i])
 	}
 	water, mountain := &g.water, &g.mountain
-	x := 0
-	for ix := 0; x+fineSpan <= n; ix++ {
-		wa, wd := int64(wc[ix&rowMask]), int64(wc[(ix+1)&rowMask])-int64(wc[ix&rowMask])
-		ma, md := int64(mc[ix&rowMask]), int64(mc[(ix+1)&rowMask])-int64(mc[ix&rowMask])
+	wa, ma := int64(lerp(wTop[0], wBot[0], wy)), int64(lerp(mTop[0], mBot[0], wy))
+	for ix := 1; ix < stride; ix++ {
+		wb, mb := int64(lerp(wTop[ix], wBot[ix], wy)), int64(lerp(mTop[ix], mBot[ix], wy))
+		wd, md := wb-wa, mb-ma
+		x := (ix - 1) * fineSpan
+		if x+fineSpan > n {
+			for ; x < n; x++ { // a partial cell at the right edge
+				water[x&rowMask] = int32(wa+wd*k[x%fineSpan]>>16) + waterBias
+				mountain[x&rowMask] = int32(ma + md*k[x%fineSpan]>>16)
+			}
+			break
+		}
 		ws := (*[fineSpan]int32)(water[x&rowMask&^(fineSpan-1):])
 		ms := (*[fineSpan]int32)(mountain[x&rowMask&^(fineSpan-1):])
 		// Unrolled by hand; the compiler does not unroll loops.
@@ -177,11 +202,7 @@ func (g *generator) fineRows(y, n int) {
 		ws[1], ms[1] = int32(wa+wd*k[1]>>16)+waterBias, int32(ma+md*k[1]>>16)
 		ws[2], ms[2] = int32(wa+wd*k[2]>>16)+waterBias, int32(ma+md*k[2]>>16)
 		ws[3], ms[3] = int32(wa+wd*k[3]>>16)+waterBias, int32(ma+md*k[3]>>16)
-		x += fineSpan
-	}
-	for ; x < n; x++ { // a partial cell at the right edge
-		water[x&rowMask] = colsLerp(wc, fw.col[x], fw.wx[x]) + waterBias
-		mountain[x&rowMask] = colsLerp(mc, fm.col[x], fm.wx[x])
+		wa, ma = wb, mb
 	}
 }
 
@@ -200,11 +221,12 @@ func lerp(a, b int32, t int64) int32 {
 func (g *generator) addOctave(fineField, coarseField int, fineWeight, coarseWeight int64) {
 	fine, coarse := &g.fields[fineField], &g.fields[coarseField]
 	for j := 0; j < fine.rows; j++ {
-		y := min(j<<fine.shiftY, len(coarse.rowStart)-1)
-		for i := 0; i < fine.stride; i++ {
+		cols := g.rowCols(coarseField, min(j<<fine.shiftY, len(coarse.rowStart)-1))
+		pts := g.lattice[fine.offset+j*fine.stride:][:fine.stride]
+		for i, p := range pts {
 			x := min(i<<fine.shiftX, len(coarse.col)-1)
-			p := &g.lattice[fine.offset+j*fine.stride+i]
-			*p = int32((int64(*p)*fineWeight + int64(g.at(coarseField, x, y))*coarseWeight) >> 16)
+			c := colsLerp(cols, coarse.col[x], coarse.wx[x])
+			pts[i] = int32((int64(p)*fineWeight + int64(c)*coarseWeight) >> 16)
 		}
 	}
 }

@@ -65,6 +65,8 @@ type generator struct {
 	// The water and mountain heights of the row being generated, and the
 	// start area's noise on it.
 	water, mountain, start rowBuf
+	// treeRow holds the tree field on the row being generated.
+	treeRow rowBuf
 	// counts accumulates, per chunk column, the packed balance counts
 	// (see tileInfo) of the chunk row being generated.
 	counts [MaxSide]uint64
@@ -262,10 +264,11 @@ func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 	g.fineRows(y, n)
 	g.startArea(px, py, y, n)
 	water, mountain := &g.water, &g.mountain
-	tunnelH, tunnelV, tree := g.rowCols(fieldTunnelH, y), g.rowCols(fieldTunnelV, y), g.rowCols(fieldTree, y)
+	tunnelH, tunnelV := g.rowCols(fieldTunnelH, y), g.rowCols(fieldTunnelV, y)
+	tree := &g.treeRow
+	g.sweepRow(fieldTree, y, tree)
 	thCol, thWx := g.fields[fieldTunnelH].col[:n], g.fields[fieldTunnelH].wx[:n]
 	tvCol, tvWx := g.fields[fieldTunnelV].col[:n], g.fields[fieldTunnelV].wx[:n]
-	trCol, trWx := g.fields[fieldTree].col[:n], g.fields[fieldTree].wx[:n]
 	sand, sandWy := g.acrossPair(fieldSand, y)
 	cave, caveWy := g.acrossPair(fieldCave, y)
 	coal, coalWy := g.acrossPair(fieldCoal, y)
@@ -279,10 +282,9 @@ func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 		i := x & rowMask
 		wv := water[i]
 		m, tunnel := MatGrass, false
-		var draws uint64 // the tile's random draws, hashed when needed
+		draws := tileDraws(key, base+x)
 		switch mv := mountain[i] - int32(int64(wv)*mountainWaterWeight>>16); {
 		case wv == startTile:
-			draws = tileDraws(key, base+x)
 		case mv > mountainLevel:
 			// Caves and tunnels take no random draw; ores do.
 			switch {
@@ -291,7 +293,6 @@ func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 			case colsLerp(tunnelH, thCol[x], thWx[x]) > tunnelLevel, colsLerp(tunnelV, tvCol[x], tvWx[x]) > tunnelLevel:
 				m, tunnel = MatPath, true
 			default:
-				draws = tileDraws(key, base+x)
 				switch {
 				case draw(draws, drawCoal) > rar.coal && coal.at(i, coalWy) > coalLevel:
 					m = MatCoal
@@ -312,23 +313,21 @@ func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 		case wv > waterLevel:
 			m = MatWater
 		default:
-			draws = tileDraws(key, base+x)
-			if draw(draws, drawTree) > rar.tree && colsLerp(tree, trCol[x], trWx[x]) > treeLevel {
-				m = MatTree
-			}
+			// Trees are scattered at random, which a branch would
+			// mispredict: the tree bit is computed and added.
+			isTree := b2i(draw(draws, drawTree) > rar.tree) & b2i(tree[i] > treeLevel)
+			m += Material(isTree) * (MatTree - MatGrass)
 		}
 		tiles[x] = m
 		t := info[m]
 		g.counts[chunkCol[x]&rowMask] += t
-		if t&walkableFlag != 0 {
-			if draws == 0 {
-				draws = tileDraws(key, base+x)
-			}
-			// Most tiles start no creature: test the draws before the call.
-			if draw(draws, drawCow) > rar.cow || draw(draws, drawZombie) > rar.zombie ||
-				draw(draws, drawSkeleton) > rar.skeleton {
-				w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
-			}
+		// Few tiles start a creature, but which tiles are walkable changes
+		// at random (trees), so the walkable flag and the draws are
+		// combined before the one branch. A skeleton needs a tunnel;
+		// scatterCreature checks the rest.
+		if int(t>>63)&(b2i(draw(draws, drawCow) > rar.cow)|b2i(draw(draws, drawZombie) > rar.zombie)|
+			b2i(tunnel && draw(draws, drawSkeleton) > rar.skeleton)) != 0 {
+			w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
 		}
 	}
 	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {
@@ -380,6 +379,15 @@ func (g *generator) startArea(px, py, y, n int) {
 			g.water[i] = startTile
 		}
 	}
+}
+
+// b2i is 1 for true and 0 for false; the compiler makes it a flag set,
+// not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // extraOre picks among the ruleset's extra ores for a stone tile of the
