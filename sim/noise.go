@@ -153,19 +153,49 @@ func (g *generator) sweepRow(f, y int, dst *rowBuf) {
 
 // acrossCells interpolates values given at f's lattice columns across
 // every x of the map into dst. Every lattice cell spans the same tiles
-// with the same weights, so the work is one multiply a tile.
+// with the same weights, so the work is one multiply a tile; cells four
+// and eight tiles wide, the common ones, are unrolled with constant
+// weights.
 func (f *noiseField) acrossCells(vals []int32, dst *rowBuf) {
-	span := len(f.cellWeights)
 	n := len(f.col)
-	for ix, x := 0, 0; x < n; ix, x = ix+1, x+span {
-		a := vals[ix]
-		d := int64(vals[ix+1]) - int64(a)
-		cell := dst[x&rowMask:][:span]
-		for k, wx := range f.cellWeights[:len(cell)] {
-			cell[k] = a + int32(d*int64(wx)>>16)
+	switch span := len(f.cellWeights); span {
+	case 4:
+		for ix, x := 0, 0; x < n; ix, x = ix+1, x+4 {
+			a := vals[ix]
+			d := int64(vals[ix+1]) - int64(a)
+			c := (*[4]int32)(dst[x&rowMask:])
+			c[0], c[1], c[2], c[3] = a, a+int32(d*smooth8>>16), a+int32(d*smooth16>>16), a+int32(d*smooth24>>16)
+		}
+	case 8:
+		for ix, x := 0, 0; x < n; ix, x = ix+1, x+8 {
+			a := vals[ix]
+			d := int64(vals[ix+1]) - int64(a)
+			c := (*[8]int32)(dst[x&rowMask:])
+			c[0], c[1], c[2], c[3] = a, a+int32(d*smooth4>>16), a+int32(d*smooth8>>16), a+int32(d*smooth12>>16)
+			c[4], c[5], c[6], c[7] = a+int32(d*smooth16>>16), a+int32(d*smooth20>>16), a+int32(d*smooth24>>16), a+int32(d*smooth28>>16)
+		}
+	default:
+		for ix, x := 0, 0; x < n; ix, x = ix+1, x+span {
+			a := vals[ix]
+			d := int64(vals[ix+1]) - int64(a)
+			cell := dst[x&rowMask:][:span]
+			for k, wx := range f.cellWeights[:len(cell)] {
+				cell[k] = a + int32(d*int64(wx)>>16)
+			}
 		}
 	}
 }
+
+// smoothK is smoothstep(K/32) (see smoothstep), as a constant.
+const (
+	smooth4  = 4 * 4 * (96 - 2*4) * 2
+	smooth8  = 8 * 8 * (96 - 2*8) * 2
+	smooth12 = 12 * 12 * (96 - 2*12) * 2
+	smooth16 = 16 * 16 * (96 - 2*16) * 2
+	smooth20 = 20 * 20 * (96 - 2*20) * 2
+	smooth24 = 24 * 24 * (96 - 2*24) * 2
+	smooth28 = 28 * 28 * (96 - 2*28) * 2
+)
 
 // fineRows evaluates the water and mountain fields, which share the fine
 // lattice (spacing fineSpan), on the n tiles of row y into g.water and
@@ -178,10 +208,6 @@ func (g *generator) fineRows(y, n int) {
 	iw, im := int(fw.rowStart[y]), int(fm.rowStart[y])
 	wTop, wBot := g.lattice[iw:][:stride], g.lattice[iw+stride:][:stride]
 	mTop, mBot := g.lattice[im:][:stride], g.lattice[im+stride:][:stride]
-	var k [fineSpan]int64
-	for i := range k {
-		k[i] = int64(fw.cellWeights[i])
-	}
 	water, mountain := &g.water, &g.mountain
 	wa, ma := int64(lerp(wTop[0], wBot[0], wy)), int64(lerp(mTop[0], mBot[0], wy))
 	for ix := 1; ix < stride; ix++ {
@@ -190,18 +216,19 @@ func (g *generator) fineRows(y, n int) {
 		x := (ix - 1) * fineSpan
 		if x+fineSpan > n {
 			for ; x < n; x++ { // a partial cell at the right edge
-				water[x&rowMask] = int32(wa+wd*k[x%fineSpan]>>16) + waterBias
-				mountain[x&rowMask] = int32(ma + md*k[x%fineSpan]>>16)
+				k := int64(fw.cellWeights[x%fineSpan])
+				water[x&rowMask] = int32(wa+wd*k>>16) + waterBias
+				mountain[x&rowMask] = int32(ma + md*k>>16)
 			}
 			break
 		}
 		ws := (*[fineSpan]int32)(water[x&rowMask&^(fineSpan-1):])
 		ms := (*[fineSpan]int32)(mountain[x&rowMask&^(fineSpan-1):])
 		// Unrolled by hand; the compiler does not unroll loops.
-		ws[0], ms[0] = int32(wa+wd*k[0]>>16)+waterBias, int32(ma+md*k[0]>>16)
-		ws[1], ms[1] = int32(wa+wd*k[1]>>16)+waterBias, int32(ma+md*k[1]>>16)
-		ws[2], ms[2] = int32(wa+wd*k[2]>>16)+waterBias, int32(ma+md*k[2]>>16)
-		ws[3], ms[3] = int32(wa+wd*k[3]>>16)+waterBias, int32(ma+md*k[3]>>16)
+		ws[0], ms[0] = int32(wa)+waterBias, int32(ma)
+		ws[1], ms[1] = int32(wa+wd*smooth8>>16)+waterBias, int32(ma+md*smooth8>>16)
+		ws[2], ms[2] = int32(wa+wd*smooth16>>16)+waterBias, int32(ma+md*smooth16>>16)
+		ws[3], ms[3] = int32(wa+wd*smooth24>>16)+waterBias, int32(ma+md*smooth24>>16)
 		wa, ma = wb, mb
 	}
 }
