@@ -72,6 +72,18 @@ func BenchmarkReset(b *testing.B) {
 	}
 }
 
+// BenchmarkResetSameSeed generates one world over and over. It is not a
+// use case: with every branch learnt by the predictor, the difference
+// from BenchmarkReset is what mispredicted branches cost generation.
+func BenchmarkResetSameSeed(b *testing.B) {
+	w := newBenchWorld(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.Reset(7)
+	}
+}
+
 func BenchmarkHash(b *testing.B) {
 	w := newBenchWorld(b)
 	b.ReportAllocs()
