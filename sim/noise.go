@@ -92,9 +92,9 @@ func (g *generator) rowCols(f, y int) *rowBuf {
 	wy := int64(fd.wy[y])
 	top := g.lattice[i : i+fd.stride]
 	bot := g.lattice[i+fd.stride : i+2*fd.stride]
-	bot = bot[:len(top)]
-	for i := range top {
-		cols[i&rowMask] = lerp(top[i], bot[i], wy)
+	bot, dst := bot[:len(top)], cols[:len(top)]
+	for i, t := range top {
+		dst[i] = lerp(t, bot[i], wy)
 	}
 	g.colsRow[f] = y
 	return cols
