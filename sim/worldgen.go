@@ -52,6 +52,9 @@ type generator struct {
 	// sqrt16 holds √n in 1/65536 units for the squared distances of the
 	// start area.
 	sqrt16 [startReach * startReach]int32
+	// startSpan holds, per row offset dy from the player, the greatest
+	// column offset dx inside the start area's disc.
+	startSpan [startReach]int
 	// cols holds, per field interpolated down to a row before across x,
 	// its lattice column values on row colsRow.
 	cols    [numFields]*rowBuf
@@ -93,6 +96,11 @@ func newGenerator(width, height int) *generator {
 	}
 	for i := range g.sqrt16 {
 		g.sqrt16[i] = isqrt16(i)
+	}
+	for dy := range g.startSpan {
+		for dx := 0; dx*dx+dy*dy < len(g.sqrt16); dx++ {
+			g.startSpan[dy] = dx
+		}
 	}
 	return g
 }
@@ -361,15 +369,15 @@ func (g *generator) startArea(px, py, y, n int) {
 	if dy <= -startReach || dy >= startReach {
 		return
 	}
-	x0, x1 := max(px-startReach+1, 0), min(px+startReach, n)
+	// Only the disc of radius startReach: sqrt16 covers its squared
+	// distances.
+	r := g.startSpan[abs(dy)]
+	x0, x1 := max(px-r, 0), min(px+r+1, n)
 	start := g.rowCols(fieldStart, y)
 	col, wx := g.fields[fieldStart].col, g.fields[fieldStart].wx
 	for x := x0; x < x1; x++ {
 		dx := x - px
 		d2 := dx*dx + dy*dy
-		if d2 >= len(g.sqrt16) {
-			continue
-		}
 		s := startRadius - g.sqrt16[d2] + startNoise*colsLerp(start, col[x], wx[x])
 		near := logistic(s)
 		i := x & rowMask
