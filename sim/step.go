@@ -15,6 +15,9 @@ func (w *World) Reset(seed uint64) {
 	clear(w.objAt)
 	px, py := w.width/2, w.height/2
 	w.addObject(Object{X: int16(px), Y: int16(py), Kind: ObjPlayer})
+	if w.gen == nil { // a clone's first Reset
+		w.gen = newGenerator(w.width, w.height)
+	}
 	w.generate(px, py)
 }
 

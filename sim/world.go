@@ -227,11 +227,12 @@ func (w *World) SetRules(r *Rules) error {
 	return nil
 }
 
-// Clone returns an independent copy of the world.
+// Clone returns an independent copy of the world. A copy is often a
+// snapshot that is never reset, so it leaves out the scratch space of
+// world generation: its first Reset allocates it.
 func (w *World) Clone() *World {
 	c := &World{
 		rules:   w.rules,
-		gen:     newGenerator(w.width, w.height),
 		width:   w.width,
 		height:  w.height,
 		chunksX: w.chunksX,

@@ -65,9 +65,8 @@ type generator struct {
 	// rarity holds the draw thresholds of this generation: the classic
 	// ones scaled by the ruleset's abundance and hostility.
 	rarity rarities
-	// The water and mountain heights of the row being generated, and the
-	// start area's noise on it.
-	water, mountain, start rowBuf
+	// The water and mountain heights of the row being generated.
+	water, mountain rowBuf
 	// treeRow holds the tree field on the row being generated.
 	treeRow rowBuf
 	// counts accumulates, per chunk column, the packed balance counts
@@ -88,7 +87,8 @@ func newGenerator(width, height int) *generator {
 		n += g.fields[f].stride * g.fields[f].rows
 	}
 	g.lattice = make([]int32, n)
-	for _, f := range [...]int{fieldWaterLow, fieldWater, fieldMountainLow, fieldMountain, fieldStart, fieldTunnelH, fieldTunnelV, fieldTree} {
+	// The fields brought down to a row before across it (rowCols).
+	for _, f := range [...]int{fieldWaterLow, fieldMountainLow, fieldStart, fieldTunnelH, fieldTunnelV, fieldTree} {
 		g.cols[f] = new(rowBuf)
 	}
 	for _, f := range [...]int{fieldSand, fieldCave, fieldCoal, fieldIron, fieldLava} {
