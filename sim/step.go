@@ -4,7 +4,7 @@ import "math/bits"
 
 // Reset starts a new episode from seed alone: it generates the map, places
 // the player at the centre facing down and scatters the creatures. It
-// allocates nothing.
+// allocates nothing, except on a clone's first Reset (see Clone).
 func (w *World) Reset(seed uint64) {
 	w.s = state{Seed: seed, RNG: RNG{State: mix64(seed ^ 0x776f726c64726e67)}, Facing: DirDown}
 	for i := range w.rules.Items {
