@@ -127,6 +127,11 @@ func TestCloneContinuesIdentically(t *testing.T) {
 	h := w.Hash()
 	c.Step(ActMoveLeft)
 	assert.Equal(t, h, w.Hash())
+	// A clone carries no generation scratch until its first Reset, which
+	// then generates the same world as any other.
+	c.Reset(8)
+	w.Reset(8)
+	assert.Equal(t, w.Hash(), c.Hash())
 }
 
 func TestCopyFromRejectsOtherShapes(t *testing.T) {
