@@ -7,8 +7,9 @@ package sim
 // thresholds are tuned to it (see worldgen.go).
 //
 // Lookups are table driven: for every x (and y) a field knows its lattice
-// column (row) and smoothstep weight, so an evaluation is loads, three
-// multiplies and no variable shifts.
+// column (row) and smoothstep weight. The generator interpolates each
+// field once per row (or lattice row) into a cache, so a tile costs one
+// interpolation (see generateRow).
 
 // one is 1.0 in the 1/65536 fixed point used by worldgen and daylight.
 const one = 65536
@@ -76,8 +77,11 @@ func (g *generator) fill(f *noiseField, key uint64) {
 // bounds, so its tile loop carries no bounds checks.
 type rowBuf [MaxSide]int32
 
-// rowMask keeps an index within a rowBuf.
+// rowMask keeps an index within a rowBuf; MaxSide is a power of two.
 const rowMask = MaxSide - 1
+
+// Compile-time check that MaxSide is a power of two, which rowMask needs.
+var _ = [1]struct{}{}[MaxSide&(MaxSide-1)]
 
 // rowCols returns field f's lattice brought down to row y: element i is
 // the field at lattice column i on that row. It is computed once per row
@@ -106,18 +110,18 @@ func colsLerp(cols *rowBuf, ix, wx int32) int32 {
 	return lerp(cols[ix&rowMask], cols[(ix+1)&rowMask], int64(wx))
 }
 
-// acrossRows holds a field's lattice rows row and row+1 interpolated
-// across every x.
-type acrossRows struct {
-	row      int // -1 before the first use of a generation
-	top, bot *rowBuf
-}
-
-// across is a field between two lattice rows, interpolated across x.
+// across is a field between two lattice rows, each interpolated across
+// every x.
 type across struct{ top, bot *rowBuf }
 
-// at returns the field at tile index i of the row of weight wy.
+// at returns the field at tile index i of a row of weight wy between them.
 func (a across) at(i int, wy int64) int32 { return lerp(a.top[i&rowMask], a.bot[i&rowMask], wy) }
+
+// acrossRows is a field's across pair for lattice rows row and row+1.
+type acrossRows struct {
+	row int // -1 before the first use of a generation
+	across
+}
 
 // acrossPair returns field f's lattice rows around row y interpolated
 // across x, and row y's weight between them: the field at a tile of row y
@@ -135,7 +139,7 @@ func (g *generator) acrossPair(f, y int) (across, int64) {
 		g.acrossX(fd, r+1, a.bot)
 		a.row = r
 	}
-	return across{a.top, a.bot}, int64(fd.wy[y])
+	return a.across, int64(fd.wy[y])
 }
 
 // acrossX interpolates lattice row r of field f across every x into dst.
@@ -154,8 +158,8 @@ func (g *generator) sweepRow(f, y int, dst *rowBuf) {
 // acrossCells interpolates values given at f's lattice columns across
 // every x of the map into dst. Every lattice cell spans the same tiles
 // with the same weights, so the work is one multiply a tile; cells four
-// and eight tiles wide, the common ones, are unrolled with constant
-// weights.
+// and eight tiles wide, the only ones the classic fields use, are unrolled
+// with constant weights.
 func (f *noiseField) acrossCells(vals []int32, dst *rowBuf) {
 	n := len(f.col)
 	switch span := len(f.cellWeights); span {
@@ -201,7 +205,9 @@ const (
 // lattice (spacing fineSpan), on the n tiles of row y into g.water and
 // g.mountain, water with its bias added. Each lattice column is brought
 // down to the row once, as the loop reaches it, and each lattice cell is
-// fineSpan tiles of fixed weights, so the loop is unrolled over them.
+// fineSpan tiles of fixed weights, so the loop is unrolled over them. It
+// is what rowCols and acrossCells do, fused for the two fields every tile
+// reads, so that the columns never go through memory.
 func (g *generator) fineRows(y, n int) {
 	fw, fm := &g.fields[fieldWater], &g.fields[fieldMountain]
 	stride, wy := fw.stride, int64(fw.wy[y])
@@ -222,6 +228,8 @@ func (g *generator) fineRows(y, n int) {
 			}
 			break
 		}
+		// Clearing the low bits changes nothing (x is a multiple of
+		// fineSpan) but lets the compiler prove the conversions in bounds.
 		ws := (*[fineSpan]int32)(water[x&rowMask&^(fineSpan-1):])
 		ms := (*[fineSpan]int32)(mountain[x&rowMask&^(fineSpan-1):])
 		// Unrolled by hand; the compiler does not unroll loops.
@@ -233,8 +241,13 @@ func (g *generator) fineRows(y, n int) {
 	}
 }
 
-// fineSpan is the lattice spacing of the water and mountain fields.
-const fineSpan = 4
+// fineShift is the log2 lattice spacing of the water and mountain fields
+// and fineSpan the spacing; fineRows' unrolled cells and their constant
+// weights are for a spacing of 4.
+const (
+	fineShift = 2
+	fineSpan  = 1 << fineShift
+)
 
 // lerp returns a + (b−a)·t for t in 1/65536 units.
 func lerp(a, b int32, t int64) int32 {

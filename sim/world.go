@@ -31,11 +31,12 @@ type Object struct {
 }
 
 // World is one seeded Longcraft world. After New, Reset and Step allocate
-// nothing. A World is not safe for concurrent use; give each goroutine its
-// own (Clone is cheap).
+// nothing (a clone allocates its generation scratch at its first Reset).
+// A World is not safe for concurrent use; give each goroutine its own
+// (Clone is cheap).
 type World struct {
 	rules *Rules
-	gen   *generator // worldgen scratch, never part of the state
+	gen   *generator // worldgen scratch, never part of the state; nil on a clone until its first Reset
 
 	width, height int
 	chunksX       int

@@ -32,7 +32,9 @@ func fieldShifts(f int) (sx, sy uint) {
 	switch f {
 	case fieldWaterLow, fieldMountainLow:
 		return 4, 4
-	case fieldStart, fieldWater, fieldMountain, fieldLava:
+	case fieldWater, fieldMountain:
+		return fineShift, fineShift
+	case fieldStart, fieldLava:
 		return 2, 2
 	case fieldTunnelH:
 		return 4, 1
@@ -45,7 +47,19 @@ func fieldShifts(f int) (sx, sy uint) {
 	}
 }
 
-// generator is the scratch space of world generation, sized at New.
+// fieldAcrossFirst reports whether field f is interpolated across x before
+// down to the row (acrossPair) rather than down first (rowCols, fineRows).
+// The order fixes the rounding, and so the world.
+func fieldAcrossFirst(f int) bool {
+	switch f {
+	case fieldSand, fieldCave, fieldCoal, fieldIron, fieldLava:
+		return true
+	}
+	return false
+}
+
+// generator is the scratch space of world generation, allocated by New (or
+// by a clone's first Reset).
 type generator struct {
 	fields  [numFields]noiseField
 	lattice []int32
@@ -70,7 +84,8 @@ type generator struct {
 	// treeRow holds the tree field on the row being generated.
 	treeRow rowBuf
 	// counts accumulates, per chunk column, the packed balance counts
-	// (see tileInfo) of the chunk row being generated.
+	// (see tileInfo) of the chunk row being generated: at most cs² ≤ 255
+	// tiles a lane (New bounds the chunk size), so no lane overflows.
 	counts [MaxSide]uint64
 }
 
@@ -87,12 +102,16 @@ func newGenerator(width, height int) *generator {
 		n += g.fields[f].stride * g.fields[f].rows
 	}
 	g.lattice = make([]int32, n)
-	// The fields brought down to a row before across it (rowCols).
-	for _, f := range [...]int{fieldWaterLow, fieldMountainLow, fieldStart, fieldTunnelH, fieldTunnelV, fieldTree} {
-		g.cols[f] = new(rowBuf)
-	}
-	for _, f := range [...]int{fieldSand, fieldCave, fieldCoal, fieldIron, fieldLava} {
-		g.across[f] = acrossRows{top: new(rowBuf), bot: new(rowBuf)}
+	for f := range g.fields {
+		if g.fields[f].stride+1 >= len(rowBuf{}) {
+			panic("sim: a lattice row is wider than a rowBuf") // a spacing of 1 at MaxSide
+		}
+		switch {
+		case fieldAcrossFirst(f):
+			g.across[f] = acrossRows{across: across{top: new(rowBuf), bot: new(rowBuf)}}
+		case f != fieldWater && f != fieldMountain: // fineRows needs no buffer
+			g.cols[f] = new(rowBuf)
+		}
 	}
 	for i := range g.sqrt16 {
 		g.sqrt16[i] = isqrt16(i)
@@ -240,8 +259,7 @@ func (w *World) generate(px, py int) {
 			info[m] |= walkableFlag
 		}
 	}
-	clear(w.chunks)
-	clear(g.counts[:w.chunksX])
+	clear(w.chunks) // g.counts is zero: flushCounts clears it after the last row
 	for y := 0; y < w.height; y++ {
 		w.generateRow(px, py, y, key, &info)
 	}
@@ -259,11 +277,12 @@ const (
 // generateRow decides the materials of row y, counts them into the chunks
 // and starts creatures on the row.
 //
-// It is one pass over the row, and each noise field is evaluated only on
-// the tiles that read it, inline: a field costs one interpolation there,
-// its lattice having been brought down to the row (cols) or across x
-// (acrossPair) once per row. Row values live in fixed arrays indexed by
-// x&rowMask, which needs no bounds checks.
+// It is one pass over the row. Water, mountains and trees are evaluated on
+// the whole row; every other field only on the tiles that read it, inline:
+// one interpolation there, its lattice having been brought down to the row
+// (rowCols, once per row) or across x (acrossPair, once per lattice row).
+// Row values live in fixed arrays indexed by x&rowMask, which needs no
+// bounds checks.
 func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
 	g := w.gen
 	n := w.width
