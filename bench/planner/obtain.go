@@ -39,6 +39,14 @@ type bom struct {
 	failed  bool
 }
 
+// takeAvail takes up to n of item from what is available and returns how
+// many are still wanted.
+func (b *bom) takeAvail(item sim.Item, n int) int {
+	take := min(b.avail[item], n)
+	b.avail[item] -= take
+	return n - take
+}
+
 // stationCache holds, per material, the cost of the cheapest standing
 // tile within the 3×3 square of a tile of it (-1: not computed this step).
 type stationCache [sim.MaxMaterials]int64
@@ -106,10 +114,7 @@ const spareDist = 12
 // wantSoft adds n of a raw item to the soft deficits.
 func (p *Planner) wantSoft(item sim.Item, n int) {
 	b := &p.bom
-	take := min(b.avail[item], n)
-	b.avail[item] -= take
-	n -= take
-	if n <= 0 {
+	if n = b.takeAvail(item, n); n <= 0 {
 		return
 	}
 	st := p.tab.stepFor(task.Node{Item: item})
@@ -122,10 +127,7 @@ func (p *Planner) wantSoft(item sim.Item, n int) {
 
 func (p *Planner) require(item sim.Item, n, depth int) {
 	b := &p.bom
-	take := min(b.avail[item], n)
-	b.avail[item] -= take
-	n -= take
-	if n <= 0 {
+	if n = b.takeAvail(item, n); n <= 0 {
 		return
 	}
 	if depth > 32 {

@@ -112,15 +112,16 @@ func (p *Planner) night() bool {
 	if phase >= duskFrom && phase < duskTo {
 		return l < duskLight
 	}
-	return l < dawnLight && p.shelter.valid && p.zombieNear(p.pos, dawnZombies)
+	return l < dawnLight && p.shelter.valid && p.creatureNear(sim.ObjZombie, p.pos, dawnZombies)
 }
 
-// zombieNear reports whether a zombie is within L1 distance r of tile q.
-func (p *Planner) zombieNear(q, r int) bool {
+// creatureNear reports whether a creature of kind k is within L1 distance
+// r of tile q.
+func (p *Planner) creatureNear(k sim.ObjectKind, q, r int) bool {
 	W := p.nav.w
 	qx, qy := q%W, q/W
 	for _, o := range p.w.Objects() {
-		if o.Kind == sim.ObjZombie && abs(int(o.X)-qx)+abs(int(o.Y)-qy) <= r {
+		if o.Kind == k && abs(int(o.X)-qx)+abs(int(o.Y)-qy) <= r {
 			return true
 		}
 	}
@@ -312,7 +313,7 @@ func blocksPocket(k sim.ObjectKind) bool {
 // tile being o): arrows fly straight over water and lava, so a side of
 // water with skeleton ground in line beyond it is no wall.
 func (p *Planner) exposed(q, o int) bool {
-	if !p.skeletonNear(q, skeletonReach) {
+	if !p.creatureNear(sim.ObjSkeleton, q, skeletonReach) {
 		return false
 	}
 	r := p.tab.r
@@ -344,18 +345,6 @@ func (p *Planner) exposed(q, o int) bool {
 // skeletonReach is the distance within which a skeleton makes skeleton
 // ground in line with a pocket a threat.
 const skeletonReach = 14
-
-// skeletonNear reports whether a skeleton is within L1 distance r of tile q.
-func (p *Planner) skeletonNear(q, r int) bool {
-	W := p.nav.w
-	qx, qy := q%W, q/W
-	for _, o := range p.w.Objects() {
-		if o.Kind == sim.ObjSkeleton && abs(int(o.X)-qx)+abs(int(o.Y)-qy) <= r {
-			return true
-		}
-	}
-	return false
-}
 
 // arrowReach is how far in line a pocket is checked for skeleton ground.
 const arrowReach = 7
