@@ -87,6 +87,14 @@ type generator struct {
 	// (see tileInfo) of the chunk row being generated: at most cs² ≤ 255
 	// tiles a lane (New bounds the chunk size), so no lane overflows.
 	counts [MaxSide]uint64
+	// row holds the inputs of the row being generated.
+	row rowInputs
+	// tileRow holds the materials of the row being generated, chunkCol
+	// the chunk column of each x, and info the bookkeeping of each
+	// material (see tileInfo).
+	tileRow  [MaxSide]Material
+	chunkCol [MaxSide]uint16
+	info     tileInfo
 }
 
 // startReach is the distance beyond which the start area no longer shapes
@@ -224,8 +232,11 @@ const (
 
 // tileDraws hashes a tile index under key (SplitMix64 at position i).
 func tileDraws(key uint64, i int) uint64 {
-	return mix64(key + uint64(i+1)*0x9e3779b97f4a7c15)
+	return mix64(key + uint64(i+1)*tileStep)
 }
+
+// tileStep is the distance between the hash inputs of consecutive tiles.
+const tileStep = 0x9e3779b97f4a7c15
 
 func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }
 
@@ -250,7 +261,8 @@ func (w *World) generate(px, py int) {
 	// Each material's entry in tileInfo adds one to the chunk count lane
 	// (16 bits each) of every balance rule counting it, and carries the
 	// walkable flag: one load a tile, no branch, no memory round trip.
-	var info tileInfo
+	info := &g.info
+	clear(info[:])
 	for r, b := range w.rules.Creature.Balance {
 		info[b.Material] |= 1 << (16 * r)
 	}
@@ -259,9 +271,12 @@ func (w *World) generate(px, py int) {
 			info[m] |= walkableFlag
 		}
 	}
+	for x, c := range w.chunkCol {
+		g.chunkCol[x] = uint16(c)
+	}
 	clear(w.chunks) // g.counts is zero: flushCounts clears it after the last row
 	for y := 0; y < w.height; y++ {
-		w.generateRow(px, py, y, key, &info)
+		w.generateRow(px, py, y, key)
 	}
 }
 
@@ -283,83 +298,95 @@ const (
 // (rowCols, once per row) or across x (acrossPair, once per lattice row).
 // Row values live in fixed arrays indexed by x&rowMask, which needs no
 // bounds checks.
-func (w *World) generateRow(px, py, y int, key uint64, info *tileInfo) {
+func (w *World) generateRow(px, py, y int, key uint64) {
 	g := w.gen
 	n := w.width
 	base := y * n
 	tiles := w.tiles[base : base+n]
 	g.fineRows(y, n)
 	g.startArea(px, py, y, n)
-	water, mountain := &g.water, &g.mountain
-	tunnelH, tunnelV := g.rowCols(fieldTunnelH, y), g.rowCols(fieldTunnelV, y)
-	tree := &g.treeRow
-	g.sweepRow(fieldTree, y, tree)
-	thCol, thWx := g.fields[fieldTunnelH].col[:n], g.fields[fieldTunnelH].wx[:n]
-	tvCol, tvWx := g.fields[fieldTunnelV].col[:n], g.fields[fieldTunnelV].wx[:n]
-	sand, sandWy := g.acrossPair(fieldSand, y)
-	cave, caveWy := g.acrossPair(fieldCave, y)
-	coal, coalWy := g.acrossPair(fieldCoal, y)
-	iron, ironWy := g.acrossPair(fieldIron, y)
-	lava, lavaWy := g.acrossPair(fieldLava, y)
-	rar := g.rarity
-	extraOres := len(w.rules.Gen.Ores) > 0
-	chunkCol := w.chunkCol[:n]
-	dy := y - py
+	g.sweepRow(fieldTree, y, &g.treeRow)
+	// The mountains' inputs stay in memory (g.row): the loop reads them
+	// on mountain tiles only, and in registers they would crowd out the
+	// values every tile uses.
+	r := &g.row
+	r.tunnelH, r.tunnelV = g.rowCols(fieldTunnelH, y), g.rowCols(fieldTunnelV, y)
+	r.sand, r.sandWy = g.acrossPair(fieldSand, y)
+	r.cave, r.caveWy = g.acrossPair(fieldCave, y)
+	r.coal, r.coalWy = g.acrossPair(fieldCoal, y)
+	r.iron, r.ironWy = g.acrossPair(fieldIron, y)
+	r.lava, r.lavaWy = g.acrossPair(fieldLava, y)
+	r.extraOres = len(w.rules.Gen.Ores) > 0
+	r.px, r.py = px, py
+	h := key + uint64(base+1)*tileStep // tileDraws' argument at x = 0
 	for x := 0; x < n; x++ {
 		i := x & rowMask
-		wv := water[i]
+		wv := g.water[i]
 		m, tunnel := MatGrass, false
-		draws := tileDraws(key, base+x)
-		switch mv := mountain[i] - int32(int64(wv)*mountainWaterWeight>>16); {
+		draws := mix64(h)
+		h += tileStep
+		switch mv := g.mountain[i] - int32(int64(wv)*mountainWaterWeight>>16); {
 		case wv == startTile:
 		case mv > mountainLevel:
 			// Caves and tunnels take no random draw; ores do.
+			fh, fv := &g.fields[fieldTunnelH], &g.fields[fieldTunnelV]
 			switch {
-			case mv > caveMountain && cave.at(i, caveWy) > caveLevel:
+			case mv > caveMountain && g.row.cave.at(i, g.row.caveWy) > caveLevel:
 				m = MatPath
-			case colsLerp(tunnelH, thCol[x], thWx[x]) > tunnelLevel, colsLerp(tunnelV, tvCol[x], tvWx[x]) > tunnelLevel:
+			case colsLerp(g.row.tunnelH, fh.col[x], fh.wx[x]) > tunnelLevel, colsLerp(g.row.tunnelV, fv.col[x], fv.wx[x]) > tunnelLevel:
 				m, tunnel = MatPath, true
 			default:
 				switch {
-				case draw(draws, drawCoal) > rar.coal && coal.at(i, coalWy) > coalLevel:
+				case draw(draws, drawCoal) > g.rarity.coal && g.row.coal.at(i, g.row.coalWy) > coalLevel:
 					m = MatCoal
-				case draw(draws, drawIron) > rar.iron && iron.at(i, ironWy) > ironLevel:
+				case draw(draws, drawIron) > g.rarity.iron && g.row.iron.at(i, g.row.ironWy) > ironLevel:
 					m = MatIron
-				case mv > diamondMountain && draw(draws, drawDiamond) > rar.diamond:
+				case mv > diamondMountain && draw(draws, drawDiamond) > g.rarity.diamond:
 					m = MatDiamond
-				case mv > lavaMountain && lava.at(i, lavaWy) > lavaLevel:
+				case mv > lavaMountain && g.row.lava.at(i, g.row.lavaWy) > lavaLevel:
 					m = MatLava
-				case extraOres:
+				case g.row.extraOres:
 					m = w.extraOre(mv, draws)
 				default:
 					m = MatStone
 				}
 			}
-		case wv > sandLow && wv <= sandHigh && sand.at(i, sandWy) > sandLevel:
+		case wv > sandLow && wv <= sandHigh && g.row.sand.at(i, g.row.sandWy) > sandLevel:
 			m = MatSand
 		case wv > waterLevel:
 			m = MatWater
 		default:
 			// Trees are scattered at random, which a branch would
 			// mispredict: the tree bit is computed and added.
-			isTree := b2i(draw(draws, drawTree) > rar.tree) & b2i(tree[i] > treeLevel)
+			isTree := b2i(draw(draws, drawTree) > g.rarity.tree) & b2i(g.treeRow[i] > treeLevel)
 			m += Material(isTree) * (MatTree - MatGrass)
 		}
-		tiles[x] = m
-		t := info[m]
-		g.counts[chunkCol[x]&rowMask] += t
+		g.tileRow[i] = m
+		t := g.info[m]
+		g.counts[g.chunkCol[i]&rowMask] += t
 		// Few tiles start a creature, but which tiles are walkable changes
 		// at random (trees), so the walkable flag and the draws are
 		// combined before the one branch. A skeleton needs a tunnel;
 		// scatterCreature checks the rest.
-		if int(t>>63)&(b2i(draw(draws, drawCow) > rar.cow)|b2i(draw(draws, drawZombie) > rar.zombie)|
-			b2i(tunnel && draw(draws, drawSkeleton) > rar.skeleton)) != 0 {
-			w.scatterCreature(x, y, m, x-px, dy, tunnel, draws)
+		if int(t>>63)&(b2i(draw(draws, drawCow) > g.rarity.cow)|b2i(draw(draws, drawZombie) > g.rarity.zombie)|
+			b2i(tunnel && draw(draws, drawSkeleton) > g.rarity.skeleton)) != 0 {
+			w.scatterCreature(x, y, m, tunnel, draws)
 		}
 	}
+	copy(tiles, g.tileRow[:n])
 	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {
 		w.flushCounts(y)
 	}
+}
+
+// rowInputs are the inputs of generateRow's decisions on the row being
+// generated, other than the water, mountain and tree rows.
+type rowInputs struct {
+	tunnelH, tunnelV                       *rowBuf
+	sand, cave, coal, iron, lava           across
+	sandWy, caveWy, coalWy, ironWy, lavaWy int64
+	extraOres                              bool
+	px, py                                 int // the player
 }
 
 // flushCounts adds the counts accumulated over the chunk row of row y to
@@ -433,8 +460,9 @@ func (w *World) extraOre(mountain int32, draws uint64) Material {
 
 // scatterCreature may start a cow, zombie or skeleton on the walkable
 // tile (x, y) of material m, at offset (dx, dy) from the player.
-func (w *World) scatterCreature(x, y int, m Material, dx, dy int, tunnel bool, draws uint64) {
+func (w *World) scatterCreature(x, y int, m Material, tunnel bool, draws uint64) {
 	g := w.gen
+	dx, dy := x-g.row.px, y-g.row.py
 	d2 := dx*dx + dy*dy
 	var k ObjectKind
 	switch {
