@@ -258,15 +258,30 @@ func lerp(a, b int32, t int64) int32 {
 // coarse field, weighted by coarseWeight, at each of fine's lattice
 // points (weights in 1/65536). coarse must be the coarser field, and
 // fine's lattice points beyond the map are clamped onto its edge.
+// g.octave gives where fine's lattice columns fall in coarse.
 func (g *generator) addOctave(fineField, coarseField int, fineWeight, coarseWeight int64) {
 	fine, coarse := &g.fields[fineField], &g.fields[coarseField]
+	ix, wx := g.octave.col[:fine.stride], g.octave.wx[:fine.stride]
 	for j := 0; j < fine.rows; j++ {
 		cols := g.rowCols(coarseField, min(j<<fine.shiftY, len(coarse.rowStart)-1))
 		pts := g.lattice[fine.offset+j*fine.stride:][:fine.stride]
 		for i, p := range pts {
-			x := min(i<<fine.shiftX, len(coarse.col)-1)
-			c := colsLerp(cols, coarse.col[x], coarse.wx[x])
+			c := colsLerp(cols, ix[i], wx[i])
 			pts[i] = int32((int64(p)*fineWeight + int64(c)*coarseWeight) >> 16)
 		}
 	}
+}
+
+// octaveColumns is where the lattice columns of a fine field fall in a
+// coarse one: for each, the coarse lattice column and weight of its x,
+// clamped onto the map.
+type octaveColumns struct{ col, wx []int32 }
+
+func newOctaveColumns(fine, coarse *noiseField) octaveColumns {
+	o := octaveColumns{col: make([]int32, fine.stride), wx: make([]int32, fine.stride)}
+	for i := range o.col {
+		x := min(i<<fine.shiftX, len(coarse.col)-1)
+		o.col[i], o.wx[i] = coarse.col[x], coarse.wx[x]
+	}
+	return o
 }

@@ -87,6 +87,9 @@ type generator struct {
 	// (see tileInfo) of the chunk row being generated: at most cs² ≤ 255
 	// tiles a lane (New bounds the chunk size), so no lane overflows.
 	counts [MaxSide]uint64
+	// octave places the fine water and mountain lattice columns in their
+	// coarse octaves (see addOctave).
+	octave octaveColumns
 	// row holds the inputs of the row being generated.
 	row rowInputs
 	// tileRow holds the materials of the row being generated, chunkCol
@@ -121,6 +124,8 @@ func newGenerator(width, height int) *generator {
 			g.cols[f] = new(rowBuf)
 		}
 	}
+	// Both octave pairs have the same lattices (fieldShifts).
+	g.octave = newOctaveColumns(&g.fields[fieldWater], &g.fields[fieldWaterLow])
 	for i := range g.sqrt16 {
 		g.sqrt16[i] = isqrt16(i)
 	}
