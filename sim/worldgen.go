@@ -309,8 +309,8 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 	base := y * n
 	tiles := w.tiles[base : base+n]
 	g.fineRows(y, n)
-	g.startArea(px, py, y, n)
 	g.sweepRow(fieldTree, y, &g.treeRow)
+	g.startArea(px, py, y, n)
 	// The mountains' inputs stay in memory (g.row): the loop reads them
 	// on mountain tiles only, and in registers they would crowd out the
 	// values every tile uses.
@@ -331,7 +331,6 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 		draws := mix64(h)
 		h += tileStep
 		switch mv := g.mountain[i] - int32(int64(wv)*mountainWaterWeight>>16); {
-		case wv == startTile:
 		case mv > mountainLevel:
 			// Caves and tunnels take no random draw; ores do.
 			fh, fv := &g.fields[fieldTunnelH], &g.fields[fieldTunnelV]
@@ -435,7 +434,7 @@ func (g *generator) startArea(px, py, y, n int) {
 		g.water[i] -= 2 * near
 		g.mountain[i] -= 4 * near
 		if s > 0 {
-			g.water[i] = startTile
+			g.water[i], g.mountain[i], g.treeRow[i] = startTile, startTile, startTile
 		}
 	}
 }
