@@ -20,9 +20,10 @@ type noiseField struct {
 	offset         int  // start in generator.lattice
 	stride         int  // lattice points per row
 	rows           int
-	col, wx        []int32 // per x: lattice column and weight
-	cellWeights    []int32 // per x offset within a lattice cell: weight
-	rowStart, wy   []int32 // per y: index of the lattice row in generator.lattice, weight
+	col, wx        []int32   // per x: lattice column and weight
+	cellWeights    []int32   // per x offset within a lattice cell: weight
+	split          cellSplit // the weights of cells 4 or 8 tiles wide, for the vector kernels
+	rowStart, wy   []int32   // per y: index of the lattice row in generator.lattice, weight
 }
 
 // smoothstep returns smoothstep(k/32) in 1/65536 units for k in [0, 32]:
@@ -42,6 +43,7 @@ func newNoiseField(shiftX, shiftY uint, offset, width, height int) noiseField {
 	for k := range f.cellWeights {
 		f.cellWeights[k] = smoothstep(int32(k) << (5 - shiftX))
 	}
+	f.split = newCellSplit(f.cellWeights)
 	for x := range f.col {
 		f.col[x] = int32(x >> shiftX)
 		f.wx[x] = smoothstep(int32(x&(1<<shiftX-1)) << (5 - shiftX))
@@ -93,13 +95,7 @@ func (g *generator) rowCols(f, y int) *rowBuf {
 	}
 	fd := &g.fields[f]
 	i := int(fd.rowStart[y])
-	wy := int64(fd.wy[y])
-	top := g.lattice[i : i+fd.stride]
-	bot := g.lattice[i+fd.stride : i+2*fd.stride]
-	bot, dst := bot[:len(top)], cols[:len(top)]
-	for i, t := range top {
-		dst[i] = lerp(t, bot[i], wy)
-	}
+	g.lerpRows(cols[:fd.stride], g.lattice[i:i+fd.stride], g.lattice[i+fd.stride:i+2*fd.stride], fd.wy[y])
 	g.colsRow[f] = y
 	return cols
 }
@@ -145,49 +141,98 @@ func (g *generator) acrossPair(f, y int) (across, int64) {
 // acrossX interpolates lattice row r of field f across every x into dst.
 func (g *generator) acrossX(f *noiseField, r int, dst *rowBuf) {
 	i := f.offset + r*f.stride
-	f.acrossCells(g.lattice[i:i+f.stride], dst)
+	g.acrossCells(f, g.lattice[i:i+f.stride], dst, 0)
 }
 
 // sweepRow evaluates field f on every tile of row y into dst, bringing its
 // lattice down to the row first (the order of rowCols and colsLerp).
 func (g *generator) sweepRow(f, y int, dst *rowBuf) {
 	fd := &g.fields[f]
-	fd.acrossCells(g.rowCols(f, y)[:fd.stride], dst)
+	g.acrossCells(fd, g.rowCols(f, y)[:fd.stride], dst, 0)
 }
 
 // acrossCells interpolates values given at f's lattice columns across
-// every x of the map into dst. Every lattice cell spans the same tiles
-// with the same weights, so the work is one multiply a tile; cells four
-// and eight tiles wide, the only ones the classic fields use, are unrolled
-// with constant weights.
-func (f *noiseField) acrossCells(vals []int32, dst *rowBuf) {
-	n := len(f.col)
-	switch span := len(f.cellWeights); span {
+// every x of the map into dst, adding bias. Every lattice cell spans the
+// same tiles with the same weights, so the work is one multiply a tile:
+// eight at once in the vector kernels, else cells four and eight tiles
+// wide, the only ones the classic fields use, are unrolled with constant
+// weights. Whole cells are written, past the map's width if it ends
+// within one.
+func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias int32) {
+	span := len(f.cellWeights)
+	cells := (len(f.col) + span - 1) / span
+	_ = vals[cells] // every cell reads the column on its right
+	c := 0          // cells done
+	if g.vector {
+		switch span {
+		case 8:
+			cells8AVX2(&dst[0], &vals[0], cells, &f.split, bias)
+			c = cells
+		case 4:
+			cells4AVX2(&dst[0], &vals[0], cells/2, &f.split, bias)
+			c = cells &^ 1
+		}
+	}
+	switch span {
 	case 4:
-		for ix, x := 0, 0; x < n; ix, x = ix+1, x+4 {
-			a := vals[ix]
-			d := int64(vals[ix+1]) - int64(a)
-			c := (*[4]int32)(dst[x&rowMask:])
-			c[0], c[1], c[2], c[3] = a, a+int32(d*smooth8>>16), a+int32(d*smooth16>>16), a+int32(d*smooth24>>16)
+		for ; c < cells; c++ {
+			a := vals[c] + bias
+			d := int64(vals[c+1]) - int64(vals[c])
+			o := (*[4]int32)(dst[c*4&rowMask&^3:])
+			o[0], o[1], o[2], o[3] = a, a+int32(d*smooth8>>16), a+int32(d*smooth16>>16), a+int32(d*smooth24>>16)
 		}
 	case 8:
-		for ix, x := 0, 0; x < n; ix, x = ix+1, x+8 {
-			a := vals[ix]
-			d := int64(vals[ix+1]) - int64(a)
-			c := (*[8]int32)(dst[x&rowMask:])
-			c[0], c[1], c[2], c[3] = a, a+int32(d*smooth4>>16), a+int32(d*smooth8>>16), a+int32(d*smooth12>>16)
-			c[4], c[5], c[6], c[7] = a+int32(d*smooth16>>16), a+int32(d*smooth20>>16), a+int32(d*smooth24>>16), a+int32(d*smooth28>>16)
+		for ; c < cells; c++ {
+			a := vals[c] + bias
+			d := int64(vals[c+1]) - int64(vals[c])
+			o := (*[8]int32)(dst[c*8&rowMask&^7:])
+			o[0], o[1], o[2], o[3] = a, a+int32(d*smooth4>>16), a+int32(d*smooth8>>16), a+int32(d*smooth12>>16)
+			o[4], o[5], o[6], o[7] = a+int32(d*smooth16>>16), a+int32(d*smooth20>>16), a+int32(d*smooth24>>16), a+int32(d*smooth28>>16)
 		}
 	default:
-		for ix, x := 0, 0; x < n; ix, x = ix+1, x+span {
-			a := vals[ix]
-			d := int64(vals[ix+1]) - int64(a)
-			cell := dst[x&rowMask:][:span]
-			for k, wx := range f.cellWeights[:len(cell)] {
+		for ; c < cells; c++ {
+			a := vals[c] + bias
+			d := int64(vals[c+1]) - int64(vals[c])
+			cell := dst[c*span:][:span]
+			for k, wx := range f.cellWeights {
 				cell[k] = a + int32(d*int64(wx)>>16)
 			}
 		}
 	}
+}
+
+// lerpRows sets dst[i] = lerp(top[i], bot[i], t) for every i of dst.
+func (g *generator) lerpRows(dst, top, bot []int32, t int32) {
+	top, bot = top[:len(dst)], bot[:len(dst)]
+	i := 0
+	if g.vector && len(dst) >= 8 {
+		i = len(dst) &^ 7
+		lerpRowsAVX2(&dst[0], &top[0], &bot[0], i, t>>8, t&255)
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = lerp(top[i], bot[i], int64(t))
+	}
+}
+
+// cellSplit holds the weights of a lattice cell 4 or 8 tiles wide, for
+// the vector kernels: eight lanes of weight>>8 and of weight&255 (two
+// cells of 4 tiles, or one of 8), and the lanes of the two cells of 4
+// (see cells4AVX2).
+type cellSplit struct {
+	hi, lo, cell [8]int32
+}
+
+func newCellSplit(weights []int32) cellSplit {
+	var s cellSplit
+	if len(weights) != 4 && len(weights) != 8 {
+		return s
+	}
+	for k := range s.hi {
+		w := weights[k%len(weights)]
+		s.hi[k], s.lo[k] = w>>8, w&255
+		s.cell[k] = int32(k / 4)
+	}
+	return s
 }
 
 // smoothK is smoothstep(K/32) (see smoothstep), as a constant.
@@ -202,43 +247,12 @@ const (
 )
 
 // fineRows evaluates the water and mountain fields, which share the fine
-// lattice (spacing fineSpan), on the n tiles of row y into g.water and
-// g.mountain, water with its bias added. Each lattice column is brought
-// down to the row once, as the loop reaches it, and each lattice cell is
-// fineSpan tiles of fixed weights, so the loop is unrolled over them. It
-// is what rowCols and acrossCells do, fused for the two fields every tile
-// reads, so that the columns never go through memory.
+// lattice, on the n tiles of row y into g.water and g.mountain, water
+// with its bias added.
 func (g *generator) fineRows(y, n int) {
 	fw, fm := &g.fields[fieldWater], &g.fields[fieldMountain]
-	stride, wy := fw.stride, int64(fw.wy[y])
-	iw, im := int(fw.rowStart[y]), int(fm.rowStart[y])
-	wTop, wBot := g.lattice[iw:][:stride], g.lattice[iw+stride:][:stride]
-	mTop, mBot := g.lattice[im:][:stride], g.lattice[im+stride:][:stride]
-	water, mountain := &g.water, &g.mountain
-	wa, ma := int64(lerp(wTop[0], wBot[0], wy)), int64(lerp(mTop[0], mBot[0], wy))
-	for ix := 1; ix < stride; ix++ {
-		wb, mb := int64(lerp(wTop[ix], wBot[ix], wy)), int64(lerp(mTop[ix], mBot[ix], wy))
-		wd, md := wb-wa, mb-ma
-		x := (ix - 1) * fineSpan
-		if x+fineSpan > n {
-			for ; x < n; x++ { // a partial cell at the right edge
-				k := int64(fw.cellWeights[x%fineSpan])
-				water[x&rowMask] = int32(wa+wd*k>>16) + waterBias
-				mountain[x&rowMask] = int32(ma + md*k>>16)
-			}
-			break
-		}
-		// Clearing the low bits changes nothing (x is a multiple of
-		// fineSpan) but lets the compiler prove the conversions in bounds.
-		ws := (*[fineSpan]int32)(water[x&rowMask&^(fineSpan-1):])
-		ms := (*[fineSpan]int32)(mountain[x&rowMask&^(fineSpan-1):])
-		// Unrolled by hand; the compiler does not unroll loops.
-		ws[0], ms[0] = int32(wa)+waterBias, int32(ma)
-		ws[1], ms[1] = int32(wa+wd*smooth8>>16)+waterBias, int32(ma+md*smooth8>>16)
-		ws[2], ms[2] = int32(wa+wd*smooth16>>16)+waterBias, int32(ma+md*smooth16>>16)
-		ws[3], ms[3] = int32(wa+wd*smooth24>>16)+waterBias, int32(ma+md*smooth24>>16)
-		wa, ma = wb, mb
-	}
+	g.acrossCells(fw, g.rowCols(fieldWater, y)[:fw.stride], &g.water, waterBias)
+	g.acrossCells(fm, g.rowCols(fieldMountain, y)[:fm.stride], &g.mountain, 0)
 }
 
 // fineShift is the log2 lattice spacing of the water and mountain fields

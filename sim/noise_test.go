@@ -25,22 +25,58 @@ func TestSmoothConstants(t *testing.T) {
 	}
 }
 
-// TestAcrossCells checks the cell-wise interpolation, unrolled or not,
-// against colsLerp tile by tile, for every cell width and for widths that
-// end inside a cell.
+// vectorModes are the kernels a test runs: the generic code, and the
+// vector kernels where the machine has them.
+func vectorModes() []bool {
+	if hasVectorKernels() {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// TestAcrossCells checks the cell-wise interpolation, vector, unrolled or
+// not, against colsLerp tile by tile, for every cell width and for widths
+// that end inside a cell.
 func TestAcrossCells(t *testing.T) {
 	rng := RNG{State: 5}
-	for _, shift := range []uint{1, 2, 3, 4} {
-		for _, width := range []int{3, 17, 64, 80, 1021} {
-			f := newNoiseField(shift, shift, 0, width, 8)
-			vals := new(rowBuf)
-			for i := range f.stride {
-				vals[i] = int32(rng.Uint64()%(2*one)) - one
+	for _, vector := range vectorModes() {
+		g := &generator{vector: vector}
+		for _, shift := range []uint{1, 2, 3, 4} {
+			for _, width := range []int{3, 8, 17, 64, 80, 1021, 1024} {
+				f := newNoiseField(shift, shift, 0, width, 8)
+				vals := new(rowBuf)
+				for i := range f.stride {
+					vals[i] = int32(rng.Uint64()%(4*one)) - 2*one
+				}
+				bias := int32(rng.Uint64()%one) - one/2
+				dst := new(rowBuf)
+				g.acrossCells(&f, vals[:f.stride], dst, bias)
+				for x := range width {
+					require.Equal(t, colsLerp(vals, f.col[x], f.wx[x])+bias, dst[x],
+						"vector %v, spacing %d, width %d, x %d", vector, 1<<shift, width, x)
+				}
 			}
-			dst := new(rowBuf)
-			f.acrossCells(vals[:f.stride], dst)
-			for x := range width {
-				require.Equal(t, colsLerp(vals, f.col[x], f.wx[x]), dst[x], "spacing %d, width %d, x %d", 1<<shift, width, x)
+		}
+	}
+}
+
+// TestLerpRows checks the row interpolation, vector or not, against lerp
+// at every length up to 40 and at the extreme weights.
+func TestLerpRows(t *testing.T) {
+	rng := RNG{State: 9}
+	for _, vector := range vectorModes() {
+		g := &generator{vector: vector}
+		for n := range 41 {
+			top, bot, dst := make([]int32, n), make([]int32, n), make([]int32, n)
+			for i := range n {
+				top[i] = int32(rng.Uint64()%(4*one)) - 2*one
+				bot[i] = int32(rng.Uint64()%(4*one)) - 2*one
+			}
+			for _, wt := range []int32{0, 1, 255, 256, 32768, one - 1, int32(rng.Uint64() % one)} {
+				g.lerpRows(dst, top, bot, wt)
+				for i := range n {
+					require.Equal(t, lerp(top[i], bot[i], int64(wt)), dst[i], "vector %v, n %d, t %d, i %d", vector, n, wt, i)
+				}
 			}
 		}
 	}

@@ -61,7 +61,9 @@ func fieldAcrossFirst(f int) bool {
 // generator is the scratch space of world generation, allocated by New (or
 // by a clone's first Reset).
 type generator struct {
-	fields  [numFields]noiseField
+	fields [numFields]noiseField
+	// vector is set when the vector kernels (lerp_amd64.s) run here.
+	vector  bool
 	lattice []int32
 	// sqrt16 holds √n in 1/65536 units for the squared distances of the
 	// start area.
@@ -105,7 +107,7 @@ type generator struct {
 const startReach = 16
 
 func newGenerator(width, height int) *generator {
-	g := &generator{}
+	g := &generator{vector: hasVectorKernels()}
 	n := 0
 	for f := range g.fields {
 		sx, sy := fieldShifts(f)
@@ -120,7 +122,7 @@ func newGenerator(width, height int) *generator {
 		switch {
 		case fieldAcrossFirst(f):
 			g.across[f] = acrossRows{across: across{top: new(rowBuf), bot: new(rowBuf)}}
-		case f != fieldWater && f != fieldMountain: // fineRows needs no buffer
+		default:
 			g.cols[f] = new(rowBuf)
 		}
 	}

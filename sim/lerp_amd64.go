@@ -1,0 +1,27 @@
+package sim
+
+import "golang.org/x/sys/cpu"
+
+// hasVectorKernels reports whether this machine runs the AVX2 kernels of
+// lerp_amd64.s.
+func hasVectorKernels() bool { return cpu.X86.HasAVX2 }
+
+// lerpRowsAVX2 sets dst[i] = lerp(top[i], bot[i], th·256+tl) for i < n,
+// n a multiple of 8.
+//
+//go:noescape
+func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32)
+
+// cells8AVX2 fills cells of 8 tiles, plus bias: dst[8c+k] =
+// lerp(vals[c], vals[c+1], weight k) + bias for c < cells, the weights
+// split as in cellSplit. It reads vals up to index cells.
+//
+//go:noescape
+func cells8AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32)
+
+// cells4AVX2 fills pairs of cells of 4 tiles, plus bias: dst[4c+k] =
+// lerp(vals[c], vals[c+1], weight k) + bias for c < 2·pairs. It reads
+// vals up to index 2·pairs.
+//
+//go:noescape
+func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32)

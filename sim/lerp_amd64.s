@@ -1,0 +1,114 @@
+#include "textflag.h"
+
+// The kernels compute a + ⌊(b−a)·t/65536⌋ in 32-bit lanes, exactly as
+// lerp does in 64 bits: with t = th·256 + tl (both below 256) and
+// |b−a| < 2^23, (b−a)·th and (b−a)·tl fit 32 bits, and
+// ⌊(256·A + B)/65536⌋ = (A + (B >> 8)) >> 8 with arithmetic shifts.
+
+// func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32)
+TEXT ·lerpRowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ top+8(FP), SI
+	MOVQ bot+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVL         th+32(FP), AX
+	MOVQ         AX, X6
+	VPBROADCASTD X6, Y6
+	MOVL         tl+36(FP), AX
+	MOVQ         AX, X7
+	VPBROADCASTD X7, Y7
+	XORQ R8, R8
+
+lerpLoop:
+	CMPQ R8, CX
+	JGE  lerpDone
+	VMOVDQU (SI)(R8*4), Y0
+	VMOVDQU (DX)(R8*4), Y1
+	VPSUBD  Y0, Y1, Y1
+	VPMULLD Y6, Y1, Y2
+	VPMULLD Y7, Y1, Y3
+	VPSRAD  $8, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPSRAD  $8, Y2, Y2
+	VPADDD  Y0, Y2, Y2
+	VMOVDQU Y2, (DI)(R8*4)
+	ADDQ    $8, R8
+	JMP     lerpLoop
+
+lerpDone:
+	VZEROUPPER
+	RET
+
+// func cells8AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32)
+TEXT ·cells8AVX2(SB), NOSPLIT, $0-36
+	MOVQ         dst+0(FP), DI
+	MOVQ         vals+8(FP), SI
+	MOVQ         cells+16(FP), CX
+	MOVQ         w+24(FP), AX
+	VMOVDQU      0(AX), Y6
+	VMOVDQU      32(AX), Y7
+	MOVL         bias+32(FP), AX
+	MOVQ         AX, X4
+	VPBROADCASTD X4, Y4
+	TESTQ        CX, CX
+	JLE          cells8Done
+
+cells8Loop:
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD 4(SI), Y1
+	VPSUBD       Y0, Y1, Y1
+	VPMULLD      Y6, Y1, Y2
+	VPMULLD      Y7, Y1, Y3
+	VPSRAD       $8, Y3, Y3
+	VPADDD       Y3, Y2, Y2
+	VPSRAD       $8, Y2, Y2
+	VPADDD       Y0, Y2, Y2
+	VPADDD       Y4, Y2, Y2
+	VMOVDQU      Y2, (DI)
+	ADDQ         $4, SI
+	ADDQ         $32, DI
+	DECQ         CX
+	JNZ          cells8Loop
+
+cells8Done:
+	VZEROUPPER
+	RET
+
+// func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32)
+TEXT ·cells4AVX2(SB), NOSPLIT, $0-36
+	MOVQ         dst+0(FP), DI
+	MOVQ         vals+8(FP), SI
+	MOVQ         pairs+16(FP), CX
+	MOVQ         w+24(FP), AX
+	VMOVDQU      0(AX), Y6
+	VMOVDQU      32(AX), Y7
+	VMOVDQU      64(AX), Y5
+	MOVL         bias+32(FP), AX
+	MOVQ         AX, X4
+	VPBROADCASTD X4, Y4
+	TESTQ        CX, CX
+	JLE          cells4Done
+
+cells4Loop:
+	// Two cells: a0 ×4, a1 ×4 against a1 ×4, a2 ×4.
+	VPBROADCASTQ (SI), Y0
+	VPERMD       Y0, Y5, Y0
+	VPBROADCASTQ 4(SI), Y1
+	VPERMD       Y1, Y5, Y1
+	VPSUBD       Y0, Y1, Y1
+	VPMULLD      Y6, Y1, Y2
+	VPMULLD      Y7, Y1, Y3
+	VPSRAD       $8, Y3, Y3
+	VPADDD       Y3, Y2, Y2
+	VPSRAD       $8, Y2, Y2
+	VPADDD       Y0, Y2, Y2
+	VPADDD       Y4, Y2, Y2
+	VMOVDQU      Y2, (DI)
+	ADDQ         $8, SI
+	ADDQ         $32, DI
+	DECQ         CX
+	JNZ          cells4Loop
+
+cells4Done:
+	VZEROUPPER
+	RET

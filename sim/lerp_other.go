@@ -1,0 +1,17 @@
+//go:build !amd64
+
+package sim
+
+// hasVectorKernels reports false: only amd64 has the vector kernels, and
+// the generic code computes the same values.
+func hasVectorKernels() bool { return false }
+
+func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32) { panic("sim: no vector kernels") }
+
+func cells8AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32) {
+	panic("sim: no vector kernels")
+}
+
+func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32) {
+	panic("sim: no vector kernels")
+}
