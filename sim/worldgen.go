@@ -92,6 +92,12 @@ type generator struct {
 	// octave places the fine water and mountain lattice columns in their
 	// coarse octaves (see addOctave).
 	octave octaveColumns
+	// hashes holds the hashes of the row's tiles, passes the draws each
+	// passes, and drawSetup the setup of their vector kernel (see
+	// drawRow).
+	hashes    [MaxSide]uint64
+	passes    [MaxSide]uint8
+	drawSetup drawSetup
 	// row holds the inputs of the row being generated.
 	row rowInputs
 	// tileRow holds the materials of the row being generated, chunkCol
@@ -227,26 +233,6 @@ func (g *generator) setRarities(gen *GenRules) {
 	}
 }
 
-// Per-tile draws: one 64-bit hash per tile, cut into four 16-bit uniform
-// draws. The draws a tile uses never overlap: mountain tiles read the
-// first three for ore, grassland the fourth for trees; creatures read the
-// first three on walkable tiles, which took none of them for terrain
-// (grass reads the fourth, sand, caves and tunnels none).
-const (
-	drawCoal, drawIron, drawDiamond, drawTree = 0, 16, 32, 48
-	drawCow, drawZombie, drawSkeleton         = 0, 16, 32
-)
-
-// tileDraws hashes a tile index under key (SplitMix64 at position i).
-func tileDraws(key uint64, i int) uint64 {
-	return mix64(key + uint64(i+1)*tileStep)
-}
-
-// tileStep is the distance between the hash inputs of consecutive tiles.
-const tileStep = 0x9e3779b97f4a7c15
-
-func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }
-
 // generate fills the map and scatters creatures for the current seed. The
 // player has been placed at (px, py) already.
 func (w *World) generate(px, py int) {
@@ -260,6 +246,7 @@ func (w *World) generate(px, py int) {
 		g.across[f].row = -1
 	}
 	g.setRarities(&w.rules.Gen)
+	g.setDraws()
 	// Water and mountains are two octaves each: a coarse one and a fine one
 	// weighted less. Folding the coarse octave into the fine lattice's
 	// points leaves one interpolation per tile for each.
@@ -325,22 +312,22 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 	r.lava, r.lavaWy = g.acrossPair(fieldLava, y)
 	r.extraOres = len(w.rules.Gen.Ores) > 0
 	r.px, r.py = px, py
-	h := key + uint64(base+1)*tileStep // tileDraws' argument at x = 0
+	g.drawRow(key+uint64(base+1)*tileStep, n) // tileDraws(key, base+x) for every x
 	for x := 0; x < n; x++ {
 		i := x & rowMask
 		wv := g.water[i]
-		m, tunnel := MatGrass, false
-		draws := mix64(h)
-		h += tileStep
+		m, creatures := MatGrass, uint8(passCow|passZombie)
+		pass := g.passes[i]
 		switch mv := g.mountain[i] - int32(int64(wv)*mountainWaterWeight>>16); {
 		case mv > mountainLevel:
 			// Caves and tunnels take no random draw; ores do.
+			draws := g.hashes[i]
 			fh, fv := &g.fields[fieldTunnelH], &g.fields[fieldTunnelV]
 			switch {
 			case mv > caveMountain && g.row.cave.at(i, g.row.caveWy) > caveLevel:
 				m = MatPath
 			case colsLerp(g.row.tunnelH, fh.col[x], fh.wx[x]) > tunnelLevel, colsLerp(g.row.tunnelV, fv.col[x], fv.wx[x]) > tunnelLevel:
-				m, tunnel = MatPath, true
+				m, creatures = MatPath, passCow|passZombie|passSkeleton // skeletons start in tunnels
 			default:
 				switch {
 				case draw(draws, drawCoal) > g.rarity.coal && g.row.coal.at(i, g.row.coalWy) > coalLevel:
@@ -364,7 +351,7 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 		default:
 			// Trees are scattered at random, which a branch would
 			// mispredict: the tree bit is computed and added.
-			isTree := b2i(draw(draws, drawTree) > g.rarity.tree) & b2i(g.treeRow[i] > treeLevel)
+			isTree := int(pass>>(2*(drawTree/16))&1) & b2i(g.treeRow[i] > treeLevel)
 			m += Material(isTree) * (MatTree - MatGrass)
 		}
 		g.tileRow[i] = m
@@ -372,11 +359,9 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 		g.counts[g.chunkCol[i]&rowMask] += t
 		// Few tiles start a creature, but which tiles are walkable changes
 		// at random (trees), so the walkable flag and the draws are
-		// combined before the one branch. A skeleton needs a tunnel;
-		// scatterCreature checks the rest.
-		if int(t>>63)&(b2i(draw(draws, drawCow) > g.rarity.cow)|b2i(draw(draws, drawZombie) > g.rarity.zombie)|
-			b2i(tunnel && draw(draws, drawSkeleton) > g.rarity.skeleton)) != 0 {
-			w.scatterCreature(x, y, m, tunnel, draws)
+		// combined before the one branch; scatterCreature checks the rest.
+		if int(pass&creatures)&-int(t>>63) != 0 {
+			w.scatterCreature(x, y, m, creatures&passSkeleton != 0, g.hashes[i])
 		}
 	}
 	copy(tiles, g.tileRow[:n])

@@ -3,7 +3,7 @@ package sim
 import "golang.org/x/sys/cpu"
 
 // hasVectorKernels reports whether this machine runs the AVX2 kernels of
-// lerp_amd64.s.
+// lerp_amd64.s and draws_amd64.s.
 func hasVectorKernels() bool { return cpu.X86.HasAVX2 }
 
 // lerpRowsAVX2 sets dst[i] = lerp(top[i], bot[i], th·256+tl) for i < n,
@@ -25,3 +25,8 @@ func cells8AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32)
 //
 //go:noescape
 func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32)
+
+// drawsAVX2 is drawRow for n tiles, n a multiple of 4.
+//
+//go:noescape
+func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)

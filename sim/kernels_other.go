@@ -15,3 +15,7 @@ func cells8AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32) {
 func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32) {
 	panic("sim: no vector kernels")
 }
+
+func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup) {
+	panic("sim: no vector kernels")
+}

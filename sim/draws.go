@@ -1,0 +1,72 @@
+package sim
+
+// Per-tile draws: one 64-bit hash per tile, cut into four 16-bit uniform
+// draws. The draws a tile uses never overlap: mountain tiles read the
+// first three for ore, grassland the fourth for trees; creatures read the
+// first three on walkable tiles, which took none of them for terrain
+// (grass reads the fourth, sand, caves and tunnels none).
+const (
+	drawCoal, drawIron, drawDiamond, drawTree = 0, 16, 32, 48
+	drawCow, drawZombie, drawSkeleton         = 0, 16, 32
+)
+
+// The draws a row's tiles pass, two bits per draw in the tile's byte of
+// generator.passes (the layout VPMOVMSKB gives draws_amd64.s).
+const (
+	passCow      = 3 << (2 * (drawCow / 16))
+	passZombie   = 3 << (2 * (drawZombie / 16))
+	passSkeleton = 3 << (2 * (drawSkeleton / 16))
+	passTree     = 3 << (2 * (drawTree / 16))
+)
+
+// tileDraws hashes a tile index under key (SplitMix64 at position i).
+func tileDraws(key uint64, i int) uint64 {
+	return mix64(key + uint64(i+1)*tileStep)
+}
+
+// tileStep is the distance between the hash inputs of consecutive tiles.
+const tileStep = 0x9e3779b97f4a7c15
+
+func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }
+
+// drawSetup is what drawRow's vector kernel reads, laid out for it.
+type drawSetup struct {
+	lanes [4]uint64 // lane·tileStep
+	step4 uint64    // 4·tileStep
+	// above holds, for the four draws of four tiles, the threshold a draw
+	// must exceed to pass (cow, zombie, skeleton, tree), at most 65535,
+	// with its sign bit flipped.
+	above [16]uint16
+}
+
+// setDraws prepares drawRow for the thresholds of this generation.
+func (g *generator) setDraws() {
+	s := &g.drawSetup
+	for k := range s.lanes {
+		s.lanes[k] = uint64(k) * uint64(tileStep)
+	}
+	s.step4 = s.lanes[1] * 4 // wraps, as the hash inputs do
+	r := &g.rarity
+	for k, t := range [4]int32{r.cow, r.zombie, r.skeleton, r.tree} {
+		for tile := range 4 {
+			s.above[4*tile+k] = uint16(min(t, 0xffff)) ^ 0x8000
+		}
+	}
+}
+
+// drawRow hashes the n tiles of a row whose first hash input is h into
+// g.hashes and marks in g.passes the draws each passes (see passCow).
+func (g *generator) drawRow(h uint64, n int) {
+	x := 0
+	if g.vector {
+		x = n &^ 3
+		drawsAVX2(&g.hashes[0], &g.passes[0], h, x, &g.drawSetup)
+	}
+	r := &g.rarity
+	for ; x < n; x++ {
+		d := mix64(h + uint64(x)*tileStep)
+		g.hashes[x&rowMask] = d
+		g.passes[x&rowMask] = uint8(passCow*b2i(draw(d, drawCow) > r.cow) | passZombie*b2i(draw(d, drawZombie) > r.zombie) |
+			passSkeleton*b2i(draw(d, drawSkeleton) > r.skeleton) | passTree*b2i(draw(d, drawTree) > r.tree))
+	}
+}

@@ -1,0 +1,41 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestDrawRow checks the row of tile hashes and passed draws, vector or
+// not, against tileDraws and the thresholds, at every width up to 70
+// and at the extreme thresholds.
+func TestDrawRow(t *testing.T) {
+	rng := RNG{State: 3}
+	for _, vector := range vectorModes() {
+		g := &generator{vector: vector}
+		for _, r := range []rarities{
+			{cow: 0, zombie: one, skeleton: one - 1, tree: one / 2},
+			{cow: cowRarity, zombie: zombieRarity, skeleton: skeletonRarity, tree: treeRarity},
+			{cow: int32(rng.Uint64() % one), zombie: int32(rng.Uint64() % one), skeleton: int32(rng.Uint64() % one), tree: int32(rng.Uint64() % one)},
+		} {
+			g.rarity = r
+			g.setDraws()
+			for n := range 71 {
+				key, base := rng.Uint64(), int(rng.Uint64()%4096)
+				g.drawRow(key+uint64(base+1)*tileStep, n)
+				for x := range n {
+					d := tileDraws(key, base+x)
+					require.Equal(t, d, g.hashes[x], "vector %v, n %d, x %d", vector, n, x)
+					want := map[uint8]bool{
+						passCow: draw(d, drawCow) > r.cow, passZombie: draw(d, drawZombie) > r.zombie,
+						passSkeleton: draw(d, drawSkeleton) > r.skeleton, passTree: draw(d, drawTree) > r.tree,
+					}
+					for bits, pass := range want {
+						got := g.passes[x] & bits
+						require.True(t, got == 0 && !pass || got == bits && pass, "vector %v, n %d, x %d, bits %#x: %#x", vector, n, x, bits, g.passes[x])
+					}
+				}
+			}
+		}
+	}
+}
