@@ -19,12 +19,9 @@ const (
 	passTree     = 3 << (2 * (drawTree / 16))
 )
 
-// tileDraws hashes a tile index under key (SplitMix64 at position i).
-func tileDraws(key uint64, i int) uint64 {
-	return mix64(key + uint64(i+1)*tileStep)
-}
-
-// tileStep is the distance between the hash inputs of consecutive tiles.
+// tileStep is the distance between the hash inputs of consecutive tiles:
+// tile i (y·width + x) hashes to mix64(key + (i+1)·tileStep), SplitMix64
+// at position i+1.
 const tileStep = 0x9e3779b97f4a7c15
 
 func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }
@@ -54,9 +51,10 @@ func (g *generator) setDraws() {
 	}
 }
 
-// drawRow hashes the n tiles of a row whose first hash input is h into
+// drawRow hashes the n tiles of the row starting at tile index base into
 // g.hashes and marks in g.passes the draws each passes (see passCow).
-func (g *generator) drawRow(h uint64, n int) {
+func (g *generator) drawRow(key uint64, base, n int) {
+	h := key + uint64(base+1)*tileStep // tile base's hash input
 	x := 0
 	if g.vector {
 		x = n &^ 3

@@ -7,7 +7,7 @@ import (
 )
 
 // TestDrawRow checks the row of tile hashes and passed draws, vector or
-// not, against tileDraws and the thresholds, at every width up to 70
+// not, against mix64 and the thresholds, at every width up to 70
 // and at the extreme thresholds.
 func TestDrawRow(t *testing.T) {
 	rng := RNG{State: 3}
@@ -22,9 +22,10 @@ func TestDrawRow(t *testing.T) {
 			g.setDraws()
 			for n := range 71 {
 				key, base := rng.Uint64(), int(rng.Uint64()%4096)
-				g.drawRow(key+uint64(base+1)*tileStep, n)
+				g.drawRow(key, base, n)
 				for x := range n {
-					d := tileDraws(key, base+x)
+					d := mix64(key + uint64(base+x+1)*tileStep) // the hash of tile base+x
+
 					require.Equal(t, d, g.hashes[x], "vector %v, n %d, x %d", vector, n, x)
 					want := map[uint8]bool{
 						passCow: draw(d, drawCow) > r.cow, passZombie: draw(d, drawZombie) > r.zombie,

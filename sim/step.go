@@ -16,7 +16,7 @@ func (w *World) Reset(seed uint64) {
 	px, py := w.width/2, w.height/2
 	w.addObject(Object{X: int16(px), Y: int16(py), Kind: ObjPlayer})
 	if w.gen == nil { // a clone's first Reset
-		w.gen = newGenerator(w.width, w.height)
+		w.gen = newGenerator(w)
 	}
 	w.generate(px, py)
 }

@@ -131,7 +131,7 @@ func New(cfg Config) (*World, error) {
 	for y := range w.chunkRow {
 		w.chunkRow[y] = int32(y / cs * w.chunksX)
 	}
-	w.gen = newGenerator(cfg.Width, cfg.Height)
+	w.gen = newGenerator(w)
 	return w, nil
 }
 

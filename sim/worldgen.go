@@ -112,8 +112,25 @@ type generator struct {
 // the terrain: the logistic of its score is below 1/65536 there.
 const startReach = 16
 
-func newGenerator(width, height int) *generator {
+// newGenerator makes the generator of world w, whose shape, chunks and
+// rules are set.
+func newGenerator(w *World) *generator {
+	width, height := w.width, w.height
 	g := &generator{vector: hasVectorKernels()}
+	// Each material's entry in tileInfo adds one to the chunk count lane
+	// (16 bits each) of every balance rule counting it, and carries the
+	// walkable flag: one load a tile, no branch, no memory round trip.
+	for r, b := range w.rules.Creature.Balance {
+		g.info[b.Material] |= 1 << (16 * r)
+	}
+	for m := range w.rules.Materials {
+		if w.rules.walkable.Has(Material(m)) {
+			g.info[m] |= walkableFlag
+		}
+	}
+	for x, c := range w.chunkCol {
+		g.chunkCol[x] = uint16(c)
+	}
 	n := 0
 	for f := range g.fields {
 		sx, sy := fieldShifts(f)
@@ -252,22 +269,6 @@ func (w *World) generate(px, py int) {
 	// points leaves one interpolation per tile for each.
 	g.addOctave(fieldWater, fieldWaterLow, waterHighWeight, one)
 	g.addOctave(fieldMountain, fieldMountainLow, mountHighNorm, mountLowNorm)
-	// Each material's entry in tileInfo adds one to the chunk count lane
-	// (16 bits each) of every balance rule counting it, and carries the
-	// walkable flag: one load a tile, no branch, no memory round trip.
-	info := &g.info
-	clear(info[:])
-	for r, b := range w.rules.Creature.Balance {
-		info[b.Material] |= 1 << (16 * r)
-	}
-	for m := range w.rules.Materials {
-		if w.rules.walkable.Has(Material(m)) {
-			info[m] |= walkableFlag
-		}
-	}
-	for x, c := range w.chunkCol {
-		g.chunkCol[x] = uint16(c)
-	}
 	clear(w.chunks) // g.counts is zero: flushCounts clears it after the last row
 	for y := 0; y < w.height; y++ {
 		w.generateRow(px, py, y, key)
@@ -312,7 +313,7 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 	r.lava, r.lavaWy = g.acrossPair(fieldLava, y)
 	r.extraOres = len(w.rules.Gen.Ores) > 0
 	r.px, r.py = px, py
-	g.drawRow(key+uint64(base+1)*tileStep, n) // tileDraws(key, base+x) for every x
+	g.drawRow(key, base, n)
 	for x := 0; x < n; x++ {
 		i := x & rowMask
 		wv := g.water[i]
