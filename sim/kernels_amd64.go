@@ -7,7 +7,7 @@ import "golang.org/x/sys/cpu"
 func hasVectorKernels() bool { return cpu.X86.HasAVX2 }
 
 // lerpRowsAVX2 sets dst[i] = lerp(top[i], bot[i], th·256+tl) for i < n,
-// n a multiple of 8.
+// n ≥ 8; dst must not overlap top or bot.
 //
 //go:noescape
 func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32)

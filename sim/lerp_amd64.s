@@ -6,22 +6,24 @@
 // ⌊(256·A + B)/65536⌋ = (A + (B >> 8)) >> 8 with arithmetic shifts.
 
 // func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32)
+//
+// n ≥ 8. When n is not a multiple of 8, the last 8 elements are done
+// again, overlapping: dst aliases neither input, so they come out the same.
 TEXT ·lerpRowsAVX2(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), DI
-	MOVQ top+8(FP), SI
-	MOVQ bot+16(FP), DX
-	MOVQ n+24(FP), CX
+	MOVQ         dst+0(FP), DI
+	MOVQ         top+8(FP), SI
+	MOVQ         bot+16(FP), DX
+	MOVQ         n+24(FP), CX
 	MOVL         th+32(FP), AX
 	MOVQ         AX, X6
 	VPBROADCASTD X6, Y6
 	MOVL         tl+36(FP), AX
 	MOVQ         AX, X7
 	VPBROADCASTD X7, Y7
-	XORQ R8, R8
+	LEAQ         -8(CX), R9   // the last full start
+	XORQ         R8, R8
 
 lerpLoop:
-	CMPQ R8, CX
-	JGE  lerpDone
 	VMOVDQU (SI)(R8*4), Y0
 	VMOVDQU (DX)(R8*4), Y1
 	VPSUBD  Y0, Y1, Y1
@@ -32,7 +34,12 @@ lerpLoop:
 	VPSRAD  $8, Y2, Y2
 	VPADDD  Y0, Y2, Y2
 	VMOVDQU Y2, (DI)(R8*4)
+	CMPQ    R8, R9
+	JGE     lerpDone
 	ADDQ    $8, R8
+	CMPQ    R8, R9
+	JLE     lerpLoop
+	MOVQ    R9, R8    // the overlapping last 8
 	JMP     lerpLoop
 
 lerpDone:

@@ -204,12 +204,11 @@ func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias i
 // lerpRows sets dst[i] = lerp(top[i], bot[i], t) for every i of dst.
 func (g *generator) lerpRows(dst, top, bot []int32, t int32) {
 	top, bot = top[:len(dst)], bot[:len(dst)]
-	i := 0
 	if g.vector && len(dst) >= 8 {
-		i = len(dst) &^ 7
-		lerpRowsAVX2(&dst[0], &top[0], &bot[0], i, t>>8, t&255)
+		lerpRowsAVX2(&dst[0], &top[0], &bot[0], len(dst), t>>8, t&255)
+		return
 	}
-	for ; i < len(dst); i++ {
+	for i := range dst {
 		dst[i] = lerp(top[i], bot[i], int64(t))
 	}
 }

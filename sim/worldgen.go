@@ -83,8 +83,9 @@ type generator struct {
 	rarity rarities
 	// The water and mountain heights of the row being generated.
 	water, mountain rowBuf
-	// treeRow holds the tree field on the row being generated.
-	treeRow rowBuf
+	// treeRow and startRow hold the tree and start fields on the row
+	// being generated.
+	treeRow, startRow rowBuf
 	// counts accumulates, per chunk column, the packed balance counts
 	// (see tileInfo) of the chunk row being generated: at most cs² ≤ 255
 	// tiles a lane (New bounds the chunk size), so no lane overflows.
@@ -411,14 +412,13 @@ func (g *generator) startArea(px, py, y, n int) {
 	// distances.
 	r := g.startSpan[abs(dy)]
 	x0, x1 := max(px-r, 0), min(px+r+1, n)
-	start := g.rowCols(fieldStart, y)
-	col, wx := g.fields[fieldStart].col, g.fields[fieldStart].wx
+	start := &g.startRow
+	g.sweepRow(fieldStart, y, start)
 	for x := x0; x < x1; x++ {
-		dx := x - px
-		d2 := dx*dx + dy*dy
-		s := startRadius - g.sqrt16[d2] + startNoise*colsLerp(start, col[x], wx[x])
-		near := logistic(s)
 		i := x & rowMask
+		dx := x - px
+		s := startRadius - g.sqrt16[dx*dx+dy*dy] + startNoise*start[i]
+		near := logistic(s)
 		g.water[i] -= 2 * near
 		g.mountain[i] -= 4 * near
 		if s > 0 {
