@@ -26,10 +26,27 @@ const tileStep = 0x9e3779b97f4a7c15
 
 func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }
 
+// hashLanes sets the hash inputs of a vector kernel's four 64-bit lanes:
+// their offsets from the first input, and the step of all four from one
+// iteration to the next.
+type hashLanes struct {
+	start [4]uint64
+	step  uint64
+}
+
+// newHashLanes spaces the lanes every tiles hashes apart.
+func newHashLanes(every uint64) hashLanes {
+	var l hashLanes
+	for k := range l.start {
+		l.start[k] = uint64(k) * every * tileStep // wraps, as the hash inputs do
+	}
+	l.step = 4 * every * tileStep
+	return l
+}
+
 // drawSetup is what drawRow's vector kernel reads, laid out for it.
 type drawSetup struct {
-	lanes [4]uint64 // lane·tileStep
-	step4 uint64    // 4·tileStep
+	lanes hashLanes // one tile apart
 	// above holds, for the four draws of four tiles, the threshold a draw
 	// must exceed to pass (cow, zombie, skeleton, tree), at most 65535,
 	// with its sign bit flipped.
@@ -39,10 +56,7 @@ type drawSetup struct {
 // setDraws prepares drawRow for the thresholds of this generation.
 func (g *generator) setDraws() {
 	s := &g.drawSetup
-	for k := range s.lanes {
-		s.lanes[k] = uint64(k) * uint64(tileStep)
-	}
-	s.step4 = s.lanes[1] * 4 // wraps, as the hash inputs do
+	s.lanes = newHashLanes(1)
 	r := &g.rarity
 	for k, t := range [4]int32{r.cow, r.zombie, r.skeleton, r.tree} {
 		for tile := range 4 {

@@ -1,4 +1,5 @@
 #include "textflag.h"
+#include "mix64_amd64.h"
 
 // func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
 //
@@ -6,8 +7,7 @@
 // h + x·tileStep, is stored in draws; its four 16-bit draws are compared
 // with s.above (biased by 0x8000, as AVX2 compares 16-bit lanes signed)
 // and VPMOVMSKB leaves, per tile, one byte with two bits per draw that
-// passed. A 64-bit multiply is three 32-bit ones: for z = zh·2^32 + zl,
-// z·c mod 2^64 = zl·cl + ((zh·cl + zl·ch) << 32).
+// passed.
 TEXT ·drawsAVX2(SB), NOSPLIT, $0-40
 	MOVQ draws+0(FP), DI
 	MOVQ bits+8(FP), R8
@@ -22,14 +22,7 @@ TEXT ·drawsAVX2(SB), NOSPLIT, $0-40
 	VPBROADCASTQ 32(SI), Y15 // 4·tileStep
 	VMOVDQU      40(SI), Y14 // thresholds, biased
 
-	MOVQ         $0xbf58476d1ce4e5b9, AX
-	MOVQ         AX, X8
-	VPBROADCASTQ X8, Y8      // c1 (low half used)
-	VPSRLQ       $32, Y8, Y9 // c1 >> 32
-	MOVQ         $0x94d049bb133111eb, AX
-	MOVQ         AX, X10
-	VPBROADCASTQ X10, Y10
-	VPSRLQ       $32, Y10, Y11
+	MIX64_CONSTANTS
 	MOVQ         $0x8000800080008000, AX
 	MOVQ         AX, X12
 	VPBROADCASTQ X12, Y12    // the 16-bit sign bits
@@ -38,32 +31,7 @@ TEXT ·drawsAVX2(SB), NOSPLIT, $0-40
 drawsLoop:
 	CMPQ R9, CX
 	JGE  drawsDone
-
-	// z ^= z >> 30; z *= c1
-	VPSRLQ   $30, Y0, Y1
-	VPXOR    Y1, Y0, Y1
-	VPSRLQ   $32, Y1, Y2
-	VPMULUDQ Y8, Y2, Y2
-	VPMULUDQ Y9, Y1, Y3
-	VPADDQ   Y3, Y2, Y2
-	VPSLLQ   $32, Y2, Y2
-	VPMULUDQ Y8, Y1, Y1
-	VPADDQ   Y2, Y1, Y1
-
-	// z ^= z >> 27; z *= c2
-	VPSRLQ   $27, Y1, Y2
-	VPXOR    Y2, Y1, Y1
-	VPSRLQ   $32, Y1, Y2
-	VPMULUDQ Y10, Y2, Y2
-	VPMULUDQ Y11, Y1, Y3
-	VPADDQ   Y3, Y2, Y2
-	VPSLLQ   $32, Y2, Y2
-	VPMULUDQ Y10, Y1, Y1
-	VPADDQ   Y2, Y1, Y1
-
-	// z ^= z >> 31
-	VPSRLQ  $31, Y1, Y2
-	VPXOR   Y2, Y1, Y1
+	MIX64(Y0, Y1, Y2, Y3)
 	VMOVDQU Y1, (DI)(R9*8)
 
 	// The draws that pass, two bits each.
@@ -77,5 +45,50 @@ drawsLoop:
 	JMP    drawsLoop
 
 drawsDone:
+	VZEROUPPER
+	RET
+
+// func fillAVX2(dst *int32, h uint64, n int, s *hashLanes)
+//
+// fill for n values, n a multiple of 16: value 4j+k is the k-th 16-bit
+// chunk of mix64(h + 4j·tileStep), centred and doubled. Four hashes a
+// step (s has them 4·tileStep apart) give sixteen values.
+TEXT ·fillAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ h+8(FP), AX
+	MOVQ n+16(FP), CX
+	MOVQ s+24(FP), SI
+
+	MOVQ         AX, X0
+	VPBROADCASTQ X0, Y0
+	VPADDQ       0(SI), Y0, Y0
+	VPBROADCASTQ 32(SI), Y15
+	MIX64_CONSTANTS
+	MOVL         $0x10000, AX
+	MOVQ         AX, X12
+	VPBROADCASTD X12, Y12 // one
+	XORQ         R9, R9
+
+fillLoop:
+	CMPQ R9, CX
+	JGE  fillDone
+	MIX64(Y0, Y1, Y2, Y3)
+
+	// Sixteen 16-bit chunks, in order, to 2·chunk − one.
+	VPMOVZXWD    X1, Y2
+	VEXTRACTI128 $1, Y1, X3
+	VPMOVZXWD    X3, Y3
+	VPSLLD       $1, Y2, Y2
+	VPSLLD       $1, Y3, Y3
+	VPSUBD       Y12, Y2, Y2
+	VPSUBD       Y12, Y3, Y3
+	VMOVDQU      Y2, (DI)(R9*4)
+	VMOVDQU      Y3, 32(DI)(R9*4)
+
+	VPADDQ Y15, Y0, Y0
+	ADDQ   $16, R9
+	JMP    fillLoop
+
+fillDone:
 	VZEROUPPER
 	RET

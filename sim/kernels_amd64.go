@@ -30,3 +30,9 @@ func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32)
 //
 //go:noescape
 func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
+
+// fillAVX2 is fill's loop for n values, n a multiple of 16, s spacing the
+// lanes four tiles apart.
+//
+//go:noescape
+func fillAVX2(dst *int32, h uint64, n int, s *hashLanes)

@@ -19,3 +19,5 @@ func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32) {
 func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup) {
 	panic("sim: no vector kernels")
 }
+
+func fillAVX2(dst *int32, h uint64, n int, s *hashLanes) { panic("sim: no vector kernels") }

@@ -61,15 +61,19 @@ func (g *generator) fill(f *noiseField, key uint64) {
 	// Four values from each 64-bit draw: 16 random bits each, centred and
 	// doubled to span [-65536, 65534].
 	i := 0
+	if g.vector {
+		i = len(pts) &^ 15
+		fillAVX2(&pts[0], key, i, &g.fillLanes)
+	}
 	for ; i+4 <= len(pts); i += 4 {
-		r := mix64(key + uint64(i)*0x9e3779b97f4a7c15)
+		r := mix64(key + uint64(i)*tileStep)
 		q := pts[i : i+4 : i+4]
 		q[0] = 2*int32(uint16(r)) - one
 		q[1] = 2*int32(uint16(r>>16)) - one
 		q[2] = 2*int32(uint16(r>>32)) - one
 		q[3] = 2*int32(uint16(r>>48)) - one
 	}
-	for r := mix64(key + uint64(i)*0x9e3779b97f4a7c15); i < len(pts); i, r = i+1, r>>16 {
+	for r := mix64(key + uint64(i)*tileStep); i < len(pts); i, r = i+1, r>>16 {
 		pts[i] = 2*int32(uint16(r)) - one
 	}
 }

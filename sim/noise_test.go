@@ -81,3 +81,22 @@ func TestLerpRows(t *testing.T) {
 		}
 	}
 }
+
+// TestFill checks the lattice values drawn by the vector kernel against
+// the generic code, at every length up to 70.
+func TestFill(t *testing.T) {
+	if !hasVectorKernels() {
+		t.Skip("this machine has no vector kernels; the generic code is all there is")
+	}
+	rng := RNG{State: 11}
+	for n := range 71 {
+		key := rng.Uint64()
+		var got, want []int32
+		for _, vector := range []bool{false, true} {
+			g := &generator{vector: vector, fillLanes: newHashLanes(4), lattice: make([]int32, n)}
+			g.fill(&noiseField{stride: n, rows: 1}, key)
+			got, want = g.lattice, got
+		}
+		require.Equal(t, want, got, "n %d", n)
+	}
+}

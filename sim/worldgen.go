@@ -62,9 +62,11 @@ func fieldAcrossFirst(f int) bool {
 // by a clone's first Reset).
 type generator struct {
 	fields [numFields]noiseField
-	// vector is set when the vector kernels (lerp_amd64.s) run here.
-	vector  bool
-	lattice []int32
+	// vector is set when the vector kernels (lerp_amd64.s, draws_amd64.s)
+	// run here; fillLanes is fill's setup for them.
+	vector    bool
+	fillLanes hashLanes
+	lattice   []int32
 	// sqrt16 holds √n in 1/65536 units for the squared distances of the
 	// start area.
 	sqrt16 [startReach * startReach]int32
@@ -117,7 +119,7 @@ const startReach = 16
 // rules are set.
 func newGenerator(w *World) *generator {
 	width, height := w.width, w.height
-	g := &generator{vector: hasVectorKernels()}
+	g := &generator{vector: hasVectorKernels(), fillLanes: newHashLanes(4)}
 	// Each material's entry in tileInfo adds one to the chunk count lane
 	// (16 bits each) of every balance rule counting it, and carries the
 	// walkable flag: one load a tile, no branch, no memory round trip.

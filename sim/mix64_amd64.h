@@ -1,0 +1,40 @@
+// Macros shared by the kernels that hash: SplitMix64's finaliser (mix64
+// in rng.go) in four 64-bit lanes.
+//
+// AVX2 has no 64-bit multiply; for z = zh·2^32 + zl and c = ch·2^32 + cl,
+// z·c mod 2^64 = zl·cl + ((zh·cl + zl·ch) << 32), three VPMULUDQ.
+
+// MIX64_CONSTANTS broadcasts the multipliers: Y8, Y9 = c1 and c1>>32,
+// Y10, Y11 = c2 and c2>>32. It uses AX.
+#define MIX64_CONSTANTS \
+	MOVQ         $0xbf58476d1ce4e5b9, AX \
+	MOVQ         AX, X8 \
+	VPBROADCASTQ X8, Y8 \
+	VPSRLQ       $32, Y8, Y9 \
+	MOVQ         $0x94d049bb133111eb, AX \
+	MOVQ         AX, X10 \
+	VPBROADCASTQ X10, Y10 \
+	VPSRLQ       $32, Y10, Y11
+
+// MIX64 sets Z to mix64 of IN, lane by lane, using T1 and T2.
+#define MIX64(IN, Z, T1, T2) \
+	VPSRLQ   $30, IN, T1 \
+	VPXOR    T1, IN, Z \
+	VPSRLQ   $32, Z, T1 \
+	VPMULUDQ Y8, T1, T1 \
+	VPMULUDQ Y9, Z, T2 \
+	VPADDQ   T2, T1, T1 \
+	VPSLLQ   $32, T1, T1 \
+	VPMULUDQ Y8, Z, Z \
+	VPADDQ   T1, Z, Z \
+	VPSRLQ   $27, Z, T1 \
+	VPXOR    T1, Z, Z \
+	VPSRLQ   $32, Z, T1 \
+	VPMULUDQ Y10, T1, T1 \
+	VPMULUDQ Y11, Z, T2 \
+	VPADDQ   T2, T1, T1 \
+	VPSLLQ   $32, T1, T1 \
+	VPMULUDQ Y10, Z, Z \
+	VPADDQ   T1, Z, Z \
+	VPSRLQ   $31, Z, T1 \
+	VPXOR    T1, Z, Z
