@@ -61,7 +61,7 @@ func (g *generator) fill(f *noiseField, key uint64) {
 	// Four values from each 64-bit draw: 16 random bits each, centred and
 	// doubled to span [-65536, 65534].
 	i := 0
-	if g.vector {
+	if g.vector && len(pts) >= 16 {
 		i = len(pts) &^ 15
 		fillAVX2(&pts[0], key, i, &g.fillLanes)
 	}
