@@ -290,12 +290,15 @@ const (
 // generateRow decides the materials of row y, counts them into the chunks
 // and starts creatures on the row.
 //
-// It is one pass over the row. Water, mountains and trees are evaluated on
-// the whole row; every other field only on the tiles that read it, inline:
-// one interpolation there, its lattice having been brought down to the row
-// (rowCols, once per row) or across x (acrossPair, once per lattice row).
-// Row values live in fixed arrays indexed by x&rowMask, which needs no
-// bounds checks.
+// The row's water, mountain, tree and start fields and its tiles' hashes
+// are computed first, for the whole row, by the vector kernels where the
+// machine has them (lerp_amd64.s, draws_amd64.s). Then one pass decides
+// the tiles; the other fields are read only on the tiles that need them,
+// inline: one interpolation there, their lattice having been brought down
+// to the row (rowCols, once per row) or across x (acrossPair, once per
+// lattice row). Row values live in the generator's fixed arrays, indexed
+// by x&rowMask, so the loop has no bounds checks and holds little more
+// than the generator's address in registers.
 func (w *World) generateRow(px, py, y int, key uint64) {
 	g := w.gen
 	n := w.width
@@ -398,8 +401,10 @@ func (w *World) flushCounts(y int) {
 	}
 }
 
-// startTile marks the tiles of the start area in the water row: no field
-// value reaches it.
+// startTile marks the tiles of the start area in the water, mountain and
+// tree rows: no field value reaches it, and it fails every test of the
+// tile loop (mountain minus water stays far below any level), so the
+// start area's tiles come out grass without a case of their own.
 const startTile = -1 << 31
 
 // startArea shapes row y around the player at (px, py): water and
