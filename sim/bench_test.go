@@ -72,6 +72,19 @@ func BenchmarkReset(b *testing.B) {
 	}
 }
 
+// BenchmarkResetGeneric is BenchmarkReset without the vector kernels:
+// what WebAssembly, other architectures and amd64 machines without AVX2
+// run.
+func BenchmarkResetGeneric(b *testing.B) {
+	w := newBenchWorld(b)
+	w.gen.vector = false
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.Reset(uint64(i))
+	}
+}
+
 // BenchmarkResetSameSeed generates one world over and over. It is not a
 // use case: with every branch learnt by the predictor, the difference
 // from BenchmarkReset is what mispredicted branches cost generation.
