@@ -40,6 +40,7 @@ var Figures = []Figure{
 	{Name: "sim steps/s/core (random actions)", Unit: "steps/s", Key: simPkg + ".BenchmarkStep", Metric: "ns/op", Scale: perSecond, Target: at(3e6), Higher: true},
 	{Name: "sim steps/s/core incl. resets", Unit: "steps/s", Key: simPkg + ".BenchmarkStepWithReset", Metric: "ns/op", Scale: perSecond, Higher: true},
 	{Name: "resets/s/core", Unit: "resets/s", Key: simPkg + ".BenchmarkReset", Metric: "ns/op", Scale: perSecond, Target: at(20000), Higher: true},
+	{Name: "resets/s/core, generic code (no AVX2)", Unit: "resets/s", Key: simPkg + ".BenchmarkResetGeneric", Metric: "ns/op", Scale: perSecond, Higher: true},
 	{Name: "agent view 64 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView64", Metric: "ns/op", Scale: micros, Target: at(7)},
 	{Name: "agent view 256 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView256", Metric: "ns/op", Scale: micros},
 	{Name: "agent view 512 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView512", Metric: "ns/op", Scale: micros, Target: at(150)},

@@ -28,7 +28,7 @@ var suites = []struct {
 	pkg, bench string
 	wasm       bool
 }{
-	{"./sim", "^(BenchmarkStep|BenchmarkStepWithReset|BenchmarkReset|BenchmarkNew)$", true},
+	{"./sim", "^(BenchmarkStep|BenchmarkStepWithReset|BenchmarkReset|BenchmarkResetGeneric|BenchmarkNew)$", true},
 	{"./render", "^(BenchmarkAgentView64|BenchmarkAgentView256|BenchmarkAgentView512|BenchmarkMapView4)$", false},
 	{"./bench/trace", "^(BenchmarkEncode|BenchmarkReplay)$", false},
 	{"./bench/run", "^BenchmarkSuite$", false},
