@@ -206,6 +206,9 @@ func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias i
 }
 
 // lerpRows sets dst[i] = lerp(top[i], bot[i], t) for every i of dst.
+// The vector kernels are exact while top[i] and bot[i] differ by less
+// than 2^23, as lattice values do (TestLatticeAmplitude); so are
+// acrossCells' neighbouring values.
 func (g *generator) lerpRows(dst, top, bot []int32, t int32) {
 	top, bot = top[:len(dst)], bot[:len(dst)]
 	if g.vector && len(dst) >= 8 {

@@ -115,22 +115,11 @@ type generator struct {
 // the terrain: the logistic of its score is below 1/65536 there.
 const startReach = 16
 
-// newGenerator makes the generator of world w, whose shape, chunks and
-// rules are set.
+// newGenerator makes the generator of world w, whose shape and chunks are
+// set.
 func newGenerator(w *World) *generator {
 	width, height := w.width, w.height
 	g := &generator{vector: hasVectorKernels(), fillLanes: newHashLanes(4)}
-	// Each material's entry in tileInfo adds one to the chunk count lane
-	// (16 bits each) of every balance rule counting it, and carries the
-	// walkable flag: one load a tile, no branch, no memory round trip.
-	for r, b := range w.rules.Creature.Balance {
-		g.info[b.Material] |= 1 << (16 * r)
-	}
-	for m := range w.rules.Materials {
-		if w.rules.walkable.Has(Material(m)) {
-			g.info[m] |= walkableFlag
-		}
-	}
 	for x, c := range w.chunkCol {
 		g.chunkCol[x] = uint16(c)
 	}
@@ -267,6 +256,19 @@ func (w *World) generate(px, py int) {
 	}
 	g.setRarities(&w.rules.Gen)
 	g.setDraws()
+	// Each material's entry in tileInfo adds one to the chunk count lane
+	// (16 bits each) of every balance rule counting it, and carries the
+	// walkable flag: one load a tile, no branch, no memory round trip.
+	// It is built on every Reset, since SetRules may have changed them.
+	clear(g.info[:])
+	for r, b := range w.rules.Creature.Balance {
+		g.info[b.Material] |= 1 << (16 * r)
+	}
+	for m := range w.rules.Materials {
+		if w.rules.walkable.Has(Material(m)) {
+			g.info[m] |= walkableFlag
+		}
+	}
 	// Water and mountains are two octaves each: a coarse one and a fine one
 	// weighted less. Folding the coarse octave into the fine lattice's
 	// points leaves one interpolation per tile for each.

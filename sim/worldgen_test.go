@@ -80,9 +80,10 @@ func TestVectorKernelsSameWorlds(t *testing.T) {
 	rulesets := map[string]func() *Rules{
 		"classic": Classic, "extended": Extended,
 		"extended, scaled": func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 150, 40; return r },
+		"extended, extreme": func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 100000, 1; return r },
 	}
 	for name, rules := range rulesets {
-		for _, size := range [][2]int{{3, 3}, {5, 7}, {17, 9}, {64, 64}, {65, 63}, {250, 70}, {1024, 12}} {
+		for _, size := range [][2]int{{3, 3}, {5, 7}, {17, 9}, {64, 64}, {65, 63}, {250, 70}, {1024, 12}, {13, 300}} {
 			vec, err := New(Config{Width: size[0], Height: size[1], Rules: rules()})
 			require.NoError(t, err)
 			gen, err := New(Config{Width: size[0], Height: size[1], Rules: rules()})
@@ -93,7 +94,45 @@ func TestVectorKernelsSameWorlds(t *testing.T) {
 				gen.Reset(seed * 7919)
 				require.Equal(t, gen.tiles, vec.tiles, "%s, %v, seed %d", name, size, seed)
 				require.Equal(t, gen.Hash(), vec.Hash(), "%s, %v, seed %d", name, size, seed)
+				require.Equal(t, gen.chunks, vec.chunks, "%s, %v, seed %d", name, size, seed)
 			}
 		}
+	}
+}
+
+// TestLatticeAmplitude bounds the lattice values the interpolation reads:
+// the vector kernels are exact while neighbouring values differ by less
+// than 2^23 (lerp_amd64.s), and the fields stay far inside that.
+func TestLatticeAmplitude(t *testing.T) {
+	for _, rules := range []*Rules{Classic(), Extended()} {
+		w, err := New(Config{Rules: rules})
+		require.NoError(t, err)
+		for seed := uint64(0); seed < 200; seed++ {
+			w.Reset(seed)
+			for i, v := range w.gen.lattice {
+				require.LessOrEqual(t, abs(int(v)), 2*one, "%s, seed %d, lattice point %d", rules.Name, seed, i)
+			}
+		}
+	}
+}
+
+// TestResetAfterSetRules requires a world whose rules were replaced to
+// generate what a world made with those rules generates, chunk counts
+// included (Hash leaves them out).
+func TestResetAfterSetRules(t *testing.T) {
+	b := Classic().Clone()
+	b.Materials[MatSand].Walkable = false
+	b.Creature.Balance[2].Material = MatSand
+	require.NoError(t, b.Compile())
+	w, err := New(Config{})
+	require.NoError(t, err)
+	require.NoError(t, w.SetRules(b))
+	fresh, err := New(Config{Rules: b})
+	require.NoError(t, err)
+	for seed := uint64(0); seed < 20; seed++ {
+		w.Reset(seed)
+		fresh.Reset(seed)
+		require.Equal(t, fresh.Hash(), w.Hash(), "seed %d", seed)
+		require.Equal(t, fresh.chunks, w.chunks, "seed %d", seed)
 	}
 }
