@@ -79,7 +79,7 @@ func TestVectorKernelsSameWorlds(t *testing.T) {
 	}
 	rulesets := map[string]func() *Rules{
 		"classic": Classic, "extended": Extended,
-		"extended, scaled": func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 150, 40; return r },
+		"extended, scaled":  func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 150, 40; return r },
 		"extended, extreme": func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 100000, 1; return r },
 	}
 	for name, rules := range rulesets {
