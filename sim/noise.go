@@ -92,22 +92,22 @@ var _ = [1]struct{}{}[MaxSide&(MaxSide-1)]
 // rowCols returns field f's lattice brought down to row y: element i is
 // the field at lattice column i on that row. It is computed once per row
 // and field (rows are generated in order).
-func (g *generator) rowCols(f, y int) *rowBuf {
+func (g *generator) rowCols(f, y int) []int32 {
 	cols := g.cols[f]
 	if g.colsRow[f] == y {
 		return cols
 	}
 	fd := &g.fields[f]
 	i := int(fd.rowStart[y])
-	g.lerpRows(cols[:fd.stride], g.lattice[i:i+fd.stride], g.lattice[i+fd.stride:i+2*fd.stride], fd.wy[y])
+	g.lerpRows(cols, g.lattice[i:i+fd.stride], g.lattice[i+fd.stride:i+2*fd.stride], fd.wy[y])
 	g.colsRow[f] = y
 	return cols
 }
 
 // colsLerp interpolates a row's lattice columns (from rowCols) at lattice
 // column ix with weight wx: the field at one tile of the row.
-func colsLerp(cols *rowBuf, ix, wx int32) int32 {
-	return lerp(cols[ix&rowMask], cols[(ix+1)&rowMask], int64(wx))
+func colsLerp(cols []int32, ix, wx int32) int32 {
+	return lerp(cols[ix], cols[ix+1], int64(wx))
 }
 
 // across is a field between two lattice rows, each interpolated across
@@ -152,7 +152,7 @@ func (g *generator) acrossX(f *noiseField, r int, dst *rowBuf) {
 // lattice down to the row first (the order of rowCols and colsLerp).
 func (g *generator) sweepRow(f, y int, dst *rowBuf) {
 	fd := &g.fields[f]
-	g.acrossCells(fd, g.rowCols(f, y)[:fd.stride], dst, 0)
+	g.acrossCells(fd, g.rowCols(f, y), dst, 0)
 }
 
 // acrossCells interpolates values given at f's lattice columns across
@@ -257,8 +257,8 @@ const (
 // with its bias added.
 func (g *generator) fineRows(y, n int) {
 	fw, fm := &g.fields[fieldWater], &g.fields[fieldMountain]
-	g.acrossCells(fw, g.rowCols(fieldWater, y)[:fw.stride], &g.water, waterBias)
-	g.acrossCells(fm, g.rowCols(fieldMountain, y)[:fm.stride], &g.mountain, 0)
+	g.acrossCells(fw, g.rowCols(fieldWater, y), &g.water, waterBias)
+	g.acrossCells(fm, g.rowCols(fieldMountain, y), &g.mountain, 0)
 }
 
 // fineShift is the log2 lattice spacing of the water and mountain fields

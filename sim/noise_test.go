@@ -52,7 +52,7 @@ func TestAcrossCells(t *testing.T) {
 				dst := new(rowBuf)
 				g.acrossCells(&f, vals[:f.stride], dst, bias)
 				for x := range width {
-					require.Equal(t, colsLerp(vals, f.col[x], f.wx[x])+bias, dst[x],
+					require.Equal(t, colsLerp(vals[:f.stride], f.col[x], f.wx[x])+bias, dst[x],
 						"vector %v, spacing %d, width %d, x %d", vector, 1<<shift, width, x)
 				}
 			}

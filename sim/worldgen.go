@@ -75,7 +75,7 @@ type generator struct {
 	startSpan [startReach]int
 	// cols holds, per field interpolated down to a row before across x,
 	// its lattice column values on row colsRow.
-	cols    [numFields]*rowBuf
+	cols    [numFields][]int32
 	colsRow [numFields]int
 	// across holds, per field interpolated across x before down to a row,
 	// its two lattice rows around the current row (see acrossPair).
@@ -138,7 +138,7 @@ func newGenerator(w *World) *generator {
 		case fieldAcrossFirst(f):
 			g.across[f] = acrossRows{across: across{top: new(rowBuf), bot: new(rowBuf)}}
 		default:
-			g.cols[f] = new(rowBuf)
+			g.cols[f] = make([]int32, g.fields[f].stride)
 		}
 	}
 	// Both octave pairs have the same lattices (fieldShifts).
@@ -382,7 +382,7 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 // rowInputs are the inputs of generateRow's decisions on the row being
 // generated, other than the water, mountain and tree rows.
 type rowInputs struct {
-	tunnelH, tunnelV                       *rowBuf
+	tunnelH, tunnelV                       []int32
 	sand, cave, coal, iron, lava           across
 	sandWy, caveWy, coalWy, ironWy, lavaWy int64
 	extraOres                              bool
