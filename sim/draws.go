@@ -58,11 +58,25 @@ func (g *generator) setDraws() {
 	s := &g.drawSetup
 	s.lanes = newHashLanes(1)
 	r := &g.rarity
+	var carry [4]uint64
 	for k, t := range [4]int32{r.cow, r.zombie, r.skeleton, r.tree} {
+		t16 := uint16(min(t, 0xffff))
 		for tile := range 4 {
-			s.above[4*tile+k] = uint16(min(t, 0xffff)) ^ 0x8000
+			s.above[4*tile+k] = t16 ^ 0x8000
 		}
+		carry[k] = uint64(0xffff - t16)
 	}
+	g.carry02, g.carry13 = carry[0]|carry[2]<<32, carry[1]|carry[3]<<32
+}
+
+// evenDraws keeps draws 0 and 2 of a hash, each with 16 spare bits above.
+const evenDraws = 0x0000ffff0000ffff
+
+// spreadPasses turns four bits, one per draw, into the two bits per draw
+// of passCow and the others.
+var spreadPasses = [16]uint8{
+	0x00, 0x03, 0x0c, 0x0f, 0x30, 0x33, 0x3c, 0x3f,
+	0xc0, 0xc3, 0xcc, 0xcf, 0xf0, 0xf3, 0xfc, 0xff,
 }
 
 // drawRow hashes the n tiles of the row starting at tile index base into
@@ -74,11 +88,13 @@ func (g *generator) drawRow(key uint64, base, n int) {
 		x = n &^ 3
 		drawsAVX2(&g.hashes[0], &g.passes[0], h, x, &g.drawSetup)
 	}
-	r := &g.rarity
+	// Draws 0 and 2, then 1 and 3, are compared at once: adding
+	// 0xffff − threshold carries into the spare bits above a draw exactly
+	// when the draw exceeds its threshold.
 	for ; x < n; x++ {
 		d := mix64(h + uint64(x)*tileStep)
 		g.hashes[x&rowMask] = d
-		g.passes[x&rowMask] = uint8(passCow*b2i(draw(d, drawCow) > r.cow) | passZombie*b2i(draw(d, drawZombie) > r.zombie) |
-			passSkeleton*b2i(draw(d, drawSkeleton) > r.skeleton) | passTree*b2i(draw(d, drawTree) > r.tree))
+		c02, c13 := d&evenDraws+g.carry02, d>>16&evenDraws+g.carry13
+		g.passes[x&rowMask] = spreadPasses[c02>>16&1|c13>>15&2|c02>>46&4|c13>>45&8]
 	}
 }

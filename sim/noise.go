@@ -256,9 +256,52 @@ const (
 // lattice, on the n tiles of row y into g.water and g.mountain, water
 // with its bias added.
 func (g *generator) fineRows(y, n int) {
+	if !g.vector {
+		g.fineRowsFused(y, n)
+		return
+	}
 	fw, fm := &g.fields[fieldWater], &g.fields[fieldMountain]
 	g.acrossCells(fw, g.rowCols(fieldWater, y), &g.water, waterBias)
 	g.acrossCells(fm, g.rowCols(fieldMountain, y), &g.mountain, 0)
+}
+
+// fineRowsFused is fineRows for the generic code. Each lattice column is
+// brought down to the row once, as the loop reaches it, and each lattice
+// cell is fineSpan tiles of fixed weights, so the loop is unrolled over
+// them. It is what rowCols and acrossCells do, fused for the two fields
+// every tile reads, so that the columns never go through memory: without
+// the vector kernels, that saves about a tenth of Reset.
+func (g *generator) fineRowsFused(y, n int) {
+	fw, fm := &g.fields[fieldWater], &g.fields[fieldMountain]
+	stride, wy := fw.stride, int64(fw.wy[y])
+	iw, im := int(fw.rowStart[y]), int(fm.rowStart[y])
+	wTop, wBot := g.lattice[iw:][:stride], g.lattice[iw+stride:][:stride]
+	mTop, mBot := g.lattice[im:][:stride], g.lattice[im+stride:][:stride]
+	water, mountain := &g.water, &g.mountain
+	wa, ma := int64(lerp(wTop[0], wBot[0], wy)), int64(lerp(mTop[0], mBot[0], wy))
+	for ix := 1; ix < stride; ix++ {
+		wb, mb := int64(lerp(wTop[ix], wBot[ix], wy)), int64(lerp(mTop[ix], mBot[ix], wy))
+		wd, md := wb-wa, mb-ma
+		x := (ix - 1) * fineSpan
+		if x+fineSpan > n {
+			for ; x < n; x++ { // a partial cell at the right edge
+				k := int64(fw.cellWeights[x%fineSpan])
+				water[x&rowMask] = int32(wa+wd*k>>16) + waterBias
+				mountain[x&rowMask] = int32(ma + md*k>>16)
+			}
+			break
+		}
+		// Clearing the low bits changes nothing (x is a multiple of
+		// fineSpan) but lets the compiler prove the conversions in bounds.
+		ws := (*[fineSpan]int32)(water[x&rowMask&^(fineSpan-1):])
+		ms := (*[fineSpan]int32)(mountain[x&rowMask&^(fineSpan-1):])
+		// Unrolled by hand; the compiler does not unroll loops.
+		ws[0], ms[0] = int32(wa)+waterBias, int32(ma)
+		ws[1], ms[1] = int32(wa+wd*smooth8>>16)+waterBias, int32(ma+md*smooth8>>16)
+		ws[2], ms[2] = int32(wa+wd*smooth16>>16)+waterBias, int32(ma+md*smooth16>>16)
+		ws[3], ms[3] = int32(wa+wd*smooth24>>16)+waterBias, int32(ma+md*smooth24>>16)
+		wa, ma = wb, mb
+	}
 }
 
 // fineShift is the log2 lattice spacing of the water and mountain fields

@@ -101,6 +101,9 @@ type generator struct {
 	hashes    [MaxSide]uint64
 	passes    [MaxSide]uint8
 	drawSetup drawSetup
+	// carry02 and carry13 compare draws 0 and 2, and 1 and 3, with their
+	// thresholds in the generic drawRow.
+	carry02, carry13 uint64
 	// row holds the inputs of the row being generated.
 	row rowInputs
 	// tileRow holds the materials of the row being generated, chunkCol
