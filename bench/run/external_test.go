@@ -59,6 +59,10 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, results, 2)
 	totalCalls, totalTokens, invalid, steps := 0, 0, 0, 0
+	// The server's replies follow one call counter shared by both
+	// workers, so which episode hears the wrong beliefs (every fourth
+	// call) depends on scheduling: one may hear none of them.
+	leastConsistent := 1.0
 	for _, r := range results {
 		require.Empty(t, r.AgentError)
 		totalCalls += r.ModelCalls
@@ -67,9 +71,11 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 		steps += r.Steps
 		assert.Equal(t, 15*r.ModelCalls, r.Tokens, "tokens as the server reported them")
 		assert.GreaterOrEqual(t, r.StateConsistency, 0.0)
-		assert.Less(t, r.StateConsistency, 1.0, "some beliefs were wrong")
+		assert.LessOrEqual(t, r.StateConsistency, 1.0)
+		leastConsistent = min(leastConsistent, r.StateConsistency)
 		assert.GreaterOrEqual(t, r.WorldModelAccuracy, 0.0)
 	}
+	assert.Less(t, leastConsistent, 1.0, "some beliefs were wrong")
 	assert.Equal(t, int(calls.Load()), totalCalls, "every call the server answered is counted")
 	assert.Equal(t, steps, totalCalls, "one call per step")
 	assert.Equal(t, totalCalls/5, invalid, "every fifth reply was garbage")
