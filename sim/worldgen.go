@@ -325,8 +325,11 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 	r.extraOres = len(w.rules.Gen.Ores) > 0
 	r.px, r.py = px, py
 	g.drawRow(key, base, n)
+	if n > MaxSide {
+		panic("sim: a row wider than MaxSide") // New refuses them; this lets the compiler drop bounds checks
+	}
 	for x := 0; x < n; x++ {
-		i := x & rowMask
+		i := x
 		wv := g.water[i]
 		m, creatures := MatGrass, uint8(passCow|passZombie)
 		pass := g.passes[i]
