@@ -359,10 +359,17 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 					m = MatStone
 				}
 			}
-		case wv > sandLow && wv <= sandHigh && g.row.sand.at(i, g.row.sandWy) > sandLevel:
-			m = MatSand
-		case wv > waterLevel:
+		case wv > sandHigh: // above the beaches (sandHigh ≥ waterLevel)
 			m = MatWater
+		case wv > sandLow:
+			// The beach band: sand where the sand field says, else water
+			// above waterLevel, else grass or a tree. The sand field
+			// changes often within the band, so this is computed, not
+			// branched on.
+			isSand := b2i(g.row.sand.at(i, g.row.sandWy) > sandLevel)
+			isWater := b2i(wv > waterLevel) &^ isSand
+			isTree := int(pass>>(2*(drawTree/16))&1) & b2i(g.treeRow[i] > treeLevel) &^ (isSand | isWater)
+			m = MatGrass + Material(isTree*int(MatTree-MatGrass)+isSand*int(MatSand-MatGrass)) - Material(isWater)
 		default:
 			// Trees are scattered at random, which a branch would
 			// mispredict: the tree bit is computed and added.
