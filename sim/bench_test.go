@@ -63,21 +63,18 @@ func BenchmarkStepWithReset(b *testing.B) {
 	}
 }
 
-func BenchmarkReset(b *testing.B) {
-	w := newBenchWorld(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		w.Reset(uint64(i))
-	}
-}
+func BenchmarkReset(b *testing.B) { benchReset(b, true) }
 
 // BenchmarkResetGeneric is BenchmarkReset without the vector kernels:
 // what WebAssembly, other architectures and amd64 machines without AVX2
 // run.
-func BenchmarkResetGeneric(b *testing.B) {
+func BenchmarkResetGeneric(b *testing.B) { benchReset(b, false) }
+
+// benchReset generates a world of a new seed b.N times, with the vector
+// kernels where the machine has them if vector is set.
+func benchReset(b *testing.B, vector bool) {
 	w := newBenchWorld(b)
-	w.gen.vector = false
+	w.gen.vector = vector && w.gen.vector
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

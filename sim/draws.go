@@ -19,11 +19,6 @@ const (
 	passTree     = 3 << (2 * (drawTree / 16))
 )
 
-// tileStep is the distance between the hash inputs of consecutive tiles:
-// tile i (y·width + x) hashes to mix64(key + (i+1)·tileStep), SplitMix64
-// at position i+1.
-const tileStep = 0x9e3779b97f4a7c15
-
 func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }
 
 // hashLanes sets the hash inputs of a vector kernel's four 64-bit lanes:
@@ -34,13 +29,13 @@ type hashLanes struct {
 	step  uint64
 }
 
-// newHashLanes spaces the lanes every tiles hashes apart.
+// newHashLanes spaces the four lanes every hash inputs apart.
 func newHashLanes(every uint64) hashLanes {
 	var l hashLanes
 	for k := range l.start {
-		l.start[k] = uint64(k) * every * tileStep // wraps, as the hash inputs do
+		l.start[k] = uint64(k) * every * splitMixGamma // wraps, as the hash inputs do
 	}
-	l.step = 4 * every * tileStep
+	l.step = 4 * every * splitMixGamma
 	return l
 }
 
@@ -51,6 +46,10 @@ type drawSetup struct {
 	// must exceed to pass (cow, zombie, skeleton, tree), at most 65535,
 	// with its sign bit flipped.
 	above [16]uint16
+	// carry02 and carry13 compare draws 0 and 2, and 1 and 3, with their
+	// thresholds in the generic code (see drawRow); the kernel does not
+	// read them.
+	carry02, carry13 uint64
 }
 
 // setDraws prepares drawRow for the thresholds of this generation.
@@ -66,14 +65,14 @@ func (g *generator) setDraws() {
 		}
 		carry[k] = uint64(0xffff - t16)
 	}
-	g.carry02, g.carry13 = carry[0]|carry[2]<<32, carry[1]|carry[3]<<32
+	s.carry02, s.carry13 = carry[0]|carry[2]<<32, carry[1]|carry[3]<<32
 }
 
 // evenDraws keeps draws 0 and 2 of a hash, each with 16 spare bits above.
 const evenDraws = 0x0000ffff0000ffff
 
 // spreadPasses turns four bits, one per draw, into the two bits per draw
-// of passCow and the others.
+// of passCow and the others. It is a constant table, never written.
 var spreadPasses = [16]uint8{
 	0x00, 0x03, 0x0c, 0x0f, 0x30, 0x33, 0x3c, 0x3f,
 	0xc0, 0xc3, 0xcc, 0xcf, 0xf0, 0xf3, 0xfc, 0xff,
@@ -82,7 +81,7 @@ var spreadPasses = [16]uint8{
 // drawRow hashes the n tiles of the row starting at tile index base into
 // g.hashes and marks in g.passes the draws each passes (see passCow).
 func (g *generator) drawRow(key uint64, base, n int) {
-	h := key + uint64(base+1)*tileStep // tile base's hash input
+	h := key + uint64(base+1)*splitMixGamma // tile base's hash input
 	x := 0
 	if g.vector {
 		x = n &^ 3
@@ -92,9 +91,9 @@ func (g *generator) drawRow(key uint64, base, n int) {
 	// 0xffff − threshold carries into the spare bits above a draw exactly
 	// when the draw exceeds its threshold.
 	for ; x < n; x++ {
-		d := mix64(h + uint64(x)*tileStep)
+		d := mix64(h + uint64(x)*splitMixGamma)
 		g.hashes[x&rowMask] = d
-		c02, c13 := d&evenDraws+g.carry02, d>>16&evenDraws+g.carry13
+		c02, c13 := d&evenDraws+g.drawSetup.carry02, d>>16&evenDraws+g.drawSetup.carry13
 		g.passes[x&rowMask] = spreadPasses[c02>>16&1|c13>>15&2|c02>>46&4|c13>>45&8]
 	}
 }

@@ -4,7 +4,7 @@
 // func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
 //
 // Four tiles a step, one per 64-bit lane: the tile's hash, mix64 of
-// h + x·tileStep, is stored in draws; its four 16-bit draws are compared
+// h + x·splitMixGamma, is stored in draws; its four 16-bit draws are compared
 // with s.above (biased by 0x8000, as AVX2 compares 16-bit lanes signed)
 // and VPMOVMSKB leaves, per tile, one byte with two bits per draw that
 // passed.
@@ -15,11 +15,11 @@ TEXT ·drawsAVX2(SB), NOSPLIT, $0-40
 	MOVQ n+24(FP), CX
 	MOVQ s+32(FP), SI
 
-	// Y0: the hash inputs of four tiles: h + lane·tileStep.
+	// Y0: the hash inputs of four tiles: h + lane·splitMixGamma.
 	MOVQ         AX, X0
 	VPBROADCASTQ X0, Y0
 	VPADDQ       0(SI), Y0, Y0
-	VPBROADCASTQ 32(SI), Y15 // 4·tileStep
+	VPBROADCASTQ 32(SI), Y15 // 4·splitMixGamma
 	VMOVDQU      40(SI), Y14 // thresholds, biased
 
 	MIX64_CONSTANTS
@@ -51,8 +51,8 @@ drawsDone:
 // func fillAVX2(dst *int32, h uint64, n int, s *hashLanes)
 //
 // fill for n values, n a multiple of 16: value 4j+k is the k-th 16-bit
-// chunk of mix64(h + 4j·tileStep), centred and doubled. Four hashes a
-// step (s has them 4·tileStep apart) give sixteen values.
+// chunk of mix64(h + 4j·splitMixGamma), centred and doubled. Four hashes a
+// step (s has them 4·splitMixGamma apart) give sixteen values.
 TEXT ·fillAVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
 	MOVQ h+8(FP), AX

@@ -24,7 +24,7 @@ func TestDrawRow(t *testing.T) {
 				key, base := rng.Uint64(), int(rng.Uint64()%4096)
 				g.drawRow(key, base, n)
 				for x := range n {
-					d := mix64(key + uint64(base+x+1)*tileStep) // the hash of tile base+x
+					d := mix64(key + uint64(base+x+1)*splitMixGamma) // the hash of tile base+x
 
 					require.Equal(t, d, g.hashes[x], "vector %v, n %d, x %d", vector, n, x)
 					want := map[uint8]bool{

@@ -5,6 +5,17 @@
 // |b−a| < 2^23, (b−a)·th and (b−a)·tl fit 32 bits, and
 // ⌊(256·A + B)/65536⌋ = (A + (B >> 8)) >> 8 with arithmetic shifts.
 
+// LERP8 sets Y2 to lerp(Y0, Y1, t) in eight 32-bit lanes, t's halves in Y6
+// (th) and Y7 (tl). It overwrites Y1 and Y3.
+#define LERP8 \
+	VPSUBD  Y0, Y1, Y1 \
+	VPMULLD Y6, Y1, Y2 \
+	VPMULLD Y7, Y1, Y3 \
+	VPSRAD  $8, Y3, Y3 \
+	VPADDD  Y3, Y2, Y2 \
+	VPSRAD  $8, Y2, Y2 \
+	VPADDD  Y0, Y2, Y2
+
 // func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32)
 //
 // n ≥ 8. When n is not a multiple of 8, the last 8 elements are done
@@ -26,13 +37,7 @@ TEXT ·lerpRowsAVX2(SB), NOSPLIT, $0-40
 lerpLoop:
 	VMOVDQU (SI)(R8*4), Y0
 	VMOVDQU (DX)(R8*4), Y1
-	VPSUBD  Y0, Y1, Y1
-	VPMULLD Y6, Y1, Y2
-	VPMULLD Y7, Y1, Y3
-	VPSRAD  $8, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPSRAD  $8, Y2, Y2
-	VPADDD  Y0, Y2, Y2
+	LERP8
 	VMOVDQU Y2, (DI)(R8*4)
 	CMPQ    R8, R9
 	JGE     lerpDone
@@ -63,13 +68,7 @@ TEXT ·cells8AVX2(SB), NOSPLIT, $0-36
 cells8Loop:
 	VPBROADCASTD (SI), Y0
 	VPBROADCASTD 4(SI), Y1
-	VPSUBD       Y0, Y1, Y1
-	VPMULLD      Y6, Y1, Y2
-	VPMULLD      Y7, Y1, Y3
-	VPSRAD       $8, Y3, Y3
-	VPADDD       Y3, Y2, Y2
-	VPSRAD       $8, Y2, Y2
-	VPADDD       Y0, Y2, Y2
+	LERP8
 	VPADDD       Y4, Y2, Y2
 	VMOVDQU      Y2, (DI)
 	ADDQ         $4, SI
@@ -102,13 +101,7 @@ cells4Loop:
 	VPERMD       Y0, Y5, Y0
 	VPBROADCASTQ 4(SI), Y1
 	VPERMD       Y1, Y5, Y1
-	VPSUBD       Y0, Y1, Y1
-	VPMULLD      Y6, Y1, Y2
-	VPMULLD      Y7, Y1, Y3
-	VPSRAD       $8, Y3, Y3
-	VPADDD       Y3, Y2, Y2
-	VPSRAD       $8, Y2, Y2
-	VPADDD       Y0, Y2, Y2
+	LERP8
 	VPADDD       Y4, Y2, Y2
 	VMOVDQU      Y2, (DI)
 	ADDQ         $8, SI

@@ -66,21 +66,21 @@ func (g *generator) fill(f *noiseField, key uint64) {
 		fillAVX2(&pts[0], key, i, &g.fillLanes)
 	}
 	for ; i+4 <= len(pts); i += 4 {
-		r := mix64(key + uint64(i)*tileStep)
+		r := mix64(key + uint64(i)*splitMixGamma)
 		q := pts[i : i+4 : i+4]
 		q[0] = 2*int32(uint16(r)) - one
 		q[1] = 2*int32(uint16(r>>16)) - one
 		q[2] = 2*int32(uint16(r>>32)) - one
 		q[3] = 2*int32(uint16(r>>48)) - one
 	}
-	for r := mix64(key + uint64(i)*tileStep); i < len(pts); i, r = i+1, r>>16 {
+	for r := mix64(key + uint64(i)*splitMixGamma); i < len(pts); i, r = i+1, r>>16 {
 		pts[i] = 2*int32(uint16(r)) - one
 	}
 }
 
-// rowBuf holds one value per tile of a row, or per lattice column. The
-// generator indexes it with i&rowMask, which the compiler knows to be in
-// bounds, so its tile loop carries no bounds checks.
+// rowBuf holds one value per tile of a row. Indexed with i&rowMask (as
+// across.at and acrossCells do) or with an x the compiler knows to be
+// below MaxSide (as generateRow does), it needs no bounds checks.
 type rowBuf [MaxSide]int32
 
 // rowMask keeps an index within a rowBuf; MaxSide is a power of two.
@@ -161,7 +161,8 @@ func (g *generator) sweepRow(f, y int, dst *rowBuf) {
 // eight at once in the vector kernels, else cells four and eight tiles
 // wide, the only ones the classic fields use, are unrolled with constant
 // weights. Whole cells are written, past the map's width if it ends
-// within one.
+// within one. The vector kernels are exact while neighbouring values
+// differ by less than 2^23, as lattice values do (TestLatticeAmplitude).
 func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias int32) {
 	span := len(f.cellWeights)
 	cells := (len(f.col) + span - 1) / span
@@ -182,6 +183,8 @@ func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias i
 		for ; c < cells; c++ {
 			a := vals[c] + bias
 			d := int64(vals[c+1]) - int64(vals[c])
+			// The cleared low bits change nothing (c*4 is a multiple of
+			// 4) but let the compiler prove the conversion in bounds.
 			o := (*[4]int32)(dst[c*4&rowMask&^3:])
 			o[0], o[1], o[2], o[3] = a, a+int32(d*smooth8>>16), a+int32(d*smooth16>>16), a+int32(d*smooth24>>16)
 		}
@@ -189,7 +192,7 @@ func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias i
 		for ; c < cells; c++ {
 			a := vals[c] + bias
 			d := int64(vals[c+1]) - int64(vals[c])
-			o := (*[8]int32)(dst[c*8&rowMask&^7:])
+			o := (*[8]int32)(dst[c*8&rowMask&^7:]) // as in case 4
 			o[0], o[1], o[2], o[3] = a, a+int32(d*smooth4>>16), a+int32(d*smooth8>>16), a+int32(d*smooth12>>16)
 			o[4], o[5], o[6], o[7] = a+int32(d*smooth16>>16), a+int32(d*smooth20>>16), a+int32(d*smooth24>>16), a+int32(d*smooth28>>16)
 		}
@@ -206,9 +209,8 @@ func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias i
 }
 
 // lerpRows sets dst[i] = lerp(top[i], bot[i], t) for every i of dst.
-// The vector kernels are exact while top[i] and bot[i] differ by less
-// than 2^23, as lattice values do (TestLatticeAmplitude); so are
-// acrossCells' neighbouring values.
+// The vector kernel is exact while top[i] and bot[i] differ by less than
+// 2^23, as lattice values do (TestLatticeAmplitude).
 func (g *generator) lerpRows(dst, top, bot []int32, t int32) {
 	top, bot = top[:len(dst)], bot[:len(dst)]
 	if g.vector && len(dst) >= 8 {
@@ -305,8 +307,8 @@ func (g *generator) fineRowsFused(y, n int) {
 }
 
 // fineShift is the log2 lattice spacing of the water and mountain fields
-// and fineSpan the spacing; fineRows' unrolled cells and their constant
-// weights are for a spacing of 4.
+// and fineSpan the spacing; fineRowsFused's unrolled cells and their
+// constant weights are for a spacing of 4.
 const (
 	fineShift = 2
 	fineSpan  = 1 << fineShift

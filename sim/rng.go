@@ -12,9 +12,14 @@ type RNG struct {
 
 // Uint64 returns the next 64 random bits.
 func (r *RNG) Uint64() uint64 {
-	r.State += 0x9e3779b97f4a7c15
+	r.State += splitMixGamma
 	return mix64(r.State)
 }
+
+// splitMixGamma is SplitMix64's step between consecutive states. World
+// generation steps by it too: the hash of tile i is mix64(key +
+// (i+1)·splitMixGamma), SplitMix64 at position i+1 (see drawRow and fill).
+const splitMixGamma = 0x9e3779b97f4a7c15
 
 // Chance reports true with probability p/65536.
 func (r *RNG) Chance(p uint32) bool {

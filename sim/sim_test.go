@@ -190,12 +190,15 @@ func TestNoAllocations(t *testing.T) {
 	w := newWorld(t)
 	w.Reset(1)
 	c := w.Clone()
+	generic := newWorld(t) // the generic code, where the vector kernels run
+	generic.gen.vector = false
 	acts := randomActions(1024, 5)
 	var obs Observation
 	view := make([]uint8, w.Width()*w.Height())
 	i, seed := 0, uint64(1)
 	cases := map[string]func(){
-		"Reset": func() { seed++; w.Reset(seed) },
+		"Reset":         func() { seed++; w.Reset(seed) },
+		"Reset generic": func() { seed++; generic.Reset(seed) },
 		"Step": func() {
 			if w.Step(acts[i%len(acts)]).Done {
 				w.Reset(seed)

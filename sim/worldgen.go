@@ -101,14 +101,14 @@ type generator struct {
 	hashes    [MaxSide]uint64
 	passes    [MaxSide]uint8
 	drawSetup drawSetup
-	// carry02 and carry13 compare draws 0 and 2, and 1 and 3, with their
-	// thresholds in the generic drawRow.
-	carry02, carry13 uint64
 	// row holds the inputs of the row being generated.
 	row rowInputs
 	// tileRow holds the materials of the row being generated, chunkCol
 	// the chunk column of each x, and info the bookkeeping of each
-	// material (see tileInfo).
+	// material (see tileInfo). The first two copy what the world has
+	// (its tiles, World.chunkCol) into fixed arrays of the generator, so
+	// that the tile loop reaches them without bounds checks or registers
+	// of their own; the row is copied to the world's tiles at its end.
 	tileRow  [MaxSide]Material
 	chunkCol [MaxSide]uint16
 	info     tileInfo
@@ -134,13 +134,10 @@ func newGenerator(w *World) *generator {
 	}
 	g.lattice = make([]int32, n)
 	for f := range g.fields {
-		if g.fields[f].stride+1 >= len(rowBuf{}) {
-			panic("sim: a lattice row is wider than a rowBuf") // a spacing of 1 at MaxSide
-		}
 		switch {
 		case fieldAcrossFirst(f):
 			g.across[f] = acrossRows{across: across{top: new(rowBuf), bot: new(rowBuf)}}
-		default:
+		default: // water and mountain too, though only the vector path reads theirs
 			g.cols[f] = make([]int32, g.fields[f].stride)
 		}
 	}
@@ -189,6 +186,9 @@ const (
 	zombieRarity        = one * 992 / 1000
 	skeletonRarity      = one * 95 / 100
 )
+
+// The tile loop takes every tile above the beaches for water.
+const _ = uint(sandHigh - waterLevel) // compile-time check: sandHigh ≥ waterLevel
 
 // logistic returns 1/(1+e^-s) for s in 1/65536 units, interpolated from
 // the generated table.
@@ -277,6 +277,8 @@ func (w *World) generate(px, py int) {
 	// points leaves one interpolation per tile for each.
 	g.addOctave(fieldWater, fieldWaterLow, waterHighWeight, one)
 	g.addOctave(fieldMountain, fieldMountainLow, mountHighNorm, mountLowNorm)
+	g.row.extraOres = len(w.rules.Gen.Ores) > 0
+	g.row.px, g.row.py = px, py
 	clear(w.chunks) // g.counts is zero: flushCounts clears it after the last row
 	for y := 0; y < w.height; y++ {
 		w.generateRow(px, py, y, key)
@@ -302,8 +304,10 @@ const (
 // inline: one interpolation there, their lattice having been brought down
 // to the row (rowCols, once per row) or across x (acrossPair, once per
 // lattice row). Row values live in the generator's fixed arrays, indexed
-// by x&rowMask, so the loop has no bounds checks and holds little more
-// than the generator's address in registers.
+// by x, which the check that rows fit MaxSide lets the compiler prove in
+// bounds (only the tunnel tables, read on mountain tiles, keep their
+// checks); the loop holds little more than the generator's address in
+// registers.
 func (w *World) generateRow(px, py, y int, key uint64) {
 	g := w.gen
 	n := w.width
@@ -312,9 +316,10 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 	g.fineRows(y, n)
 	g.sweepRow(fieldTree, y, &g.treeRow)
 	g.startArea(px, py, y, n)
-	// The mountains' inputs stay in memory (g.row): the loop reads them
-	// on mountain tiles only, and in registers they would crowd out the
-	// values every tile uses.
+	// The inputs of the rarer decisions (mountains, beaches) stay in
+	// memory (g.row): the loop reads them on the tiles that need them
+	// only, and in registers they would crowd out the values every tile
+	// uses.
 	r := &g.row
 	r.tunnelH, r.tunnelV = g.rowCols(fieldTunnelH, y), g.rowCols(fieldTunnelV, y)
 	r.sand, r.sandWy = g.acrossPair(fieldSand, y)
@@ -322,14 +327,12 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 	r.coal, r.coalWy = g.acrossPair(fieldCoal, y)
 	r.iron, r.ironWy = g.acrossPair(fieldIron, y)
 	r.lava, r.lavaWy = g.acrossPair(fieldLava, y)
-	r.extraOres = len(w.rules.Gen.Ores) > 0
-	r.px, r.py = px, py
 	g.drawRow(key, base, n)
 	if n > MaxSide {
 		panic("sim: a row wider than MaxSide") // New refuses them; this lets the compiler drop bounds checks
 	}
 	for x := 0; x < n; x++ {
-		i := x
+		i := x // an index into the row arrays, as x&rowMask elsewhere
 		wv := g.water[i]
 		m, creatures := MatGrass, uint8(passCow|passZombie)
 		pass := g.passes[i]
@@ -359,7 +362,7 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 					m = MatStone
 				}
 			}
-		case wv > sandHigh: // above the beaches (sandHigh ≥ waterLevel)
+		case wv > sandHigh: // above the beaches: water (sandHigh ≥ waterLevel)
 			m = MatWater
 		case wv > sandLow:
 			// The beach band: sand where the sand field says, else water
@@ -368,12 +371,12 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 			// branched on.
 			isSand := b2i(g.row.sand.at(i, g.row.sandWy) > sandLevel)
 			isWater := b2i(wv > waterLevel) &^ isSand
-			isTree := int(pass>>(2*(drawTree/16))&1) & b2i(g.treeRow[i] > treeLevel) &^ (isSand | isWater)
-			m = MatGrass + Material(isTree*int(MatTree-MatGrass)+isSand*int(MatSand-MatGrass)) - Material(isWater)
+			isTree := b2i(pass&passTree != 0) & b2i(g.treeRow[i] > treeLevel) &^ (isSand | isWater)
+			m = MatGrass + Material(isTree*(int(MatTree)-int(MatGrass))+isSand*(int(MatSand)-int(MatGrass))+isWater*(int(MatWater)-int(MatGrass)))
 		default:
 			// Trees are scattered at random, which a branch would
 			// mispredict: the tree bit is computed and added.
-			isTree := int(pass>>(2*(drawTree/16))&1) & b2i(g.treeRow[i] > treeLevel)
+			isTree := b2i(pass&passTree != 0) & b2i(g.treeRow[i] > treeLevel)
 			m += Material(isTree) * (MatTree - MatGrass)
 		}
 		g.tileRow[i] = m
@@ -473,7 +476,8 @@ func (w *World) extraOre(mountain int32, draws uint64) Material {
 }
 
 // scatterCreature may start a cow, zombie or skeleton on the walkable
-// tile (x, y) of material m, at offset (dx, dy) from the player.
+// tile (x, y) of material m, whose hash is draws; tunnel marks a tunnel
+// tile, where skeletons start.
 func (w *World) scatterCreature(x, y int, m Material, tunnel bool, draws uint64) {
 	g := w.gen
 	dx, dy := x-g.row.px, y-g.row.py

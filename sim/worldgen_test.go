@@ -126,6 +126,7 @@ func TestResetAfterSetRules(t *testing.T) {
 	require.NoError(t, b.Compile())
 	w, err := New(Config{})
 	require.NoError(t, err)
+	w.Reset(99) // a generation with the old rules first
 	require.NoError(t, w.SetRules(b))
 	fresh, err := New(Config{Rules: b})
 	require.NoError(t, err)
