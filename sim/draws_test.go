@@ -25,7 +25,6 @@ func TestDrawRow(t *testing.T) {
 				g.drawRow(key, base, n)
 				for x := range n {
 					d := mix64(key + uint64(base+x+1)*splitMixGamma) // the hash of tile base+x
-
 					require.Equal(t, d, g.hashes[x], "vector %v, n %d, x %d", vector, n, x)
 					want := map[uint8]bool{
 						passCow: draw(d, drawCow) > r.cow, passZombie: draw(d, drawZombie) > r.zombie,

@@ -16,25 +16,25 @@
 	VPBROADCASTQ X10, Y10 \
 	VPSRLQ       $32, Y10, Y11
 
-// MIX64 sets Z to mix64 of IN, lane by lane, using T1 and T2.
+// MUL64 multiplies Z by the constant c in CL (c) and CH (c>>32), lane by
+// lane, mod 2^64, using T1 and T2.
+#define MUL64(Z, CL, CH, T1, T2) \
+	VPSRLQ   $32, Z, T1 \
+	VPMULUDQ CL, T1, T1 \
+	VPMULUDQ CH, Z, T2 \
+	VPADDQ   T2, T1, T1 \
+	VPSLLQ   $32, T1, T1 \
+	VPMULUDQ CL, Z, Z \
+	VPADDQ   T1, Z, Z
+
+// MIX64 sets Z to mix64 of IN, lane by lane, using T1 and T2:
+// z ^= z>>30; z *= c1; z ^= z>>27; z *= c2; z ^= z>>31.
 #define MIX64(IN, Z, T1, T2) \
-	VPSRLQ   $30, IN, T1 \
-	VPXOR    T1, IN, Z \
-	VPSRLQ   $32, Z, T1 \
-	VPMULUDQ Y8, T1, T1 \
-	VPMULUDQ Y9, Z, T2 \
-	VPADDQ   T2, T1, T1 \
-	VPSLLQ   $32, T1, T1 \
-	VPMULUDQ Y8, Z, Z \
-	VPADDQ   T1, Z, Z \
-	VPSRLQ   $27, Z, T1 \
-	VPXOR    T1, Z, Z \
-	VPSRLQ   $32, Z, T1 \
-	VPMULUDQ Y10, T1, T1 \
-	VPMULUDQ Y11, Z, T2 \
-	VPADDQ   T2, T1, T1 \
-	VPSLLQ   $32, T1, T1 \
-	VPMULUDQ Y10, Z, Z \
-	VPADDQ   T1, Z, Z \
-	VPSRLQ   $31, Z, T1 \
-	VPXOR    T1, Z, Z
+	VPSRLQ $30, IN, T1 \
+	VPXOR  T1, IN, Z \
+	MUL64(Z, Y8, Y9, T1, T2) \
+	VPSRLQ $27, Z, T1 \
+	VPXOR  T1, Z, Z \
+	MUL64(Z, Y10, Y11, T1, T2) \
+	VPSRLQ $31, Z, T1 \
+	VPXOR  T1, Z, Z

@@ -281,7 +281,7 @@ func (w *World) generate(px, py int) {
 	g.row.px, g.row.py = px, py
 	clear(w.chunks) // g.counts is zero: flushCounts clears it after the last row
 	for y := 0; y < w.height; y++ {
-		w.generateRow(px, py, y, key)
+		w.generateRow(y, key)
 	}
 }
 
@@ -308,14 +308,14 @@ const (
 // bounds (only the tunnel tables, read on mountain tiles, keep their
 // checks); the loop holds little more than the generator's address in
 // registers.
-func (w *World) generateRow(px, py, y int, key uint64) {
+func (w *World) generateRow(y int, key uint64) {
 	g := w.gen
 	n := w.width
 	base := y * n
 	tiles := w.tiles[base : base+n]
 	g.fineRows(y, n)
 	g.sweepRow(fieldTree, y, &g.treeRow)
-	g.startArea(px, py, y, n)
+	g.startArea(y, n)
 	// The inputs of the rarer decisions (mountains, beaches) stay in
 	// memory (g.row): the loop reads them on the tiles that need them
 	// only, and in registers they would crowd out the values every tile
@@ -332,29 +332,28 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 		panic("sim: a row wider than MaxSide") // New refuses them; this lets the compiler drop bounds checks
 	}
 	for x := 0; x < n; x++ {
-		i := x // an index into the row arrays, as x&rowMask elsewhere
-		wv := g.water[i]
+		wv := g.water[x]
 		m, creatures := MatGrass, uint8(passCow|passZombie)
-		pass := g.passes[i]
-		switch mv := g.mountain[i] - int32(int64(wv)*mountainWaterWeight>>16); {
+		pass := g.passes[x]
+		switch mv := g.mountain[x] - int32(int64(wv)*mountainWaterWeight>>16); {
 		case mv > mountainLevel:
 			// Caves and tunnels take no random draw; ores do.
-			draws := g.hashes[i]
+			draws := g.hashes[x]
 			fh, fv := &g.fields[fieldTunnelH], &g.fields[fieldTunnelV]
 			switch {
-			case mv > caveMountain && g.row.cave.at(i, g.row.caveWy) > caveLevel:
+			case mv > caveMountain && g.row.cave.at(x, g.row.caveWy) > caveLevel:
 				m = MatPath
 			case colsLerp(g.row.tunnelH, fh.col[x], fh.wx[x]) > tunnelLevel, colsLerp(g.row.tunnelV, fv.col[x], fv.wx[x]) > tunnelLevel:
 				m, creatures = MatPath, passCow|passZombie|passSkeleton // skeletons start in tunnels
 			default:
 				switch {
-				case draw(draws, drawCoal) > g.rarity.coal && g.row.coal.at(i, g.row.coalWy) > coalLevel:
+				case draw(draws, drawCoal) > g.rarity.coal && g.row.coal.at(x, g.row.coalWy) > coalLevel:
 					m = MatCoal
-				case draw(draws, drawIron) > g.rarity.iron && g.row.iron.at(i, g.row.ironWy) > ironLevel:
+				case draw(draws, drawIron) > g.rarity.iron && g.row.iron.at(x, g.row.ironWy) > ironLevel:
 					m = MatIron
 				case mv > diamondMountain && draw(draws, drawDiamond) > g.rarity.diamond:
 					m = MatDiamond
-				case mv > lavaMountain && g.row.lava.at(i, g.row.lavaWy) > lavaLevel:
+				case mv > lavaMountain && g.row.lava.at(x, g.row.lavaWy) > lavaLevel:
 					m = MatLava
 				case g.row.extraOres:
 					m = w.extraOre(mv, draws)
@@ -369,24 +368,24 @@ func (w *World) generateRow(px, py, y int, key uint64) {
 			// above waterLevel, else grass or a tree. The sand field
 			// changes often within the band, so this is computed, not
 			// branched on.
-			isSand := b2i(g.row.sand.at(i, g.row.sandWy) > sandLevel)
+			isSand := b2i(g.row.sand.at(x, g.row.sandWy) > sandLevel)
 			isWater := b2i(wv > waterLevel) &^ isSand
-			isTree := b2i(pass&passTree != 0) & b2i(g.treeRow[i] > treeLevel) &^ (isSand | isWater)
+			isTree := b2i(pass&passTree != 0) & b2i(g.treeRow[x] > treeLevel) &^ (isSand | isWater)
 			m = MatGrass + Material(isTree*(int(MatTree)-int(MatGrass))+isSand*(int(MatSand)-int(MatGrass))+isWater*(int(MatWater)-int(MatGrass)))
 		default:
 			// Trees are scattered at random, which a branch would
 			// mispredict: the tree bit is computed and added.
-			isTree := b2i(pass&passTree != 0) & b2i(g.treeRow[i] > treeLevel)
+			isTree := b2i(pass&passTree != 0) & b2i(g.treeRow[x] > treeLevel)
 			m += Material(isTree) * (MatTree - MatGrass)
 		}
-		g.tileRow[i] = m
+		g.tileRow[x] = m
 		t := g.info[m]
-		g.counts[g.chunkCol[i]&rowMask] += t
+		g.counts[g.chunkCol[x]&rowMask] += t
 		// Few tiles start a creature, but which tiles are walkable changes
 		// at random (trees), so the walkable flag and the draws are
 		// combined before the one branch; scatterCreature checks the rest.
 		if int(pass&creatures)&-int(t>>63) != 0 {
-			w.scatterCreature(x, y, m, creatures&passSkeleton != 0, g.hashes[i])
+			w.scatterCreature(x, y, m, creatures&passSkeleton != 0, g.hashes[x])
 		}
 	}
 	copy(tiles, g.tileRow[:n])
@@ -425,10 +424,11 @@ func (w *World) flushCounts(y int) {
 // start area's tiles come out grass without a case of their own.
 const startTile = -1 << 31
 
-// startArea shapes row y around the player at (px, py): water and
-// mountains are lowered near the start, and the start area's own tiles,
-// where its score is positive, are marked startTile.
-func (g *generator) startArea(px, py, y, n int) {
+// startArea shapes row y around the player (g.row.px, g.row.py): water
+// and mountains are lowered near the start, and the start area's own
+// tiles, where its score is positive, are marked startTile.
+func (g *generator) startArea(y, n int) {
+	px, py := g.row.px, g.row.py
 	dy := y - py
 	if dy <= -startReach || dy >= startReach {
 		return

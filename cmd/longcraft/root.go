@@ -17,7 +17,7 @@ func moduleRoot(dir string) (string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", fmt.Errorf("%s is not inside a Longcraft checkout: run from one, (demo: or pass a built app with --app, from make wasm)", dir)
+			return "", fmt.Errorf("%s is not inside a Longcraft checkout: run from one (demo: or pass a built app with --app, from make wasm)", dir)
 		}
 		d = parent
 	}
