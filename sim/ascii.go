@@ -102,7 +102,9 @@ func ParseASCII(text string) (rows []string, err error) {
 
 // LoadASCII replaces the map, the objects and the player's position with
 // those of an ASCII map of exactly the world's size. The rest of the state
-// (inventory, step, RNG) is kept.
+// (inventory, step, RNG) is kept, except the record of which chunks have
+// held an object: the loaded scene starts it afresh, as a new episode
+// would, from the player and the objects it places.
 func (w *World) LoadASCII(text string) error {
 	rows, err := ParseASCII(text)
 	if err != nil {
@@ -132,6 +134,11 @@ func (w *World) LoadASCII(text string) error {
 			}
 		}
 	}
+	for c := range w.chunks {
+		w.chunks[c].held = false
+	}
+	px, py := w.Player()
+	w.chunks[w.chunkOf(px, py)].held = true
 	for y, row := range rows {
 		for x := 0; x < len(row); x++ {
 			o, ok := parseObjectChar(row[x])

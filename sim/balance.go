@@ -2,7 +2,8 @@ package sim
 
 // balance spawns and despawns creatures chunk by chunk, following each
 // balance rule of the ruleset (zombies by night, skeletons in tunnels,
-// cows on grass).
+// cows on grass). Only chunks that have held an object are balanced: a
+// chunk nothing ever entered gets no zombies until something walks in.
 func (w *World) balance() {
 	light := int64(w.Daylight())
 	rules := &w.rules.Creature.Balance
@@ -14,6 +15,9 @@ func (w *World) balance() {
 		hi := int((int64(br.MaxBase) + int64(br.MaxLight)*light>>16) / one)
 		for c := range w.chunks {
 			counts := &w.chunks[c]
+			if !counts.held {
+				continue
+			}
 			space, pop := int(counts.space[r]), int(counts.pop[r])
 			switch {
 			case pop < lo && space >= br.MinSpace && space > 0:

@@ -35,7 +35,7 @@ func Classic() *Rules {
 
 	r := &Rules{
 		Name:    ClassicName,
-		Version: 1,
+		Version: 2,
 		Materials: []MaterialInfo{
 			MatNone:    {Name: "none"},
 			MatWater:   {Name: "water", ArrowPasses: true, Natural: true},
@@ -134,7 +134,6 @@ func Classic() *Rules {
 		},
 		Creature: CreatureRules{
 			UpdateRadius:   18, // 2 × the 9-tile view, as Crafter
-			SkeletonGround: MatPath,
 			CowHealth:      3,
 			ZombieHealth:   5,
 			SkeletonHealth: 3,

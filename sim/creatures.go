@@ -28,32 +28,32 @@ func (w *World) updateCreatures() {
 	}
 }
 
-// canEnter reports whether object kind k may step onto (x, y).
-func (w *World) canEnter(k ObjectKind, x, y int) bool {
+// canEnter reports whether a creature may step onto (x, y): a free tile
+// of a walkable material (grass, sand and path in classic; skeletons too,
+// which spawn in tunnels but leave them).
+func (w *World) canEnter(x, y int) bool {
 	if !w.Inside(x, y) {
 		return false
 	}
 	i := w.index(x, y)
-	if w.objAt[i] != 0 {
-		return false
-	}
-	m := w.tiles[i]
-	if k == ObjSkeleton {
-		return m == w.rules.Creature.SkeletonGround
-	}
-	return w.rules.walkable.Has(m)
+	return w.objAt[i] == 0 && w.rules.walkable.Has(w.tiles[i])
 }
 
 // tryMove moves object i one tile in direction d if it can; it reports
-// whether it moved.
+// whether the tile was free. A creature removed at the start of this
+// update (it died) stays where it is but still reports a free tile, as
+// Crafter's move does once its object is gone: a dead skeleton that
+// "fled" ends its update there.
 func (w *World) tryMove(i int, d Dir) bool {
 	o := &w.objects[i]
 	dx, dy := d.Offset()
 	x, y := int(o.X)+dx, int(o.Y)+dy
-	if d == DirNone || !w.canEnter(o.Kind, x, y) {
+	if !w.canEnter(x, y) {
 		return false
 	}
-	w.moveObject(i, x, y)
+	if o.Kind != ObjNone {
+		w.moveObject(i, x, y)
+	}
 	return true
 }
 
@@ -85,20 +85,19 @@ func (w *World) toward(i int, long bool) Dir {
 	return DirNone
 }
 
-// removeIfDead removes object i when its health is gone; it reports
-// whether it did.
-func (w *World) removeIfDead(i int) bool {
+// removeIfDead removes object i when its health is gone, at the start of
+// its own update. The rest of that update still runs on the tombstone, as
+// in Crafter, whose removal only stops an object from moving: a dead cow
+// still draws its move, a dead zombie still makes its attack check, a
+// dead skeleton may still shoot.
+func (w *World) removeIfDead(i int) {
 	if w.objects[i].Health <= 0 {
 		w.removeObject(i)
-		return true
 	}
-	return false
 }
 
 func (w *World) updateCow(i int) {
-	if w.removeIfDead(i) {
-		return
-	}
+	w.removeIfDead(i)
 	// One draw decides both whether and where the cow moves.
 	r := w.s.RNG.Uint64()
 	if uint32(r>>48) < w.rules.Creature.CowMove {
@@ -107,9 +106,7 @@ func (w *World) updateCow(i int) {
 }
 
 func (w *World) updateZombie(i int) {
-	if w.removeIfDead(i) {
-		return
-	}
+	w.removeIfDead(i)
 	c := &w.rules.Creature
 	rng := &w.s.RNG
 	o := &w.objects[i]
@@ -134,9 +131,7 @@ func (w *World) updateZombie(i int) {
 }
 
 func (w *World) updateSkeleton(i int) {
-	if w.removeIfDead(i) {
-		return
-	}
+	w.removeIfDead(i)
 	c := &w.rules.Creature
 	rng := &w.s.RNG
 	o := &w.objects[i]
@@ -209,13 +204,15 @@ func (w *World) updatePlant(i int) {
 	if o.Grown < 1<<15-1 {
 		o.Grown++
 	}
+	// One point of damage when any cow, zombie or skeleton is adjacent,
+	// however many are.
 	x, y := int(o.X), int(o.Y)
 	for d := DirLeft; d <= DirDown; d++ {
 		dx, dy := d.Offset()
 		if j := w.objectIndex(x+dx, y+dy); j >= 0 {
-			switch w.objects[j].Kind {
-			case ObjCow, ObjZombie, ObjSkeleton:
+			if k := w.objects[j].Kind; k == ObjCow || k == ObjZombie || k == ObjSkeleton {
 				o.Health--
+				break
 			}
 		}
 	}

@@ -43,7 +43,7 @@ const (
 func Extended() *Rules {
 	r := Classic().Clone()
 	r.Name = ExtendedName
-	r.Version = 1
+	r.Version = 2
 	ach := func(name string) Achievement {
 		r.Achievements = append(r.Achievements, name)
 		return Achievement(len(r.Achievements) - 1)

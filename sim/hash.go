@@ -3,8 +3,9 @@ package sim
 import "math/bits"
 
 // Hash returns a 64-bit hash of the whole state: seed, step, RNG, player,
-// inventory, counters, achievements, tiles and objects. Two worlds with the
-// same Hash are, for replay checks, the same world. It allocates nothing;
+// inventory, counters, achievements, tiles, the chunks that have held an
+// object, and objects. Two worlds with the same Hash are, for replay
+// checks, the same world. It allocates nothing;
 // call it between steps.
 func (w *World) Hash() uint64 {
 	s := &w.s
@@ -37,6 +38,17 @@ func (w *World) Hash() uint64 {
 	}
 	for _, m := range t {
 		h.add(uint64(m))
+	}
+	// Which chunks have held an object: history that decides balancing.
+	var held uint64
+	for c := range w.chunks {
+		if w.chunks[c].held {
+			held |= 1 << (c & 63)
+		}
+		if c&63 == 63 || c == len(w.chunks)-1 {
+			h.add(held)
+			held = 0
+		}
 	}
 	for _, o := range w.objects[:s.NumObjects] {
 		h.add(uint64(uint16(o.X)) | uint64(uint16(o.Y))<<16 | uint64(o.Kind)<<32 |

@@ -74,11 +74,18 @@ func invariantError(w *World) string {
 		}
 	}
 	for _, o := range w.Objects() {
+		c := &recount[w.chunkOf(int(o.X), int(o.Y))]
 		if b := w.balanceIndex(o.Kind); b >= 0 {
-			recount[w.chunkOf(int(o.X), int(o.Y))].pop[b]++
+			c.pop[b]++
 		}
+		// A chunk holding an object has held one; held is history, so
+		// the recount takes it from the world where no object is now.
+		c.held = true
 	}
 	for c := range recount {
+		if !recount[c].held {
+			recount[c].held = w.chunks[c].held
+		}
 		if recount[c] != w.chunks[c] {
 			return fmt.Sprintf("chunk %d counts %+v, recount %+v", c, w.chunks[c], recount[c])
 		}

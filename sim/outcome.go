@@ -97,28 +97,22 @@ type Outcome struct {
 	Done          bool
 }
 
-// Reward is Crafter's reward for the step: +1 per newly unlocked
-// achievement plus the health change divided by 10.
-func (o *Outcome) Reward() float64 {
-	return float64(popcount(uint64(o.Unlocked))) + float64(o.HealthDelta)/10
-}
+// Reward is Crafter's reward for the step: +1 if at least one achievement
+// was unlocked for the first time during it (+1 however many were), plus
+// the health change divided by 10.
+func (o *Outcome) Reward() float64 { return float64(o.RewardTenths()) / 10 }
 
 // RewardTenths is Reward in tenths, exactly: what sums of rewards over an
 // episode are kept in (runner results, trace metrics, the browser's HUD).
 func (o *Outcome) RewardTenths() int64 {
-	return 10*int64(popcount(uint64(o.Unlocked))) + int64(o.HealthDelta)
+	var unlock int64
+	if o.Unlocked != 0 {
+		unlock = 10
+	}
+	return unlock + int64(o.HealthDelta)
 }
 
 // Failed reports whether the action did not do what it asks.
 func (o *Outcome) Failed() bool {
 	return o.Kind == OutBlocked || (o.Kind == OutNothing && o.Reason != ReasonNone)
-}
-
-func popcount(v uint64) int {
-	n := 0
-	for v != 0 {
-		v &= v - 1
-		n++
-	}
-	return n
 }

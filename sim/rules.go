@@ -187,8 +187,7 @@ type VitalRules struct {
 // CreatureRules are the creatures' parameters; the probabilities are in
 // 1/65536.
 type CreatureRules struct {
-	UpdateRadius   int      // creatures within this L1 distance (exclusive) act
-	SkeletonGround Material // the only material skeletons walk on
+	UpdateRadius int // creatures within this L1 distance (exclusive) act
 
 	CowHealth, ZombieHealth, SkeletonHealth, PlantHealth int8
 	CowFood, PlantFood                                   int8

@@ -27,7 +27,7 @@ func (w *World) SetMaterial(x, y int, m Material) error {
 
 // canStand reports whether an object of kind k may occupy material m: the
 // player also stands on deadly tiles (and dies), arrows fly over water and
-// lava, skeletons keep to their ground.
+// lava, plants grow on grass; creatures walk where the player does.
 func (w *World) canStand(k ObjectKind, m Material) bool {
 	info := &w.rules.Materials[m]
 	switch k {
@@ -35,8 +35,6 @@ func (w *World) canStand(k ObjectKind, m Material) bool {
 		return info.Walkable || info.Deadly
 	case ObjArrow:
 		return info.ArrowPasses
-	case ObjSkeleton:
-		return m == w.rules.Creature.SkeletonGround
 	case ObjPlant:
 		return m == MatGrass
 	}

@@ -86,6 +86,11 @@ type state struct {
 type chunkCounts struct {
 	space [3]uint8
 	pop   [3]uint8
+	// held is set once any object (the player included) has been added
+	// to or moved into the chunk this episode: only such chunks are
+	// balanced, as Crafter keys its chunk table on first use. It is
+	// history, not derived from the tiles and objects, so Hash covers it.
+	held bool
 }
 
 // New builds a world with the given shape; call Reset before stepping.
@@ -310,14 +315,18 @@ func (w *World) addObject(o Object) bool {
 	w.s.NumObjects++
 	x, y := int(o.X), int(o.Y)
 	w.objAt[w.index(x, y)] = uint16(n + 1)
+	c := &w.chunks[w.chunkOf(x, y)]
+	c.held = true
 	if r := w.balanceIndex(o.Kind); r >= 0 {
-		w.chunks[w.chunkOf(x, y)].pop[r]++
+		c.pop[r]++
 	}
 	return true
 }
 
 // removeObject tombstones object i; Step compacts the array at its end so
-// that indices stay stable while objects update.
+// that indices stay stable while objects update. The tombstone keeps the
+// object's fields, so a creature removed at the start of its own update
+// (it died) can finish that update, as in Crafter.
 func (w *World) removeObject(i int) {
 	o := &w.objects[i]
 	x, y := int(o.X), int(o.Y)
@@ -335,8 +344,9 @@ func (w *World) moveObject(i, x, y int) {
 	ox, oy := int(o.X), int(o.Y)
 	w.objAt[w.index(ox, oy)] = 0
 	w.objAt[w.index(x, y)] = uint16(i + 1)
-	if r := w.balanceIndex(o.Kind); r >= 0 {
-		if from, to := w.chunkOf(ox, oy), w.chunkOf(x, y); from != to {
+	if from, to := w.chunkOf(ox, oy), w.chunkOf(x, y); from != to {
+		w.chunks[to].held = true
+		if r := w.balanceIndex(o.Kind); r >= 0 {
 			w.chunks[from].pop[r]--
 			w.chunks[to].pop[r]++
 		}

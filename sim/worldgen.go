@@ -182,8 +182,8 @@ const (
 	waterLevel          = one * 40 / 100
 	treeLevel           = 0
 	treeRarity          = one * 785 / 1000
-	cowRarity           = one * 9835 / 10000
-	zombieRarity        = one * 992 / 1000
+	cowRarity           = one * 985 / 1000
+	zombieRarity        = one * 993 / 1000
 	skeletonRarity      = one * 95 / 100
 )
 
@@ -279,7 +279,10 @@ func (w *World) generate(px, py int) {
 	g.addOctave(fieldMountain, fieldMountainLow, mountHighNorm, mountLowNorm)
 	g.row.extraOres = len(w.rules.Gen.Ores) > 0
 	g.row.px, g.row.py = px, py
-	clear(w.chunks) // g.counts is zero: flushCounts clears it after the last row
+	// g.counts is zero: flushCounts clears it after the last row. The
+	// player was added before the clear, so its chunk is marked here.
+	clear(w.chunks)
+	w.chunks[w.chunkOf(px, py)].held = true
 	for y := 0; y < w.height; y++ {
 		w.generateRow(y, key)
 	}

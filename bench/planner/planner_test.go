@@ -373,7 +373,10 @@ func TestAchievements(t *testing.T) {
 func TestSequence(t *testing.T) {
 	w, err := sim.New(sim.Config{})
 	require.NoError(t, err)
-	w.Reset(4)
+	// Seed 5: under classic v2 seed 4 (used before) starts beside two
+	// zombies that kill the planner on its way, which is not what this
+	// test is about.
+	w.Reset(5)
 	x, y := w.Player()
 	reached, steps := Solve(w, task.Sequence(task.Obtain("stone_pickaxe", 1), task.Reach(x, y)), 1500)
 	assert.True(t, reached, "after %d steps", steps)

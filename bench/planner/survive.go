@@ -311,13 +311,13 @@ func blocksPocket(k sim.ObjectKind) bool {
 
 // exposed reports whether an arrow could reach pocket tile q (the other
 // tile being o): arrows fly straight over water and lava, so a side of
-// water with skeleton ground in line beyond it is no wall.
+// water with walkable ground (where skeletons may stand) in line beyond it
+// is no wall.
 func (p *Planner) exposed(q, o int) bool {
 	if !p.creatureNear(sim.ObjSkeleton, q, skeletonReach) {
 		return false
 	}
 	r := p.tab.r
-	ground := r.Creature.SkeletonGround
 	for e := sim.DirLeft; e <= sim.DirDown; e++ {
 		t := q
 		first := true
@@ -334,7 +334,7 @@ func (p *Planner) exposed(q, o int) bool {
 				break // a wall, or an open end that gets a block
 			}
 			first = false
-			if m == ground || p.obj[t] == sim.ObjSkeleton {
+			if r.Materials[m].Walkable || p.obj[t] == sim.ObjSkeleton {
 				return true
 			}
 		}
@@ -342,11 +342,11 @@ func (p *Planner) exposed(q, o int) bool {
 	return false
 }
 
-// skeletonReach is the distance within which a skeleton makes skeleton
+// skeletonReach is the distance within which a skeleton makes walkable
 // ground in line with a pocket a threat.
 const skeletonReach = 14
 
-// arrowReach is how far in line a pocket is checked for skeleton ground.
+// arrowReach is how far in line a pocket is checked for walkable ground.
 const arrowReach = 7
 
 // findShelter picks the cheapest pocket in reach.

@@ -20,6 +20,21 @@ func (d *Divergence) Error() string {
 	return fmt.Sprintf("replay diverged at step %d: %s", d.Step, d.What)
 }
 
+// RulesMismatch refuses an episode recorded under another ruleset or
+// another version of it than this build's: its actions would not mean the
+// same world, so it is not replayed at all.
+type RulesMismatch struct {
+	Recorded        string // the episode's ruleset
+	RecordedVersion int
+	Build           string // the ruleset this build has under that name
+	BuildVersion    int
+}
+
+func (m *RulesMismatch) Error() string {
+	return fmt.Sprintf("recorded with rules %s v%d, this build has %s v%d: the replay would not be faithful",
+		m.Recorded, m.RecordedVersion, m.Build, m.BuildVersion)
+}
+
 // Replay summarises a replayed episode.
 type Replay struct {
 	Steps       int
@@ -51,8 +66,7 @@ func World(h *Header) (*sim.World, error) {
 	}
 	r := w.Rules()
 	if r.Name != h.Ruleset || r.Version != h.RulesVersion {
-		return nil, fmt.Errorf("recorded with rules %s v%d, this build has %s v%d: the replay would not be faithful",
-			h.Ruleset, h.RulesVersion, r.Name, r.Version)
+		return nil, &RulesMismatch{h.Ruleset, h.RulesVersion, r.Name, r.Version}
 	}
 	return w, nil
 }

@@ -102,16 +102,28 @@ func TestTraceCommands(t *testing.T) {
 	assert.Contains(t, out, "obtain/hard/eval#4")
 	out, err = runCLI(t, "trace", "inspect", golden, "--json")
 	require.NoError(t, err)
-	assert.Contains(t, out, `"steps":163`)
+	assert.Contains(t, out, `"steps":175`)
 	out, err = runCLI(t, "replay", golden)
 	require.NoError(t, err)
 	assert.Contains(t, out, "0 diverged")
 	dir := t.TempDir()
 	out, err = runCLI(t, "render", "--trace", golden, "--episode", "1", "--size", "64", "--out", dir, "--png=false")
 	require.NoError(t, err)
-	assert.Contains(t, out, "148 steps played")
+	assert.Contains(t, out, "192 steps played")
 	_, err = runCLI(t, "render", "--trace", golden, "--episode", "5")
 	assert.ErrorContains(t, err, "--episode 5")
 	_, err = runCLI(t, "replay", filepath.Join(dir, "missing.lctrace"))
 	assert.Error(t, err)
+}
+
+func TestReplayRefusesOlderRules(t *testing.T) {
+	// golden_v1.lctrace is the golden trace as recorded under classic v1
+	// and extended v1, before creatures matched Crafter exactly (v2).
+	old := filepath.Join("..", "..", "bench", "trace", "testdata", "golden_v1.lctrace")
+	out, err := runCLI(t, "replay", old)
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "2 of 2 episodes refused")
+	assert.Contains(t, out, "recorded with rules classic v1, this build has classic v2")
+	assert.Contains(t, out, "recorded with rules extended+variants v1, this build has extended+variants v2")
+	assert.Contains(t, out, "0 diverged, 2 refused")
 }

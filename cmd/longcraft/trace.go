@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,7 +31,7 @@ rules versions are refused rather than replayed unfaithfully.`,
 			defer f.Close()
 			out := cmd.OutOrStdout()
 			start := time.Now()
-			steps, bad := 0, 0
+			steps, bad, refused := 0, 0, 0
 			for i := range f.Index {
 				if cmd.Context().Err() != nil {
 					return cmd.Context().Err()
@@ -41,6 +42,11 @@ rules versions are refused rather than replayed unfaithfully.`,
 				}
 				rep, err := trace.Run(ep)
 				steps += rep.Steps
+				if mismatch := (*trace.RulesMismatch)(nil); errors.As(err, &mismatch) {
+					refused++
+					fmt.Fprintf(out, "episode %d (seed %d): refused: %v\n", i, ep.Header.Seed, err)
+					continue
+				}
 				if err != nil {
 					bad++
 					fmt.Fprintf(out, "episode %d (seed %d): %v\n", i, ep.Header.Seed, err)
@@ -51,10 +57,19 @@ rules versions are refused rather than replayed unfaithfully.`,
 				}
 			}
 			secs := time.Since(start).Seconds()
-			fmt.Fprintf(out, "%s: %d episodes, %d steps replayed in %.2fs (%.0f steps/s), %d diverged\n",
+			fmt.Fprintf(out, "%s: %d episodes, %d steps replayed in %.2fs (%.0f steps/s), %d diverged",
 				args[0], len(f.Index), steps, secs, float64(steps)/secs, bad)
-			if bad > 0 {
+			if refused > 0 {
+				fmt.Fprintf(out, ", %d refused (recorded under other rules versions)", refused)
+			}
+			fmt.Fprintln(out)
+			switch {
+			case bad > 0 && refused > 0:
+				return fmt.Errorf("%d of %d episodes diverged and %d were refused", bad, len(f.Index), refused)
+			case bad > 0:
 				return fmt.Errorf("%d of %d episodes diverged", bad, len(f.Index))
+			case refused > 0:
+				return fmt.Errorf("%d of %d episodes refused: recorded under other rules versions; replay them with the Longcraft release that recorded them", refused, len(f.Index))
 			}
 			return nil
 		},
