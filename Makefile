@@ -5,12 +5,13 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test deps fmt vet race certify benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
+.PHONY: test deps fmt vet race certify fidelity-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
 
 ## test: everything CI checks: formatting, vet, race-enabled tests, the
-## 1,000-seed certification test, wasm build and tests, and the end-to-end
-## test of the browser demo in headless Chromium.
-test: deps fmt vet race certify benchmarks-once wasm-test browser
+## 1,000-seed certification test, the classic ruleset's fidelity to Crafter,
+## wasm build and tests, and the end-to-end test of the browser demo in
+## headless Chromium.
+test: deps fmt vet race certify fidelity-test benchmarks-once wasm-test browser
 
 ## deps: install what the tests need on a fresh Debian machine (gcc for -race,
 ## Node for wasm, NumPy and msgpack to check datasets and traces from Python,
@@ -44,6 +45,17 @@ race:
 ## certify: generate and certify the obtain tasks of 1,000 seeds per tier.
 certify:
 	$(GO) test ./bench/run -run '^TestCertification$$' -count=1 -timeout 60m -v
+
+## fidelity-test: 16,000 random episodes against Crafter's reference
+## statistics, each within ±10% (bench/fidelity; a few seconds, so not under
+## -race, where "race" skips it).
+fidelity-test:
+	$(GO) test ./bench/fidelity -run '^TestFidelity$$' -count=1 -v
+
+## fidelity: the same statistics over 20,000 episodes, printed beside
+## Crafter's with sampling intervals (exit 1 if any is outside ±10%).
+fidelity:
+	$(GO) run ./cmd/longcraft fidelity --episodes 20000
 
 ## wasm-test: everything builds for the browser; the packages that must
 ## behave identically there (world, frames, traces, tasks, suites, the demo's
