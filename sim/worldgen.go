@@ -160,21 +160,26 @@ const (
 	startNoise      = 2              // × start noise
 	waterBias       = one / 10       // added to water
 	waterHighWeight = one * 15 / 100 // weight of the fine water octave
-	// The mountain octaves weigh 1 and 0.3, normalised by their sum.
-	mountLowNorm        = one * 100 / 130
-	mountHighNorm       = one * 30 / 130
+	// The mountain octaves weigh 1 (coarse) and 1.56 (fine), normalised
+	// by their sum. Crafter's weigh 1 and 0.3, but its fine octave is
+	// simplex noise at scale 5, rougher than our value noise 4 apart: with
+	// 0.3 our mountains came out as smooth blobs, with too few small
+	// outcrops and tunnel mouths near the start, and skeletons reached the
+	// player half as often as in Crafter (docs/fidelity.md).
+	mountLowNorm        = one * 39 / 100
+	mountHighNorm       = one * 61 / 100
 	mountainWaterWeight = one * 30 / 100 // water lowers mountains
-	mountainLevel       = one * 24 / 100
-	caveMountain        = one * 30 / 100
-	caveLevel           = one * 42 / 100
-	tunnelLevel         = one * 60 / 100
+	mountainLevel       = one * 178 / 1000
+	caveMountain        = one * 41 / 100
+	caveLevel           = one * 12 / 100
+	tunnelLevel         = one * 56 / 100
 	coalLevel           = 0
 	coalRarity          = one * 87 / 100 // a coal tile needs a draw above this
 	ironLevel           = one * 50 / 100
 	ironRarity          = one * 81 / 100
 	diamondMountain     = one * 18 / 100
 	diamondRarity       = one * 9955 / 10000
-	lavaMountain        = one * 30 / 100
+	lavaMountain        = one * 23 / 100
 	lavaLevel           = one * 68 / 100
 	sandLow             = one * 28 / 100
 	sandHigh            = one * 44 / 100
@@ -448,7 +453,7 @@ func (g *generator) startArea(y, n int) {
 		s := startRadius - g.sqrt16[dx*dx+dy*dy] + startNoise*start[i]
 		near := logistic(s)
 		g.water[i] -= 2 * near
-		g.mountain[i] -= 4 * near
+		g.mountain[i] -= 5 * near / 2 // Crafter's factor is 4; 2.5 was fitted with the octaves (docs/fidelity.md)
 		if s > 0 {
 			g.water[i], g.mountain[i], g.treeRow[i] = startTile, startTile, startTile
 		}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,14 +10,23 @@ import (
 )
 
 // crafterProportions are the spec's measurements over 20 Crafter worlds
-// of 64×64: mean tiles per material and creatures at the start.
+// of 64×64: mean tiles per material and creatures at the start. Beside
+// each, crafterGenerator is the same mean and its per-world standard
+// deviation over 4,000 worlds of Crafter's own generator: worldgen.py
+// transcribed over OpenSimplex noise, a measuring instrument kept out of
+// this repository (docs/fidelity.md). With our creature rules on those
+// worlds, all eight reference statistics of the spec came within 4.2% of
+// Crafter's; the 20-world figures are themselves estimates, 1 to 3 of
+// their standard errors off the 4,000-world ones (path: 279 against 352).
 var crafterProportions = []struct {
-	name string
-	mean float64
+	name          string
+	mean          float64 // spec, 20 worlds
+	generator, sd float64 // Crafter's generator, 4,000 worlds
 }{
-	{"grass", 1871}, {"water", 855}, {"stone", 548}, {"path", 279}, {"sand", 251},
-	{"tree", 203}, {"coal", 44}, {"lava", 25}, {"iron", 17}, {"diamond", 2.7},
-	{"cow", 28}, {"zombie", 16}, {"skeleton", 8},
+	{"grass", 1871, 1763.5, 257.6}, {"water", 855, 871.8, 250.8}, {"stone", 548, 582.9, 147.4},
+	{"path", 279, 352.3, 114.2}, {"sand", 251, 231.3, 54.4}, {"tree", 203, 189.8, 36.5},
+	{"coal", 44, 50.9, 16.1}, {"lava", 25, 31.8, 18.8}, {"iron", 17, 18.5, 8.4}, {"diamond", 2.7, 3.2, 2.0},
+	{"cow", 28, 26.0, 6.4}, {"zombie", 16, 14.7, 4.1}, {"skeleton", 8, 9.7, 4.1},
 }
 
 // worldgenMeans generates n worlds and returns the mean count of every
@@ -50,8 +60,16 @@ func TestWorldgenProportions(t *testing.T) {
 	means := worldgenMeans(t, n)
 	for _, want := range crafterProportions {
 		got := means[want.name]
-		t.Logf("%-9s %7.1f  (Crafter %6.1f, %+5.0f%%)", want.name, got, want.mean, 100*(got/want.mean-1))
-		assert.InDelta(t, want.mean, got, 0.3*want.mean, "%s per world over %d seeds", want.name, n)
+		t.Logf("%-9s %7.1f  (Crafter: spec %6.1f, %+4.0f%%; generator %6.1f, %+4.0f%%)", want.name, got,
+			want.mean, 100*(got/want.mean-1), want.generator, 100*(got/want.generator-1))
+		// The spec's figure within 30%, widened by two standard errors of a
+		// 20-world mean: it is one.
+		se20 := want.sd / math.Sqrt(20)
+		assert.InDelta(t, want.mean, got, 0.3*want.mean+2*se20, "%s per world over %d seeds, against the spec", want.name, n)
+		// The generator's figure within 20%, widened by three standard
+		// errors of our own n-world mean.
+		assert.InDelta(t, want.generator, got, 0.2*want.generator+3*want.sd/math.Sqrt(float64(n)),
+			"%s per world over %d seeds, against Crafter's generator", want.name, n)
 	}
 }
 

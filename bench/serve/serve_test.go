@@ -156,7 +156,9 @@ func newReplay(t *testing.T, spec task.Spec) *replay {
 
 func TestTaskEpisodeToBudget(t *testing.T) {
 	_, ts, _ := newTestServer(t, Config{})
-	spec := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Train, Index: 0, Budget: 25, Feedback: task.FeedbackReason}
+	// Index 1: under classic v2 the fixed sequence below collects wood
+	// there without dying (in index 0's world it now loses health instead).
+	spec := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Train, Index: 1, Budget: 25, Feedback: task.FeedbackReason}
 	local := newReplay(t, spec)
 	c := create(t, ts, spec)
 	assert.Regexp(t, `^[0-9a-f]{32}$`, c.ID)

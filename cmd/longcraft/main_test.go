@@ -23,6 +23,29 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+func TestFidelity(t *testing.T) {
+	// 2,000 episodes: enough for every statistic to sit within ±10% here
+	// (the full check is bench/fidelity's TestFidelity).
+	out, err := runCLI(t, "fidelity", "--episodes", "2000", "-q")
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "ruleset classic v2, 2000 uniformly random episodes (seeds 0..1999)")
+	assert.Contains(t, out, "skeletons in view")
+	assert.NotContains(t, out, "NO")
+	// A tolerance no run can meet makes it fail, naming the statistics.
+	_, err = runCLI(t, "fidelity", "--episodes", "50", "--tolerance", "0.001", "-q")
+	assert.ErrorContains(t, err, "outside ±0% of Crafter's")
+	// 20 episodes are too few for ±10%: the JSON run allows anything.
+	out, err = runCLI(t, "fidelity", "--episodes", "20", "--json", "--tolerance", "100000", "-q")
+	require.NoError(t, err)
+	assert.Contains(t, out, `"key": "zombies_in_view"`)
+	_, err = runCLI(t, "fidelity", "--episodes", "20", "--rules", "extended", "-q")
+	assert.NoError(t, err, "other rulesets are reported, not checked")
+	for _, bad := range [][]string{{"--episodes", "0"}, {"--tolerance", "-1"}, {"--rules", "nope"}, {"--workers", "-2"}} {
+		_, err = runCLI(t, append([]string{"fidelity"}, bad...)...)
+		assert.Error(t, err, "%v", bad)
+	}
+}
+
 func TestSimulate(t *testing.T) {
 	out, err := runCLI(t, "simulate", "--worlds", "6", "--max-steps", "300", "-q")
 	require.NoError(t, err)
@@ -102,14 +125,14 @@ func TestTraceCommands(t *testing.T) {
 	assert.Contains(t, out, "obtain/hard/eval#4")
 	out, err = runCLI(t, "trace", "inspect", golden, "--json")
 	require.NoError(t, err)
-	assert.Contains(t, out, `"steps":175`)
+	assert.Contains(t, out, `"steps":177`)
 	out, err = runCLI(t, "replay", golden)
 	require.NoError(t, err)
 	assert.Contains(t, out, "0 diverged")
 	dir := t.TempDir()
 	out, err = runCLI(t, "render", "--trace", golden, "--episode", "1", "--size", "64", "--out", dir, "--png=false")
 	require.NoError(t, err)
-	assert.Contains(t, out, "192 steps played")
+	assert.Contains(t, out, "142 steps played")
 	_, err = runCLI(t, "render", "--trace", golden, "--episode", "5")
 	assert.ErrorContains(t, err, "--episode 5")
 	_, err = runCLI(t, "replay", filepath.Join(dir, "missing.lctrace"))
