@@ -93,10 +93,11 @@ func TestBrowser(t *testing.T) {
 	artifacts := filepath.Join(root, "build", "artifacts")
 	require.NoError(t, os.MkdirAll(artifacts, 0o755))
 
-	// A trace recorded natively: the planner solving a hard task (374
-	// steps: long enough for replay snapshots every 256 steps).
+	// A trace recorded natively: the planner solving a hard task (334
+	// steps under classic v2: long enough for replay snapshots every 256
+	// steps; index 0 now takes 77).
 	traces := t.TempDir()
-	spec := task.Spec{Family: "obtain", Tier: "hard", Split: task.Eval, Index: 0}
+	spec := task.Spec{Family: "obtain", Tier: "hard", Split: task.Eval, Index: 6}
 	native, err := session.New(spec, session.Watch, "planner")
 	require.NoError(t, err)
 	for native.Tick() {
@@ -187,7 +188,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("watch", func(t *testing.T) {
 		require.NoError(t, chromedp.Do(ctx,
 			chromedp.SetValue(chromedp.ID("tier"), "hard"),
-			chromedp.SetValue(chromedp.ID("index"), "0"),
+			chromedp.SetValue(chromedp.ID("index"), "6"),
 			chromedp.Click(chromedp.ID("watch"))))
 		eval(ctx, t, lc+`.speed("64")`)
 		eval(ctx, t, lc+`.pause("false")`)
