@@ -5,13 +5,14 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test deps fmt vet race certify fidelity-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
+.PHONY: test deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
 
 ## test: everything CI checks: formatting, vet, race-enabled tests, the
 ## 1,000-seed certification test, the classic ruleset's fidelity to Crafter,
+## the check that no task is a free win,
 ## wasm build and tests, and the end-to-end test of the browser demo in
 ## headless Chromium.
-test: deps fmt vet race certify fidelity-test benchmarks-once wasm-test browser
+test: deps fmt vet race certify fidelity-test tasks-test benchmarks-once wasm-test browser
 
 ## deps: install what the tests need on a fresh Debian machine (gcc for -race,
 ## Node for wasm, NumPy and msgpack to check datasets and traces from Python,
@@ -51,6 +52,12 @@ certify:
 ## -race, where "race" skips it).
 fidelity-test:
 	$(GO) test ./bench/fidelity -run '^TestFidelity$$' -count=1 -v
+
+## tasks-test: every family × tier × 1,000 eval seeds: no goal holds at
+## step 0, a noop agent succeeds only at surviving; prints noop and random
+## success per cell ("race" runs it on 100 seeds).
+tasks-test:
+	$(GO) test ./bench/task -run '^TestNoFreeTasks$$' -count=1 -v
 
 ## fidelity: the same statistics over 20,000 episodes, printed beside
 ## Crafter's with sampling intervals (exit 1 if any is outside ±10%).

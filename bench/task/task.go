@@ -103,7 +103,9 @@ var errUnfit = errors.New("world unfit for the task")
 // Generate builds the task of spec: its world seed from the split, family,
 // tier and index; its rules (tier's ruleset and knobs, variants); its goal;
 // and, if cert is not nil, certifies it, regenerating deterministically
-// from a derived seed until the certifier solves it (at most 20 tries).
+// from a derived seed until the certifier solves it (at most 20 tries). A
+// world whose goal already holds at step 0 is never used: it would be a
+// free win.
 func Generate(spec Spec, cert Certifier) (*Task, error) {
 	t, tier, err := newTask(spec)
 	if err != nil {
@@ -122,12 +124,18 @@ func Generate(spec Spec, cert Certifier) (*Task, error) {
 		case err != nil:
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}
-		if cert == nil || t.Goal.Kind == KindAchievements {
-			return t, nil
-		}
 		w, err := t.NewWorld()
 		if err != nil {
 			return nil, err
+		}
+		if NewProgress(t.Goal, w).Update(w) {
+			// A goal that holds before the first step is a free win, not
+			// a task: every agent would score it.
+			seed = mix(seed+0x9e3779b97f4a7c15)&^evalBit | seed&evalBit
+			continue
+		}
+		if cert == nil || t.Goal.Kind == KindAchievements {
+			return t, nil
 		}
 		if ok, steps := cert(w, t.Goal, t.Budget); ok {
 			t.Certified, t.PlannerSteps = true, steps
@@ -228,12 +236,12 @@ func (t *Task) generate(tier Tier) error {
 			t.Goal = Sequence(t.Goal, Reach(t.Start[0], t.Start[1]))
 		}
 	case FamilyCollect:
-		raw := []sim.Item{sim.ItemWood, sim.ItemStone, sim.ItemCoal, sim.ItemSapling, sim.ItemDrink}
+		// Raw materials only: the vitals start full (drink 9), so
+		// "obtain 9 drink" held at step 0 (21 free wins in v1's standard
+		// suite).
+		raw := []sim.Item{sim.ItemWood, sim.ItemStone, sim.ItemCoal, sim.ItemSapling}
 		item := raw[rng.Intn(len(raw))]
 		n := tier.Collect
-		if item == sim.ItemDrink {
-			n = 9 // drink is a vital: fill it up
-		}
 		plan, err := Dependencies(r, item)
 		if err != nil {
 			return err
