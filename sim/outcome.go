@@ -91,7 +91,11 @@ type Outcome struct {
 	// action fail; MissingNearby the stations that were not within reach.
 	Missing       ItemSet
 	MissingNearby MaterialSet
-	Events        Events
+	// ReasonOnly is set by a feedback filter that tells an agent why an
+	// action failed but not the details: Text then names the reason code
+	// alone ("failed (missing_tool)"). Step never sets it.
+	ReasonOnly bool
+	Events     Events
 	Unlocked      AchievementSet // achievements unlocked for the first time
 	HealthDelta   int8           // health change since the previous step
 	Done          bool

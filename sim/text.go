@@ -170,12 +170,27 @@ func sortSightings(s []sighting) {
 
 // Text describes the outcome in a sentence fragment, e.g.
 // "do: collected 1 wood from tree" or "make_wood_pickaxe: failed, needs a
-// table nearby".
+// table nearby"; with ReasonOnly set, a failure names its reason code
+// alone: "make_wood_pickaxe: failed (needs_nearby)".
 func (o *Outcome) Text(r *Rules) string {
 	name := "unknown action"
 	if int(o.Action) < len(r.Actions) {
 		name = r.Actions[o.Action].Name
 	}
+	var s string
+	switch {
+	case o.ReasonOnly && o.Kind == OutBlocked:
+		s = "blocked (" + o.Reason.String() + ")"
+	case o.ReasonOnly && o.Failed():
+		s = "failed (" + o.Reason.String() + ")"
+	default:
+		s = o.kindText(r)
+	}
+	return name + ": " + o.tail(s, r)
+}
+
+// kindText describes what the action did, or why it failed, in full.
+func (o *Outcome) kindText(r *Rules) string {
 	var s string
 	switch o.Kind {
 	case OutMoved:
@@ -216,6 +231,12 @@ func (o *Outcome) Text(r *Rules) string {
 	if o.Reason == ReasonInventoryFull && o.Kind == OutMade {
 		s += fmt.Sprintf(", but %s was already at its maximum", r.Items[o.Item].Name)
 	}
+	return s
+}
+
+// tail adds to s what else happened during the step: waking, health lost,
+// death and achievements unlocked.
+func (o *Outcome) tail(s string, r *Rules) string {
 	switch {
 	case o.Events&EventWoke != 0:
 		s += "; you woke up rested"
@@ -233,7 +254,7 @@ func (o *Outcome) Text(r *Rules) string {
 			s += "; achievement unlocked: " + r.Achievements[a]
 		}
 	}
-	return name + ": " + s
+	return s
 }
 
 // reasonText explains a failure reason, naming what is missing.

@@ -140,6 +140,7 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *Observation {
 	if last != nil {
 		f := a.t.Feedback.Filter(*last)
 		obs.LastOutcome = f.Text(r)
+		obs.Feedback = a.t.Feedback.Record(last, r)
 	}
 	if a.opts.InvalidNotice && a.invalid != "" {
 		obs.Invalid = "your last reply was not understood and played as noop: " + a.invalid

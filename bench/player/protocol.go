@@ -11,20 +11,26 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/longcraft/longcraft/bench/task"
 )
 
 // Observation is what a player receives each step, on every transport.
 type Observation struct {
-	Type        string   `json:"type"`                   // "observation"
-	Task        string   `json:"task"`                   // the task statement
-	Text        string   `json:"text"`                   // the text observation
-	Image       string   `json:"image,omitempty"`        // base64 PNG of the agent view, when asked
-	Symbolic    [][]int  `json:"symbolic,omitempty"`     // the 9×9 semantic view (rows of ids), when asked
-	LastOutcome string   `json:"last_outcome,omitempty"` // filtered by the feedback level
-	Invalid     string   `json:"invalid,omitempty"`      // why the previous reply was rejected
-	Step        int      `json:"step"`
-	BudgetLeft  int      `json:"budget_left"`
-	Actions     []string `json:"actions"`
+	Type        string  `json:"type"`                   // "observation"
+	Task        string  `json:"task"`                   // the task statement
+	Text        string  `json:"text"`                   // the text observation
+	Image       string  `json:"image,omitempty"`        // base64 PNG of the agent view, when asked
+	Symbolic    [][]int `json:"symbolic,omitempty"`     // the 9×9 semantic view (rows of ids), when asked
+	LastOutcome string  `json:"last_outcome,omitempty"` // filtered by the feedback level
+	// Feedback is the last outcome as a record at the full and reason
+	// levels: {"ok": false, "reason": "missing_tool", "missing": [...]}
+	// (missing lists at full only); absent at none and before the first step.
+	Feedback   *task.Record `json:"feedback,omitempty"`
+	Invalid    string       `json:"invalid,omitempty"` // why the previous reply was rejected
+	Step       int          `json:"step"`
+	BudgetLeft int          `json:"budget_left"`
+	Actions    []string     `json:"actions"`
 }
 
 // Reply is a player's answer.

@@ -535,6 +535,7 @@ func (s *Server) observe(e *episode) Observation {
 		Task:        e.statement,
 		Text:        task.TextObservation(e.w, last, e.feedback, e.view),
 		LastOutcome: e.outcomeText(),
+		Feedback:    e.feedback.Record(last, e.rules),
 		Step:        e.w.StepCount(),
 		BudgetLeft:  max(e.budget-e.w.StepCount(), 0),
 		Actions:     e.actions,

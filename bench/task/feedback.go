@@ -14,7 +14,7 @@ type Feedback string
 // Feedback levels.
 const (
 	FeedbackFull   Feedback = "full"   // the reason and what is missing
-	FeedbackReason Feedback = "reason" // the reason only
+	FeedbackReason Feedback = "reason" // the reason's code only (missing_tool, needs_nearby, …)
 	FeedbackNone   Feedback = "none"   // nothing happens, as in Crafter
 )
 
@@ -23,11 +23,15 @@ func (f Feedback) Valid() bool {
 	return f == FeedbackFull || f == FeedbackReason || f == FeedbackNone
 }
 
-// Filter returns the outcome as the agent may see it.
+// Filter returns the outcome as the agent may see it: at full, all of it;
+// at reason, a failure's reason code and nothing of what was missing or in
+// the way (its Text names the code alone); at none, a failure looks like
+// nothing happened.
 func (f Feedback) Filter(o sim.Outcome) sim.Outcome {
 	switch f {
 	case FeedbackReason:
 		o.Missing, o.MissingNearby = 0, 0
+		o.ReasonOnly = true
 	case FeedbackNone:
 		if o.Failed() {
 			// A failed action looks like no action at all.
@@ -38,6 +42,40 @@ func (f Feedback) Filter(o sim.Outcome) sim.Outcome {
 		o.Missing, o.MissingNearby = 0, 0
 	}
 	return o
+}
+
+// Record is the structured form of an action's outcome that agents read
+// beside the text at the full and reason levels: whether the action did
+// what it asks and, when it failed, why, and at full what was missing.
+type Record struct {
+	OK            bool     `json:"ok"`
+	Reason        string   `json:"reason,omitempty"`
+	Missing       []string `json:"missing,omitempty"`        // items (tools or materials), full only
+	MissingNearby []string `json:"missing_nearby,omitempty"` // stations within the 3×3 square, full only
+}
+
+// Record returns the structured outcome the agent may read at this
+// level, or nil at none (Crafter's silence) and before the first step.
+func (f Feedback) Record(o *sim.Outcome, r *sim.Rules) *Record {
+	if o == nil || f == FeedbackNone {
+		return nil
+	}
+	fo := f.Filter(*o)
+	rec := &Record{OK: !fo.Failed(), Reason: fo.Reason.String()}
+	if !fo.Failed() {
+		rec.Reason = "" // e.g. inventory_full on a success is told in the text
+	}
+	for it := range r.Items {
+		if fo.Missing.Has(sim.Item(it)) {
+			rec.Missing = append(rec.Missing, r.Items[it].Name)
+		}
+	}
+	for m := range r.Materials {
+		if fo.MissingNearby.Has(sim.Material(m)) {
+			rec.MissingNearby = append(rec.MissingNearby, r.Materials[m].Name)
+		}
+	}
+	return rec
 }
 
 // Observability is what the agent sees of the world.
