@@ -67,10 +67,11 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 	return ag, nil
 }
 
-// Reset starts the episode on the player's side.
-func (a *Agent) Reset(seed uint64) {
+// Reset starts the episode on the player's side. The world seed is the
+// runner's agent interface's; it is not passed on to the player.
+func (a *Agent) Reset(uint64) {
 	a.stats, a.err, a.invalid, a.expect, a.noted = Stats{}, nil, "", nil, false
-	if err := a.p.Reset(a.ctx, a.t.Describe(), seed); err != nil {
+	if err := a.p.Reset(a.ctx, a.t.Describe()); err != nil {
 		a.err = fmt.Errorf("agent reset: %w", err)
 	}
 }

@@ -15,11 +15,13 @@
 // it should exit (it is killed if it has not exited after a short grace
 // period). An episode starts with a reset:
 //
-//	evaluator → agent  {"type":"reset","task":"collect wood","seed":42}
+//	evaluator → agent  {"type":"reset","task":"Your task: obtain 1 wood. You have 1000 steps."}
 //	agent → evaluator  {"type":"ready"}
 //
-// seed is an unsigned 64-bit integer. Any answer other than an object whose
-// "type" is "ready" ends the episode with an agent error. Then, each step:
+// The reset carries the task statement and nothing that identifies the
+// world: no seed (it would regenerate the map) and no task id. Any answer
+// other than an object whose "type" is "ready" ends the episode with an
+// agent error. Then, each step:
 //
 //	evaluator → agent  {"type":"observation","task":"…","text":"…","step":0,"budget_left":500,"actions":["noop","move_left",…],…}
 //	agent → evaluator  {"action":"move_left","reason":"a tree to the west","belief":{…},"expect":{…}}
@@ -124,7 +126,7 @@ func NewExec(o ExecOptions) (*Exec, error) {
 
 // Reset starts an episode: it starts the agent if none is running, sends
 // it the reset message and waits for {"type":"ready"}.
-func (p *Exec) Reset(ctx context.Context, task string, seed uint64) error {
+func (p *Exec) Reset(ctx context.Context, task string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := ctx.Err(); err != nil {
@@ -154,8 +156,7 @@ func (p *Exec) Reset(ctx context.Context, task string, seed uint64) error {
 	msg, err := encodeLine(struct {
 		Type string `json:"type"`
 		Task string `json:"task"`
-		Seed uint64 `json:"seed"`
-	}{"reset", task, seed})
+	}{"reset", task})
 	if err != nil {
 		return fmt.Errorf("exec player: reset: %w", err)
 	}

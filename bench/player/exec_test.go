@@ -137,8 +137,8 @@ func TestExecGood(t *testing.T) {
 	require.NoError(t, err)
 	defer p.Close()
 	first := 0
-	for ep, seed := range []uint64{7, 1<<64 - 1} {
-		require.NoError(t, p.Reset(ctx, fmt.Sprintf("task%d", ep), seed))
+	for ep := range 2 {
+		require.NoError(t, p.Reset(ctx, fmt.Sprintf("task%d", ep)))
 		if ep == 0 {
 			first = execPID(p)
 			require.NotZero(t, first)
@@ -151,8 +151,8 @@ func TestExecGood(t *testing.T) {
 			r, err := ParseReply(raw, actions)
 			require.NoError(t, err, raw)
 			assert.Equal(t, []string{"move_left", "do"}[step%2], r.Action)
-			assert.Equal(t, fmt.Sprintf("pid %d task task%d seed %d step %d", first, ep, seed, step), r.Reason,
-				"one process serves every episode and sees the task, the seed and the step")
+			assert.Equal(t, fmt.Sprintf("pid %d task task%d reset task,type step %d", first, ep, step), r.Reason,
+				"one process serves every episode and sees the task and the step; a reset carries the task alone (no world seed)")
 		}
 	}
 	assert.Equal(t, first, execPID(p))
@@ -165,7 +165,7 @@ func TestExecGood(t *testing.T) {
 func TestExecCrash(t *testing.T) {
 	ctx := context.Background()
 	p := newExecAgent(t, "crash", 2*time.Second)
-	require.NoError(t, p.Reset(ctx, "t", 1))
+	require.NoError(t, p.Reset(ctx, "t"))
 	first := execPID(p)
 	for step := range 3 {
 		raw, _, err := p.Act(ctx, execObs(step))
@@ -182,7 +182,7 @@ func TestExecCrash(t *testing.T) {
 	_, _, err = p.Act(ctx, execObs(4))
 	assert.ErrorContains(t, err, "Reset", "no Act without a Reset after an error")
 
-	require.NoError(t, p.Reset(ctx, "t", 2), "Reset restarts the agent")
+	require.NoError(t, p.Reset(ctx, "t"), "Reset restarts the agent")
 	second := execPID(p)
 	assert.NotEqual(t, first, second)
 	raw, _, err := p.Act(ctx, execObs(0))
@@ -194,7 +194,7 @@ func TestExecHang(t *testing.T) {
 	shortCloseGrace(t)
 	ctx := context.Background()
 	p := newExecAgent(t, "hang", 200*time.Millisecond)
-	require.NoError(t, p.Reset(ctx, "t", 1))
+	require.NoError(t, p.Reset(ctx, "t"))
 	first := execPID(p)
 	p.smu.Lock()
 	cmd := p.proc.cmd
@@ -209,25 +209,25 @@ func TestExecHang(t *testing.T) {
 	require.NotNil(t, cmd.ProcessState, "the hung agent is killed and reaped")
 	assert.False(t, cmd.ProcessState.Success())
 
-	require.NoError(t, p.Reset(ctx, "t", 2), "Reset recovers")
+	require.NoError(t, p.Reset(ctx, "t"), "Reset recovers")
 	assert.NotEqual(t, first, execPID(p))
 }
 
 func TestExecGarbage(t *testing.T) {
 	ctx := context.Background()
 	p := newExecAgent(t, "garbage", 2*time.Second)
-	require.NoError(t, p.Reset(ctx, "t", 1))
+	require.NoError(t, p.Reset(ctx, "t"))
 	_, _, err := p.Act(ctx, execObs(0))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, errAgentBroke)
 	assert.Contains(t, err.Error(), "invalid JSON")
 	assert.Contains(t, err.Error(), `"hello world"`)
-	require.NoError(t, p.Reset(ctx, "t", 2), "Reset recovers")
+	require.NoError(t, p.Reset(ctx, "t"), "Reset recovers")
 }
 
 func TestExecNotReady(t *testing.T) {
 	p := newExecAgent(t, "misbehave", 2*time.Second, "notready")
-	err := p.Reset(context.Background(), "t", 1)
+	err := p.Reset(context.Background(), "t")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `want {"type":"ready"}`)
 	assert.Contains(t, err.Error(), `hello`)
@@ -237,7 +237,7 @@ func TestExecNotReady(t *testing.T) {
 func TestExecLongLine(t *testing.T) {
 	ctx := context.Background()
 	p := newExecAgent(t, "misbehave", 2*time.Second, "long")
-	require.NoError(t, p.Reset(ctx, "t", 1))
+	require.NoError(t, p.Reset(ctx, "t"))
 	_, _, err := p.Act(ctx, execObs(0))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "line longer than 1048576 bytes")
@@ -246,7 +246,7 @@ func TestExecLongLine(t *testing.T) {
 func TestExecUnsolicitedLine(t *testing.T) {
 	ctx := context.Background()
 	p := newExecAgent(t, "misbehave", 2*time.Second, "twice")
-	require.NoError(t, p.Reset(ctx, "t", 1))
+	require.NoError(t, p.Reset(ctx, "t"))
 	raw, _, err := p.Act(ctx, execObs(0))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"action":"noop"}`, raw)
@@ -262,7 +262,7 @@ func TestExecDir(t *testing.T) {
 	require.NoError(t, err)
 	defer p.Close()
 	ctx := context.Background()
-	require.NoError(t, p.Reset(ctx, "t", 1))
+	require.NoError(t, p.Reset(ctx, "t"))
 	raw, _, err := p.Act(ctx, execObs(0))
 	require.NoError(t, err)
 	r, err := ParseReply(raw, actions)
@@ -277,11 +277,11 @@ func TestExecDir(t *testing.T) {
 func TestExecStartFailure(t *testing.T) {
 	p := newExecAgent(t, "good", time.Second)
 	p.opts.Command = []string{filepath.Join(t.TempDir(), "no-such-agent")}
-	err := p.Reset(context.Background(), "t", 1)
+	err := p.Reset(context.Background(), "t")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no-such-agent")
 	p.opts.Command = []string{execAgentBins["good"]}
-	require.NoError(t, p.Reset(context.Background(), "t", 1), "a failed start leaves the player usable")
+	require.NoError(t, p.Reset(context.Background(), "t"), "a failed start leaves the player usable")
 }
 
 func TestExecActBeforeReset(t *testing.T) {
@@ -293,7 +293,7 @@ func TestExecActBeforeReset(t *testing.T) {
 func TestExecContextCancel(t *testing.T) {
 	shortCloseGrace(t)
 	p := newExecAgent(t, "hang", 10*time.Second)
-	require.NoError(t, p.Reset(context.Background(), "t", 1))
+	require.NoError(t, p.Reset(context.Background(), "t"))
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -304,15 +304,15 @@ func TestExecContextCancel(t *testing.T) {
 
 	done, cancel2 := context.WithCancel(context.Background())
 	cancel2()
-	assert.ErrorIs(t, p.Reset(done, "t", 2), context.Canceled)
-	require.NoError(t, p.Reset(context.Background(), "t", 2), "Reset recovers")
+	assert.ErrorIs(t, p.Reset(done, "t"), context.Canceled)
+	require.NoError(t, p.Reset(context.Background(), "t"), "Reset recovers")
 }
 
 // Close reaps the process: no zombie.
 func TestExecCloseReaps(t *testing.T) {
 	p := newExecAgent(t, "good", 2*time.Second)
 	ctx := context.Background()
-	require.NoError(t, p.Reset(ctx, "t", 1))
+	require.NoError(t, p.Reset(ctx, "t"))
 	_, _, err := p.Act(ctx, execObs(0))
 	require.NoError(t, err)
 	cmd := p.proc.cmd
@@ -320,7 +320,7 @@ func TestExecCloseReaps(t *testing.T) {
 	require.NotNil(t, cmd.ProcessState, "Close waits for the process")
 	assert.True(t, cmd.ProcessState.Success(), "the good agent exits by itself when its stdin closes")
 	assert.NoError(t, p.Close(), "Close twice")
-	assert.ErrorIs(t, p.Reset(ctx, "t", 2), errExecClosed)
+	assert.ErrorIs(t, p.Reset(ctx, "t"), errExecClosed)
 	_, _, err = p.Act(ctx, execObs(1))
 	assert.ErrorIs(t, err, errExecClosed)
 }
@@ -329,7 +329,7 @@ func TestExecCloseReaps(t *testing.T) {
 func TestExecCloseKillsHungAgent(t *testing.T) {
 	shortCloseGrace(t)
 	p := newExecAgent(t, "hang", 2*time.Second)
-	require.NoError(t, p.Reset(context.Background(), "t", 1))
+	require.NoError(t, p.Reset(context.Background(), "t"))
 	cmd := p.proc.cmd
 	start := time.Now()
 	require.NoError(t, p.Close())
@@ -342,7 +342,7 @@ func TestExecCloseKillsHungAgent(t *testing.T) {
 func TestExecCloseDuringAct(t *testing.T) {
 	shortCloseGrace(t)
 	p := newExecAgent(t, "hang", 10*time.Second)
-	require.NoError(t, p.Reset(context.Background(), "t", 1))
+	require.NoError(t, p.Reset(context.Background(), "t"))
 	errc := make(chan error, 1)
 	go func() {
 		_, _, err := p.Act(context.Background(), execObs(0))
@@ -366,13 +366,13 @@ func TestExecNoGoroutineLeak(t *testing.T) {
 	for _, name := range []string{"good", "crash", "hang", "garbage"} {
 		p, err := NewExec(ExecOptions{Command: []string{execAgentBins[name]}, Timeout: 200 * time.Millisecond})
 		require.NoError(t, err)
-		require.NoError(t, p.Reset(ctx, "t", 1))
+		require.NoError(t, p.Reset(ctx, "t"))
 		for step := range 5 {
 			if _, _, err := p.Act(ctx, execObs(step)); err != nil {
 				break
 			}
 		}
-		require.NoError(t, p.Reset(ctx, "t", 2))
+		require.NoError(t, p.Reset(ctx, "t"))
 		require.NoError(t, p.Close())
 	}
 	deadline := time.Now().Add(2 * time.Second)

@@ -118,7 +118,7 @@ func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
 
 // Reset starts an episode: it clears the history and remembers the task
 // for the system prompt (an observation's own Task takes precedence).
-func (p *OpenAI) Reset(ctx context.Context, task string, seed uint64) error {
+func (p *OpenAI) Reset(ctx context.Context, task string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.task = task

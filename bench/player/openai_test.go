@@ -94,7 +94,7 @@ func newTestOpenAI(t *testing.T, url string, edit func(*OpenAIOptions)) (*OpenAI
 	p, err := NewOpenAI(o)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = p.Close() })
-	require.NoError(t, p.Reset(context.Background(), "obtain 1 wood_pickaxe", 1))
+	require.NoError(t, p.Reset(context.Background(), "obtain 1 wood_pickaxe"))
 	return p, s
 }
 
@@ -420,7 +420,7 @@ func TestOpenAIHistory(t *testing.T) {
 	assert.Contains(t, msgs[3]["content"], "Step 4,")
 
 	// Reset clears it; a failed call adds nothing.
-	require.NoError(t, p.Reset(context.Background(), "another task", 2))
+	require.NoError(t, p.Reset(context.Background(), "another task"))
 	_, _, err = p.Act(context.Background(), testObs(0))
 	require.NoError(t, err)
 	assert.Len(t, messages(t, f.requests()[6]), 2)

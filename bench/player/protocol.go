@@ -75,11 +75,13 @@ func (u *Usage) Add(u2 Usage) {
 }
 
 // Player is one transport's connection to an external player. Reset
-// starts an episode; Act returns the player's raw reply to an
+// starts an episode with the task statement alone: nothing that
+// identifies the world (its seed regenerates the map, which would defeat
+// partial observability). Act returns the player's raw reply to an
 // observation. Errors end the episode (agent_error); a reply that does
 // not parse is not an error: the evaluator counts it and plays noop.
 type Player interface {
-	Reset(ctx context.Context, task string, seed uint64) error
+	Reset(ctx context.Context, task string) error
 	Act(ctx context.Context, obs *Observation) (raw string, u Usage, err error)
 	Close() error
 }

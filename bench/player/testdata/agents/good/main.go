@@ -1,7 +1,8 @@
 // Command good is a well-behaved exec agent: it answers every reset with
 // {"type":"ready"} and every observation with a valid reply, alternating
-// move_left and do. Its reason names its pid, the episode's task and seed,
-// and the step, so that tests can check which process answered what.
+// move_left and do. Its reason names its pid, the episode's task, the
+// fields the reset message carried, and the step, so that tests can check
+// which process answered what and that a reset holds nothing but the task.
 package main
 
 import (
@@ -9,12 +10,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
+	"strings"
 )
 
 type message struct {
 	Type    string   `json:"type"`
 	Task    string   `json:"task"`
-	Seed    uint64   `json:"seed"`
 	Step    int      `json:"step"`
 	Actions []string `json:"actions"`
 }
@@ -30,9 +32,9 @@ func main() {
 	in.Buffer(make([]byte, 64<<10), 4<<20)
 	out := json.NewEncoder(os.Stdout)
 	var (
-		task string
-		seed uint64
-		n    int
+		task   string
+		fields string
+		n      int
 	)
 	for in.Scan() {
 		var m message
@@ -42,7 +44,14 @@ func main() {
 		}
 		switch m.Type {
 		case "reset":
-			task, seed, n = m.Task, m.Seed, 0
+			var all map[string]any
+			_ = json.Unmarshal(in.Bytes(), &all)
+			var keys []string
+			for k := range all {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			task, fields, n = m.Task, strings.Join(keys, ","), 0
 			out.Encode(map[string]string{"type": "ready"})
 		case "observation":
 			action := "move_left"
@@ -50,7 +59,7 @@ func main() {
 				action = "do"
 			}
 			n++
-			out.Encode(reply{action, fmt.Sprintf("pid %d task %s seed %d step %d", os.Getpid(), task, seed, m.Step)})
+			out.Encode(reply{action, fmt.Sprintf("pid %d task %s reset %s step %d", os.Getpid(), task, fields, m.Step)})
 		default:
 			fmt.Fprintf(os.Stderr, "good agent: unexpected message type %q\n", m.Type)
 			os.Exit(2)
