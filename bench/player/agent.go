@@ -23,10 +23,13 @@ type AgentOptions struct {
 // Stats is what an external player cost and how well it knew its world.
 type Stats struct {
 	Usage
-	Invalid       int // replies that did not parse or named no action: played as noop
+	Invalid int // replies that did not parse or named no action: played as noop
+	// Beliefs and predictions are scored only when they claim something
+	// checkable: an empty one ({} or no field the agent could know) is
+	// neither right nor wrong, so a player cannot score by saying nothing.
 	BeliefChecks  int // belief statements scored
 	BeliefCorrect int // … that matched the state
-	ExpectChecks  int // predictions scored
+	ExpectChecks  int // predictions scored (the episode's last one too, by Finish)
 	ExpectCorrect int // … that matched what happened
 }
 
@@ -166,31 +169,55 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *Observation {
 	return obs
 }
 
-// checkBelief scores a belief about the state the action is chosen in.
+// checkBelief scores a belief about the state the action is chosen in:
+// right when every claim holds. A position claim counts only when the
+// observation gives coordinates (full observability); under partial
+// observability the player cannot know them, so they are left unscored.
+// A belief with no scored claim is not scored.
 func (a *Agent) checkBelief(w *sim.World, b *Belief) {
-	a.stats.BeliefChecks++
-	ok := true
+	claims, ok := 0, true
 	r := w.Rules()
 	for name, n := range b.Inventory {
 		it, known := r.ItemByName(name)
 		ok = ok && known && w.Inventory(it) == n
+		claims++
 	}
-	x, y := w.Player()
-	if b.X != nil {
-		ok = ok && *b.X == x
+	if a.t.Observability == task.Full {
+		x, y := w.Player()
+		if b.X != nil {
+			ok = ok && *b.X == x
+			claims++
+		}
+		if b.Y != nil {
+			ok = ok && *b.Y == y
+			claims++
+		}
 	}
-	if b.Y != nil {
-		ok = ok && *b.Y == y
+	if claims == 0 {
+		return
 	}
+	a.stats.BeliefChecks++
 	if ok {
 		a.stats.BeliefCorrect++
 	}
+}
+
+// Finish scores the prediction of the episode's last reply against the
+// last outcome; the runner calls it when the episode ends.
+func (a *Agent) Finish(w *sim.World, last *sim.Outcome) {
+	if a.expect != nil && last != nil {
+		a.score(w, last)
+	}
+	a.expect = nil
 }
 
 // score compares the previous reply's prediction with what happened.
 func (a *Agent) score(w *sim.World, last *sim.Outcome) {
 	e := a.expect
 	a.expect = nil
+	if e.Outcome == "" && len(e.Inventory) == 0 {
+		return // predicts nothing
+	}
 	a.stats.ExpectChecks++
 	ok := e.Outcome == "" || e.Outcome == last.Kind.String()
 	r := w.Rules()

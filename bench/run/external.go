@@ -75,6 +75,7 @@ func externalStats(res *Result, s player.Stats) {
 	res.PromptTokens, res.CompletionTokens, res.Retries = s.PromptTokens, s.CompletionTokens, s.Retries
 	res.InvalidOutputs = s.Invalid
 	res.StateConsistency, res.WorldModelAccuracy = -1, -1
+	res.BeliefsScored, res.PredictionsScored = s.BeliefChecks, s.ExpectChecks
 	if s.BeliefChecks > 0 {
 		res.StateConsistency = float64(s.BeliefCorrect) / float64(s.BeliefChecks)
 	}

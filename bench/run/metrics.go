@@ -87,8 +87,10 @@ type Behaviour struct {
 	CompletionTokens   int            `json:"completion_tokens"`      //
 	LatencyMs          int            `json:"latency_ms"`             // external agents: total
 	Retries            int            `json:"retries"`                // external agents: calls retried
-	StateConsistency   float64        `json:"state_consistency"`      // beliefs that matched the state; -1: none stated
-	WorldModelAccuracy float64        `json:"world_model_accuracy"`   // predictions that came true; -1: none made
+	StateConsistency   float64        `json:"state_consistency"`      // beliefs that matched the state; -1: none scored
+	WorldModelAccuracy float64        `json:"world_model_accuracy"`   // predictions that came true; -1: none scored
+	BeliefsScored      int            `json:"beliefs_scored"`         // the beliefs state_consistency rests on
+	PredictionsScored  int            `json:"predictions_scored"`     // the predictions world_model_accuracy rests on
 }
 
 // behaviour summarises the tracker.

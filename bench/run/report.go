@@ -200,8 +200,8 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <td>{{with index .Metrics "latency_ms_per_call"}}{{num .Mean}}{{end}}</td>
 <td>{{if ge .TokensPerSuccess 0.0}}{{num .TokensPerSuccess}}{{else}}–{{end}}</td>
 <td>{{with index .Metrics "invalid_outputs"}}{{num .Mean}}{{end}}</td>
-<td>{{with index .Metrics "state_consistency"}}{{pct .Mean}}{{else}}–{{end}}</td>
-<td>{{with index .Metrics "world_model_accuracy"}}{{pct .Mean}}{{else}}–{{end}}</td></tr>
+<td>{{with index .Metrics "state_consistency"}}{{pct .Mean}}{{else}}–{{end}} <small>({{.BeliefsScored}} beliefs)</small></td>
+<td>{{with index .Metrics "world_model_accuracy"}}{{pct .Mean}}{{else}}–{{end}} <small>({{.PredictionsScored}} predictions)</small></td></tr>
 {{end}}</table>{{end}}
 <h2>Failed episodes</h2>
 <p>Each is a trace in <code>episodes.lctrace</code>: render it with <code>longcraft render --trace episodes.lctrace --id ID</code>, or replay it in the browser: run <code>longcraft demo --traces RUN_DIR</code> (this report's directory) and follow the episode's link.</p>

@@ -32,6 +32,10 @@ type Group struct {
 	Tokens           int     `json:"tokens"`
 	LatencyMs        int     `json:"latency_ms"`
 	TokensPerSuccess float64 `json:"tokens_per_success"`
+	// The exchanges the probes rest on: beliefs and predictions scored
+	// (an empty one is not).
+	BeliefsScored     int `json:"beliefs_scored"`
+	PredictionsScored int `json:"predictions_scored"`
 }
 
 // Summary is summary.json: a pure function of the results, so an
@@ -155,6 +159,8 @@ func group(family, tier string, rs []Result) Group {
 		add("state_consistency", r.StateConsistency, r.StateConsistency >= 0)
 		add("world_model_accuracy", r.WorldModelAccuracy, r.WorldModelAccuracy >= 0)
 		g.Calls += r.ModelCalls
+		g.BeliefsScored += r.BeliefsScored
+		g.PredictionsScored += r.PredictionsScored
 		g.Tokens += r.Tokens
 		g.LatencyMs += r.LatencyMs
 	}

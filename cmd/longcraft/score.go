@@ -192,10 +192,10 @@ func printTable(w io.Writer, oc run.Outcome) {
 			fmt.Fprintf(w, ", %.0f tokens per success", o.TokensPerSuccess)
 		}
 		if st := o.Metrics["state_consistency"]; st.N > 0 {
-			fmt.Fprintf(w, ", state consistency %.0f%%", 100*st.Mean)
+			fmt.Fprintf(w, ", state consistency %.0f%% (%d beliefs)", 100*st.Mean, o.BeliefsScored)
 		}
 		if st := o.Metrics["world_model_accuracy"]; st.N > 0 {
-			fmt.Fprintf(w, ", world-model accuracy %.0f%%", 100*st.Mean)
+			fmt.Fprintf(w, ", world-model accuracy %.0f%% (%d predictions)", 100*st.Mean, o.PredictionsScored)
 		}
 		fmt.Fprintln(w)
 	}

@@ -1,0 +1,91 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+// replyModel is an OpenAI-compatible server that answers every call with
+// content, after delay.
+func replyModel(t *testing.T, content string, delay time.Duration) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(delay)
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// playOne plays spec with an OpenAI player answering content.
+func playOne(t *testing.T, spec task.Spec, content string, cfg Config) Result {
+	srv := replyModel(t, content, 0)
+	cfg.Agent, cfg.Workers = "openai", 1
+	cfg.External.Model, cfg.External.BaseURL = "fake", srv.URL
+	var res Result
+	require.NoError(t, Suite(context.Background(), []task.Spec{spec}, []int{0}, cfg, func(d Done) error {
+		res = d.Result
+		return nil
+	}))
+	return res
+}
+
+// TestProbesCannotBeGamed: saying nothing scores nothing, the last
+// prediction counts, and a position the player cannot know is not scored.
+func TestProbesCannotBeGamed(t *testing.T) {
+	partial := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 3, Budget: 20}
+	full := partial
+	full.Observability = task.Full
+
+	// v1 scored an empty belief and an empty prediction 100%.
+	r := playOne(t, partial, `{"action": "noop", "belief": {}, "expect": {}}`, Config{})
+	assert.Equal(t, -1.0, r.StateConsistency, "an empty belief is not a correct one")
+	assert.Equal(t, -1.0, r.WorldModelAccuracy, "an empty prediction is not a correct one")
+	assert.Zero(t, r.BeliefsScored+r.PredictionsScored)
+
+	// Under partial observability the text gives no coordinates: a
+	// position belief (here the start, right while the player stands
+	// still) is not scored; under full observability it is.
+	pos := `{"action": "noop", "belief": {"x": 24, "y": 24}}`
+	assert.Equal(t, -1.0, playOne(t, partial, pos, Config{}).StateConsistency)
+	assert.Equal(t, 1.0, playOne(t, full, pos, Config{}).StateConsistency)
+
+	// Always predicting "moved" while doing noop is always wrong, and
+	// the last of the 20 predictions is scored too (v1 scored 19).
+	r = playOne(t, partial, `{"action": "noop", "expect": {"outcome": "moved"}}`, Config{})
+	assert.Equal(t, 0.0, r.WorldModelAccuracy)
+	assert.Equal(t, 20, r.PredictionsScored)
+	one := partial
+	one.Budget = 1
+	r = playOne(t, one, `{"action": "noop", "expect": {"outcome": "nothing"}}`, Config{})
+	assert.Equal(t, 1.0, r.WorldModelAccuracy, "a one-step episode's only prediction is scored")
+}
+
+// TestTimeoutIsCheckedEveryStep: with a player that takes 60 ms a step,
+// a 250 ms timeout ends the episode after a handful of steps (v1 checked
+// every 64 steps).
+func TestTimeoutIsCheckedEveryStep(t *testing.T) {
+	srv := replyModel(t, `{"action": "noop"}`, 60*time.Millisecond)
+	spec := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 3, Budget: 200}
+	cfg := Config{Agent: "openai", Workers: 1, Timeout: 250 * time.Millisecond,
+		External: External{Model: "fake", BaseURL: srv.URL}}
+	var res Result
+	start := time.Now()
+	require.NoError(t, Suite(context.Background(), []task.Spec{spec}, []int{0}, cfg, func(d Done) error {
+		res = d.Result
+		return nil
+	}))
+	assert.Equal(t, "timeout", res.End)
+	assert.Less(t, res.Steps, 10)
+	assert.Less(t, time.Since(start), 5*time.Second)
+}
