@@ -24,7 +24,7 @@ type Comparison struct {
 	Suite  string
 	Agents []string
 	Tiers  []TierSuccess      // agent-major, tiers in order
-	Groups map[string][]Group // "family/tier" → one group per agent, in Agents order
+	Groups map[string][]Group // "family/tier (view, feedback)" → one group per agent, in Agents order
 	Keys   []string           // sorted family/tier keys
 }
 
@@ -55,7 +55,7 @@ func Compare(dirs []string) (*Comparison, error) {
 			}
 			ts.Episodes += g.Episodes
 			ts.Successes += g.Successes
-			k := g.Family + "/" + g.Tier
+			k := g.Family + "/" + g.Tier + " (" + g.Observability + " view, " + g.Feedback + " feedback)"
 			if _, ok := c.Groups[k]; !ok {
 				c.Keys = append(c.Keys, k)
 			}

@@ -89,3 +89,20 @@ func TestTimeoutIsCheckedEveryStep(t *testing.T) {
 	assert.Less(t, res.Steps, 10)
 	assert.Less(t, time.Since(start), 5*time.Second)
 }
+
+// TestConditionsAreNotPooled: the same family and tier under two
+// conditions are two groups; results written before the conditions were
+// recorded take them from the spec or the tier.
+func TestConditionsAreNotPooled(t *testing.T) {
+	rs := []Result{
+		{Index: 0, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Success: true},                                                        // old: the tier's
+		{Index: 1, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "partial", Feedback: "reason"},                         // the same condition
+		{Index: 2, Spec: task.Spec{Family: "obtain", Tier: "hard", Observability: task.Full, Feedback: task.FeedbackFull}, Success: true}, // old, diagnostic
+		{Index: 3, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "full", Feedback: "full", Success: true},
+	}
+	s := Summarize("t", "a", rs, ClassicAchievements)
+	require.Len(t, s.Groups, 2)
+	assert.Equal(t, [4]any{"partial", "reason", 2, 1}, [4]any{s.Groups[0].Observability, s.Groups[0].Feedback, s.Groups[0].Episodes, s.Groups[0].Successes})
+	assert.Equal(t, [4]any{"full", "full", 2, 2}, [4]any{s.Groups[1].Observability, s.Groups[1].Feedback, s.Groups[1].Episodes, s.Groups[1].Successes})
+	assert.Equal(t, 4, s.Overall.Episodes)
+}

@@ -184,8 +184,8 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <h2>Distributions</h2>
 <div class="hists">{{range .Hists}}{{.}}{{end}}</div>
 <h2>Per family and tier</h2>
-<table><tr><th class="l">family</th><th class="l">tier</th><th>episodes</th><th>success</th><th>95% CI</th><th>steps (mean / median)</th><th>milestones</th><th>valid actions</th><th>discovery</th><th>recovery cost</th><th>repeated failures</th><th class="l">ends</th></tr>
-{{range .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>episodes</th><th>success</th><th>95% CI</th><th>steps (mean / median)</th><th>milestones</th><th>valid actions</th><th>discovery</th><th>recovery cost</th><th>repeated failures</th><th class="l">ends</th></tr>
+{{range .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
 <td>{{with index .Metrics "steps"}}{{num .Mean}} / {{num .Median}}{{end}}</td>
 <td>{{with index .Metrics "milestones"}}{{pct .Mean}}{{end}}</td>
 <td>{{with index .Metrics "valid_action_ratio"}}{{pct .Mean}}{{end}}</td>
@@ -195,8 +195,8 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>
 {{if .S.Overall.Calls}}<h2>External agent: cost and knowledge</h2>
-<table><tr><th class="l">family</th><th class="l">tier</th><th>model calls</th><th>tokens</th><th>latency per call (ms)</th><th>tokens per success</th><th>invalid outputs</th><th>state consistency</th><th>world-model accuracy</th></tr>
-{{range .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>latency per call (ms)</th><th>tokens per success</th><th>invalid outputs</th><th>state consistency</th><th>world-model accuracy</th></tr>
+{{range .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{.Observability}} / {{.Feedback}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
 <td>{{with index .Metrics "latency_ms_per_call"}}{{num .Mean}}{{end}}</td>
 <td>{{if ge .TokensPerSuccess 0.0}}{{num .TokensPerSuccess}}{{else}}–{{end}}</td>
 <td>{{with index .Metrics "invalid_outputs"}}{{num .Mean}}{{end}}</td>

@@ -54,6 +54,10 @@ type Result struct {
 	Agent        string    `json:"agent"`
 	Seed         uint64    `json:"seed"`
 	Goal         string    `json:"goal"`
+	// The conditions the agent played under (the spec's or its tier's):
+	// summaries group by them, so no group pools different conditions.
+	Observability string `json:"observability"`
+	Feedback      string `json:"feedback"`
 	Success      bool      `json:"success"` // the goal was reached (not merely "done")
 	End          string    `json:"end"`     // goal, death, budget, no_progress, timeout, error
 	Steps        int       `json:"steps"`
@@ -144,6 +148,7 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 		return res, nil
 	}
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
+	res.Observability, res.Feedback = string(t.Observability), string(t.Feedback)
 	var agent bench.Policy
 	var ext *player.Agent
 	var rp *recordedPolicy

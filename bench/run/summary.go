@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/task"
 )
 
 // Stat is a metric's mean and median over the episodes that have it.
@@ -16,8 +17,12 @@ type Stat struct {
 
 // Group aggregates the episodes of one family × tier (or all of them).
 type Group struct {
-	Family    string          `json:"family"`
-	Tier      string          `json:"tier"`
+	Family string `json:"family"`
+	Tier   string `json:"tier"`
+	// The condition every episode of the group played under ("" in the
+	// overall row, which pools them).
+	Observability string          `json:"observability,omitempty"`
+	Feedback      string          `json:"feedback,omitempty"`
 	Episodes  int             `json:"episodes"`
 	Successes int             `json:"successes"`
 	Rate      float64         `json:"success_rate"`
@@ -71,8 +76,8 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 	rs := append([]Result(nil), results...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
 	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs)}
-	groups := map[[2]string][]Result{}
-	var keys [][2]string
+	groups := map[[4]string][]Result{}
+	var keys [][4]string
 	var rates []float64
 	var unlocked []int
 	counts := make([]int, nAch)
@@ -81,7 +86,8 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 		if r.Err != "" {
 			s.Errors++
 		}
-		k := [2]string{r.Spec.Family, r.Spec.Tier}
+		view, fb := condition(r)
+		k := [4]string{r.Spec.Family, r.Spec.Tier, view, fb}
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -107,14 +113,56 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 		if keys[i][0] != keys[j][0] {
 			return keys[i][0] < keys[j][0]
 		}
-		return tierRank(keys[i][1]) < tierRank(keys[j][1])
+		if ri, rj := tierRank(keys[i][1]), tierRank(keys[j][1]); ri != rj {
+			return ri < rj
+		}
+		if keys[i][2] != keys[j][2] {
+			return keys[i][2] > keys[j][2] // partial before full
+		}
+		return feedbackRank(keys[i][3]) < feedbackRank(keys[j][3])
 	})
 	for _, k := range keys {
-		s.Groups = append(s.Groups, group(k[0], k[1], groups[k]))
+		g := group(k[0], k[1], groups[k])
+		g.Observability, g.Feedback = k[2], k[3]
+		s.Groups = append(s.Groups, g)
 	}
 	s.Overall = group("all", "all", rs)
 	s.Overall.Failed = nil // listed per group
 	return s
+}
+
+// condition returns the observability and feedback an episode played
+// under: as recorded, or for results written before they were, the spec's
+// or else its tier's.
+func condition(r Result) (view, fb string) {
+	view, fb = r.Observability, r.Feedback
+	tier, err := task.TierByName(r.Spec.Tier)
+	if view == "" {
+		view = string(r.Spec.Observability)
+		if view == "" && err == nil {
+			view = string(tier.View)
+		}
+	}
+	if fb == "" {
+		fb = string(r.Spec.Feedback)
+		if fb == "" && err == nil {
+			fb = string(tier.Feedback)
+		}
+	}
+	return view, fb
+}
+
+// feedbackRank orders feedback levels from the most told to the least.
+func feedbackRank(f string) int {
+	switch task.Feedback(f) {
+	case task.FeedbackFull:
+		return 0
+	case task.FeedbackReason:
+		return 1
+	case task.FeedbackNone:
+		return 2
+	}
+	return 3
 }
 
 func tierRank(t string) int {

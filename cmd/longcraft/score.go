@@ -175,11 +175,15 @@ func printTable(w io.Writer, oc run.Outcome) {
 		fmt.Fprint(w, ")")
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%-14s %-7s %5s  %-22s %8s %9s %7s %7s %7s\n", "family", "tier", "n", "success (95% CI)", "steps", "milestone", "valid", "discov", "repeat")
+	fmt.Fprintf(w, "%-14s %-7s %-14s %5s  %-22s %8s %9s %7s %7s %7s\n", "family", "tier", "view/feedback", "n", "success (95% CI)", "steps", "milestone", "valid", "discov", "repeat")
 	row := func(g run.Group) {
 		m := g.Metrics
-		fmt.Fprintf(w, "%-14s %-7s %5d  %5.1f%% [%5.1f, %5.1f]  %8.0f %8.0f%% %6.0f%% %6s %6.0f%%\n",
-			g.Family, g.Tier, g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High, m["steps"].Mean,
+		cond := "all"
+		if g.Observability != "" {
+			cond = g.Observability + "/" + g.Feedback
+		}
+		fmt.Fprintf(w, "%-14s %-7s %-14s %5d  %5.1f%% [%5.1f, %5.1f]  %8.0f %8.0f%% %6.0f%% %6s %6.0f%%\n",
+			g.Family, g.Tier, cond, g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High, m["steps"].Mean,
 			100*m["milestones"].Mean, 100*m["valid_action_ratio"].Mean, pct(m["precondition_discovery"]), 100*m["repeated_failure_rate"].Mean)
 	}
 	for _, g := range s.Groups {
