@@ -12,18 +12,22 @@ import (
 )
 
 // playBaseline plays task t to its end (goal, death or budget) with a
-// noop or a uniformly random agent and reports whether it succeeded,
+// noop, an always-do or a uniformly random agent and reports whether it
+// succeeded,
 // by the same rules as the runner: the goal reached, or for achievements
 // tasks enough achievements unlocked.
-func playBaseline(t *testing.T, tk *Task, random bool, seed uint64) bool {
+func playBaseline(t *testing.T, tk *Task, policy string, seed uint64) bool {
 	w, err := tk.NewWorld()
 	require.NoError(t, err)
 	prog := NewProgress(tk.Goal, w)
 	rng := sim.RNG{State: seed ^ 0x62617365}
 	for step := 0; step < tk.Budget && !w.Done(); step++ {
 		a := sim.ActNoop
-		if random {
+		switch policy {
+		case "random":
 			a = sim.Action(rng.Intn(len(w.Rules().Actions)))
+		case "do":
+			a = sim.ActDo
 		}
 		w.Step(a)
 		if tk.Goal.Kind == KindAchievements {
@@ -39,16 +43,17 @@ func playBaseline(t *testing.T, tk *Task, random bool, seed uint64) bool {
 
 // TestNoFreeTasks generates every family at every tier on the eval split
 // and checks that no goal holds at step 0 (a free win: v1's standard suite
-// had 21 "obtain 9 drink" tasks). It also plays each task with a noop and
-// a random agent and prints their success per cell: noop succeeds only at
-// surviving. 1,000 seeds a cell (100 with -short).
+// had 21 "obtain 9 drink" tasks). It also plays each task with a noop, an
+// always-do and a random agent and prints their success per cell: noop and
+// always-do succeed only at surviving. 1,000 seeds a cell (100 with
+// -short).
 func TestNoFreeTasks(t *testing.T) {
 	seeds := 1000
 	if testing.Short() {
 		seeds = 100
 	}
 	fams, tiers := Families(), Tiers()
-	type cell struct{ noop, random int }
+	type cell struct{ noop, do, random int }
 	cells := make([][]cell, len(fams))
 	t.Run("cells", func(t *testing.T) {
 		for f, fam := range fams {
@@ -67,26 +72,30 @@ func TestNoFreeTasks(t *testing.T) {
 							it, _ := w.Rules().ItemByName(tk.Goal.Item)
 							require.False(t, w.Rules().Items[it].Vital, "%s: a vital as a goal: %q", tk.ID, tk.Goal.String())
 						}
-						if playBaseline(t, tk, false, i) {
+						if playBaseline(t, tk, "noop", i) {
 							c.noop++
 						}
-						if playBaseline(t, tk, true, i) {
+						if playBaseline(t, tk, "do", i) {
+							c.do++
+						}
+						if playBaseline(t, tk, "random", i) {
 							c.random++
 						}
 					}
 					if fam != FamilySurvive {
 						assert.Zero(t, c.noop, "%s/%s: a noop agent succeeded", fam, tier.Name)
+						assert.Zero(t, c.do, "%s/%s: an agent that only does \"do\" succeeded", fam, tier.Name)
 					}
 				}
 			})
 		}
 	})
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-14s %-7s %7s %7s   (%d eval seeds a cell, uncertified)\n", "family", "tier", "noop", "random", seeds)
+	fmt.Fprintf(&table, "%-14s %-7s %7s %7s %7s   (%d eval seeds a cell, uncertified)\n", "family", "tier", "noop", "do", "random", seeds)
 	for f, fam := range fams {
 		for k, tier := range tiers {
 			c := cells[f][k]
-			fmt.Fprintf(&table, "%-14s %-7s %6.1f%% %6.1f%%\n", fam, tier.Name, 100*float64(c.noop)/float64(seeds), 100*float64(c.random)/float64(seeds))
+			fmt.Fprintf(&table, "%-14s %-7s %6.1f%% %6.1f%% %6.1f%%\n", fam, tier.Name, 100*float64(c.noop)/float64(seeds), 100*float64(c.do)/float64(seeds), 100*float64(c.random)/float64(seeds))
 		}
 	}
 	t.Log("\n" + table.String())

@@ -236,10 +236,12 @@ func (t *Task) generate(tier Tier) error {
 			t.Goal = Sequence(t.Goal, Reach(t.Start[0], t.Start[1]))
 		}
 	case FamilyCollect:
-		// Raw materials only: the vitals start full (drink 9), so
-		// "obtain 9 drink" held at step 0 (21 free wins in v1's standard
-		// suite).
-		raw := []sim.Item{sim.ItemWood, sim.ItemStone, sim.ItemCoal, sim.ItemSapling}
+		// Raw materials that take finding: the vitals start full (drink
+		// 9), so "obtain 9 drink" held at step 0 (21 free wins in v1's
+		// standard suite), and saplings come from pressing do on the grass
+		// the player starts on (an agent that only ever does "do" won
+		// "obtain 7 sapling").
+		raw := []sim.Item{sim.ItemWood, sim.ItemStone, sim.ItemCoal}
 		item := raw[rng.Intn(len(raw))]
 		n := tier.Collect
 		plan, err := Dependencies(r, item)

@@ -1,0 +1,113 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+// scriptModel is an OpenAI-compatible server that answers the replies of
+// script in turn, across every episode: an agent replaying one fixed plan
+// whatever it sees.
+func scriptModel(t *testing.T, script ...string) *httptest.Server {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		content := script[int(n.Add(1)-1)%len(script)]
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestAdversarialAgents plays agents that try to score without playing
+// on tasks past the easy tier (where a random agent succeeds about never):
+// each must succeed on none, and the probes it games must not reward it.
+func TestAdversarialAgents(t *testing.T) {
+	var specs []task.Spec
+	for _, fam := range []string{task.FamilyObtain, task.FamilyCollect, task.FamilyObtainReturn, task.FamilyWaypoints, task.FamilyAchievements} {
+		for _, tier := range []string{"medium", "hard", "expert"} {
+			for i := range uint64(2) {
+				specs = append(specs, task.Spec{Family: fam, Tier: tier, Split: task.Eval, Index: 100 + i, Budget: 150})
+			}
+		}
+	}
+	idx := make([]int, len(specs))
+	for i := range idx {
+		idx[i] = i
+	}
+	// A plan that obtains a wood pickaxe from a standing start facing a
+	// tree, replayed blindly everywhere.
+	plan := []string{"do", "do", "do", "place_table", "make_wood_pickaxe", "move_left", "do", "make_stone_pickaxe"}
+	var script []string
+	for _, a := range plan {
+		script = append(script, fmt.Sprintf(`{"action": %q}`, a))
+	}
+	agents := []struct {
+		name   string
+		agent  string
+		script []string
+		// The probe it games, and its ceiling.
+		probe string
+		max   float64
+	}{
+		{name: "noop", agent: "noop"},
+		{name: "always do", script: []string{`{"action": "do"}`}},
+		{name: "fixed plan", script: script},
+		{name: "empty beliefs and predictions", script: []string{`{"action": "noop", "belief": {}, "expect": {}}`}, probe: "both", max: -1},
+		{name: "always predicts moved", script: []string{`{"action": "do", "expect": {"outcome": "moved"}}`}, probe: "world_model_accuracy", max: 0},
+		{name: "position it cannot see", script: []string{`{"action": "noop", "belief": {"x": 32, "y": 32}}`}, probe: "state_consistency", max: -1},
+		{name: "garbage", script: []string{"I will win.", `{"act": "win"}`, "```json\n{}\n```"}},
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-30s %9s %12s %12s %8s\n", "agent", "success", "consistency", "world model", "invalid")
+	for _, ag := range agents {
+		cfg := Config{Agent: ag.agent, Workers: 2}
+		if ag.script != nil {
+			srv := scriptModel(t, ag.script...)
+			cfg.Agent, cfg.External = "openai", External{Model: "fake", BaseURL: srv.URL}
+		}
+		var results []Result
+		require.NoError(t, Suite(context.Background(), specs, idx, cfg, func(d Done) error {
+			results = append(results, d.Result)
+			return nil
+		}), ag.name)
+		s := Summarize("adversarial", ag.name, results, ClassicAchievements)
+		o := s.Overall
+		score := func(k string) float64 {
+			if st, ok := o.Metrics[k]; ok && st.N > 0 {
+				return st.Mean
+			}
+			return -1
+		}
+		fmt.Fprintf(&table, "%-30s %4d/%-4d %12.2f %12.2f %8.0f\n", ag.name, o.Successes, o.Episodes,
+			score("state_consistency"), score("world_model_accuracy"), o.Metrics["invalid_outputs"].Mean)
+		var won []string
+		for _, r := range results {
+			if r.Success {
+				won = append(won, r.Spec.Family+"/"+r.Spec.Tier+": "+r.Goal)
+			}
+		}
+		assert.Zero(t, o.Successes, "%s succeeded: %v", ag.name, won)
+		switch ag.probe {
+		case "both":
+			assert.Equal(t, -1.0, score("state_consistency"), ag.name)
+			assert.Equal(t, -1.0, score("world_model_accuracy"), ag.name)
+		case "":
+		default:
+			assert.LessOrEqual(t, score(ag.probe), ag.max, "%s games %s", ag.name, ag.probe)
+		}
+	}
+	t.Logf("%d tasks (obtain, collect, obtain_return, waypoints, achievements × medium, hard, expert × 2 eval seeds, 150 steps):\n%s", len(specs), table.String())
+}
