@@ -48,28 +48,28 @@ func NewAgent(name string, t *task.Task) (bench.Policy, error) {
 
 // Result is the outcome of one episode: one line of results.jsonl.
 type Result struct {
-	Index        int       `json:"index"` // position in the expanded suite
-	ID           string    `json:"id"`
-	Spec         task.Spec `json:"spec"`
-	Agent        string    `json:"agent"`
-	Seed         uint64    `json:"seed"`
-	Goal         string    `json:"goal"`
+	Index int       `json:"index"` // position in the expanded suite
+	ID    string    `json:"id"`
+	Spec  task.Spec `json:"spec"`
+	Agent string    `json:"agent"`
+	Seed  uint64    `json:"seed"`
+	Goal  string    `json:"goal"`
 	// The conditions the agent played under (the spec's or its tier's):
 	// summaries group by them, so no group pools different conditions.
-	Observability string `json:"observability"`
-	Feedback      string `json:"feedback"`
-	Success      bool      `json:"success"` // the goal was reached (not merely "done")
-	End          string    `json:"end"`     // goal, death, budget, no_progress, timeout, error
-	Steps        int       `json:"steps"`
-	Died         bool      `json:"died"`
-	Return       float64   `json:"return"`        // Crafter reward summed
-	Stages       int       `json:"stages"`        // leaf goals reached
-	StagesTotal  int       `json:"stages_total"`  // leaf goals in all
-	Milestones   int       `json:"milestones"`    // milestones reached
-	MilestonesOf int       `json:"milestones_of"` // milestones listed
-	Achievements uint64    `json:"achievements"`  // bit set, ruleset order
-	Unlocked     int       `json:"unlocked"`      // achievements unlocked
-	Ruleset      string    `json:"ruleset"`
+	Observability string  `json:"observability"`
+	Feedback      string  `json:"feedback"`
+	Success       bool    `json:"success"` // the goal was reached (not merely "done")
+	End           string  `json:"end"`     // goal, death, budget, no_progress, timeout, error
+	Steps         int     `json:"steps"`
+	Died          bool    `json:"died"`
+	Return        float64 `json:"return"`        // Crafter reward summed
+	Stages        int     `json:"stages"`        // leaf goals reached
+	StagesTotal   int     `json:"stages_total"`  // leaf goals in all
+	Milestones    int     `json:"milestones"`    // milestones reached
+	MilestonesOf  int     `json:"milestones_of"` // milestones listed
+	Achievements  uint64  `json:"achievements"`  // bit set, ruleset order
+	Unlocked      int     `json:"unlocked"`      // achievements unlocked
+	Ruleset       string  `json:"ruleset"`
 	Behaviour
 	AgentError   string `json:"agent_error,omitempty"` // why an external agent ended the episode
 	Certified    bool   `json:"certified"`

@@ -23,14 +23,14 @@ type Group struct {
 	// overall row, which pools them).
 	Observability string          `json:"observability,omitempty"`
 	Feedback      string          `json:"feedback,omitempty"`
-	Episodes  int             `json:"episodes"`
-	Successes int             `json:"successes"`
-	Rate      float64         `json:"success_rate"`
-	Low       float64         `json:"success_low"`  // 95% Wilson interval
-	High      float64         `json:"success_high"` //
-	Ends      map[string]int  `json:"ends"`         // goal, death, budget, no_progress, timeout, error
-	Metrics   map[string]Stat `json:"metrics"`
-	Failed    []string        `json:"failed"` // ids of the episodes that did not reach their goal
+	Episodes      int             `json:"episodes"`
+	Successes     int             `json:"successes"`
+	Rate          float64         `json:"success_rate"`
+	Low           float64         `json:"success_low"`  // 95% Wilson interval
+	High          float64         `json:"success_high"` //
+	Ends          map[string]int  `json:"ends"`         // goal, death, budget, no_progress, timeout, error
+	Metrics       map[string]Stat `json:"metrics"`
+	Failed        []string        `json:"failed"` // ids of the episodes that did not reach their goal
 	// External agents' cost: totals over the group, and tokens per success
 	// (-1 when nothing succeeded).
 	Calls            int     `json:"model_calls"`
