@@ -94,11 +94,11 @@ type Outcome struct {
 	// ReasonOnly is set by a feedback filter that tells an agent why an
 	// action failed but not the details: Text then names the reason code
 	// alone ("failed (missing_tool)"). Step never sets it.
-	ReasonOnly bool
-	Events     Events
-	Unlocked      AchievementSet // achievements unlocked for the first time
-	HealthDelta   int8           // health change since the previous step
-	Done          bool
+	ReasonOnly  bool
+	Events      Events
+	Unlocked    AchievementSet // achievements unlocked for the first time
+	HealthDelta int8           // health change since the previous step
+	Done        bool
 }
 
 // Reward is Crafter's reward for the step: +1 if at least one achievement
