@@ -177,7 +177,7 @@ th{background:#f5f5f5} td.l,th.l{text-align:left} .hists{display:flex;flex-wrap:
 figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;background:#f4f4f4;padding:1px 3px}
 </style></head><body>
 <h1>{{.S.Agent}} on the {{.S.Suite}} suite</h1>
-<p>{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{if .S.Errors}}; {{.S.Errors}} could not be generated{{end}}.
+<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>. {{end}}{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{if .S.Errors}}; {{.S.Errors}} could not be generated{{end}}.
 {{if .S.Progression}}Achievements episodes: Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}%.{{end}}</p>
 <h2>Success by tier and family</h2>
 {{.Success}}

@@ -13,6 +13,7 @@ import (
 	"github.com/longcraft/longcraft/bench"
 	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/player"
+	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/render"
@@ -54,6 +55,7 @@ type Result struct {
 	Agent string    `json:"agent"`
 	Seed  uint64    `json:"seed"`
 	Goal  string    `json:"goal"`
+	Lock  string    `json:"lock,omitempty"` // hash of the suite lock the task came from
 	// The conditions the agent played under (the spec's or its tier's):
 	// summaries group by them, so no group pools different conditions.
 	Observability string  `json:"observability"`
@@ -93,7 +95,8 @@ type Config struct {
 	Traces     bool          // record each episode's trace into Result.Trace
 	External   External      // settings of external players (openai, exec:CMD)
 
-	recorded *recorded // the play of a trace:FILE agent, loaded by Score
+	recorded *recorded   // the play of a trace:FILE agent, loaded by Score
+	lock     *suite.Lock // the suite's frozen tasks, by suite position; nil: generate
 }
 
 // worker plays episodes on one goroutine, reusing its worlds, recorder
@@ -138,11 +141,18 @@ func (p *worker) world(t *task.Task) (*sim.World, error) {
 func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	res := Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, End: "error",
 		Behaviour: Behaviour{Discovery: -1, RecoveryCost: -1, StateConsistency: -1, WorldModelAccuracy: -1}}
-	var cert task.Certifier
-	if p.cfg.Certify {
-		cert = Certify
+	var t *task.Task
+	var err error
+	if p.cfg.lock != nil {
+		t, err = p.cfg.lock.Rebuild(index, spec)
+		res.Lock = p.cfg.lock.Hash
+	} else {
+		var cert task.Certifier
+		if p.cfg.Certify {
+			cert = Certify
+		}
+		t, err = task.Generate(spec, cert)
 	}
-	t, err := task.Generate(spec, cert)
 	if err != nil {
 		res.Err = err.Error()
 		return res, nil

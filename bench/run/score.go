@@ -168,10 +168,20 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	case !errors.Is(err, os.ErrNotExist):
 		return oc, err
 	}
+	if o.Config.lock, err = runLock(ctx, o, nil); err != nil {
+		return oc, err
+	}
+	lockHash := ""
+	if o.Config.lock != nil {
+		lockHash = o.Config.lock.Hash
+	}
 	done := map[int]bool{}
 	for _, r := range have {
 		if r.Agent != o.Agent {
 			return oc, fmt.Errorf("%s: results of agent %q, this run is %q", resultsPath, r.Agent, o.Agent)
+		}
+		if r.Lock != lockHash && r.Err == "" {
+			return oc, fmt.Errorf("%s: results played from suite lock %q, this run's is %q: they are not the same tasks", resultsPath, short(r.Lock), short(lockHash))
 		}
 		done[r.Index] = true
 	}
@@ -302,4 +312,15 @@ func Merge(out string, dirs []string) (Summary, error) {
 		return Summary{}, err
 	}
 	return s, WriteReport(filepath.Join(out, ReportFile), s, all)
+}
+
+// short abbreviates a lock hash for messages ("none" when empty).
+func short(h string) string {
+	switch {
+	case h == "":
+		return "none"
+	case len(h) > 12:
+		return h[:12]
+	}
+	return h
 }

@@ -48,6 +48,7 @@ type Group struct {
 // of the same suite and agent writes it byte for byte the same.
 type Summary struct {
 	Suite        string  `json:"suite"`
+	Lock         string  `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)
 	Agent        string  `json:"agent"`
 	Episodes     int     `json:"episodes"`
 	Errors       int     `json:"errors"`
@@ -85,6 +86,12 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 	for _, r := range rs {
 		if r.Err != "" {
 			s.Errors++
+		}
+		switch {
+		case s.Lock == "":
+			s.Lock = r.Lock
+		case r.Lock != "" && r.Lock != s.Lock:
+			s.Lock = "mixed"
 		}
 		view, fb := condition(r)
 		k := [4]string{r.Spec.Family, r.Spec.Tier, view, fb}

@@ -11,13 +11,16 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-//go:embed suites/*.yaml
+// The embedded suites and their locks (suites/NAME.yaml, NAME.lock.json).
+//
+//go:embed suites
 var embedded embed.FS
 
 // Suite is a parsed suite.
@@ -49,7 +52,9 @@ func Embedded() []string {
 	entries, _ := embedded.ReadDir("suites")
 	var names []string
 	for _, e := range entries {
-		names = append(names, e.Name()[:len(e.Name())-len(".yaml")])
+		if name, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
 	return names

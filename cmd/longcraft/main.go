@@ -40,7 +40,7 @@ Start with:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScoreCmd(), newDemoCmd(), newBenchCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newFidelityCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
+	root.AddCommand(newScoreCmd(), newDemoCmd(), newBenchCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newFidelityCmd(), newSuiteCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
 		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd())
 	return root
 }

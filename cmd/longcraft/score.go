@@ -25,15 +25,21 @@ func newScoreCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "score",
 		Short: "Score an agent on a suite: results.jsonl, summary.json, report.html, traces",
-		Long: fmt.Sprintf(`score generates every episode of --suite (embedded: %v, or a YAML file),
-certifies each task with the full-knowledge planner, plays it with --agent
-across --workers cores, and writes to --out:
+		Long: fmt.Sprintf(`score plays every episode of --suite (embedded: %v, or a YAML file)
+with --agent across --workers cores, and writes to --out:
 
   results.jsonl     one line per episode, appended as each finishes
   episodes.lctrace  the traces (--traces all, failures or none)
   summary.json      per family × tier: success rate with a 95%% Wilson
                     interval, ends, means and medians of every metric
   report.html       the report, one self-contained page
+
+The tasks come from the suite's lock (bench/suite/suites/NAME.lock.json for
+an embedded suite, FILE.lock.json beside a suite file): every episode's
+world seed, goal and planner certificate, frozen by "longcraft suite lock",
+so score runs no planner and every result carries the lock's hash. A suite
+file without a lock is certified once and its lock kept in --out
+(suite.lock.json). A lock made under other rules versions is refused.
 
 Results do not depend on --workers. Ctrl-C keeps what finished and prints
 the partial summary; --resume continues a run from its results.jsonl.
@@ -77,7 +83,7 @@ and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedde
 	f.StringVar(&o.Agent, "agent", "explorer", fmt.Sprintf("built-in agent %v, openai, exec:COMMAND, or trace:FILE.lctrace (recorded play, e.g. a human's from the browser demo; its tasks are the suite unless --suite is given)", run.Agents()))
 	f.StringVarP(&o.Out, "out", "o", "", "run directory (required)")
 	f.IntVar(&o.Workers, "workers", 0, "parallel workers (0: one per core)")
-	f.BoolVar(&o.Certify, "certify", true, "certify each task solvable by the planner before playing it")
+	f.BoolVar(&o.Certify, "certify", true, "a suite file without a lock: certify each task with the planner (and keep the lock in --out); false plays them uncertified")
 	f.IntVar(&o.NoProgress, "no-progress", 0, "end an episode after this many steps without a milestone (0: never)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "end an episode after this wall-clock time (0: never)")
 	f.StringVar(&o.Traces, "traces", "all", "record traces of all episodes, failures only, or none")
@@ -173,6 +179,9 @@ func printTable(w io.Writer, oc run.Outcome) {
 			fmt.Fprintf(w, ", %d resumed", oc.Skipped)
 		}
 		fmt.Fprint(w, ")")
+	}
+	if s.Lock != "" {
+		fmt.Fprintf(w, ", tasks from lock %.12s", s.Lock)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-14s %-7s %-14s %5s  %-22s %8s %9s %7s %7s %7s\n", "family", "tier", "view/feedback", "n", "success (95% CI)", "steps", "milestone", "valid", "discov", "repeat")

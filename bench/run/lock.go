@@ -1,0 +1,122 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/longcraft/longcraft/bench/suite"
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+// LockFile is where a run keeps the lock of a suite file that had none
+// beside it.
+const LockFile = "suite.lock.json"
+
+// LockSuite generates and certifies every episode of s across workers
+// goroutines (0: GOMAXPROCS) and returns the suite's lock; the lock does
+// not depend on workers. progress, if not nil, is called after each task.
+func LockSuite(ctx context.Context, s *suite.Suite, workers int, progress func(done, total int)) (*suite.Lock, error) {
+	specs := s.Expand()
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	tasks := make([]*task.Task, len(specs))
+	errs := make([]error, len(specs))
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(len(specs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(specs) {
+					return
+				}
+				tasks[i], errs[i] = task.Generate(specs[i], Certify)
+				if progress != nil {
+					progress(int(done.Add(1)), len(specs))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("lock suite %s: %w", s.Name, err)
+	}
+	return suite.NewLock(s, tasks)
+}
+
+// relockCommand is what rewrites the lock of suite name.
+func relockCommand(name string) string {
+	if isEmbedded(name) {
+		return "longcraft suite lock --suite " + name + " --out bench/suite/suites/" + name + ".lock.json"
+	}
+	return "longcraft suite lock --suite " + name
+}
+
+func isEmbedded(name string) bool {
+	for _, e := range suite.Embedded() {
+		if e == name {
+			return true
+		}
+	}
+	return false
+}
+
+// runLock returns the lock a run plays o.Suite from: the embedded suite's,
+// the one beside a suite file, the one the run directory kept, or, for a
+// suite file without one, a new one (certifying every episode once) that
+// the run directory keeps. Without certification and without a lock it
+// returns nil: tasks are generated uncertified. A lock made under other
+// rules versions, or for other episodes, is refused.
+func runLock(ctx context.Context, o Options, progress func(done, total int)) (*suite.Lock, error) {
+	if isRecorded(o.Suite) {
+		return nil, nil
+	}
+	s, err := suite.Load(o.Suite)
+	if err != nil {
+		return nil, err
+	}
+	relock := relockCommand(o.Suite)
+	l, err := suite.LoadLock(o.Suite)
+	switch {
+	case err == nil:
+		return l, l.Check(s, relock)
+	case !errors.Is(err, suite.ErrNoLock):
+		return nil, err
+	case isEmbedded(o.Suite):
+		return nil, fmt.Errorf("embedded suite %s has no lock: %w", o.Suite, err)
+	}
+	kept := filepath.Join(o.Out, LockFile)
+	if data, err := os.ReadFile(kept); err == nil {
+		l, err := suite.ParseLock(kept, data)
+		if err != nil {
+			return nil, err
+		}
+		return l, l.Check(s, relock)
+	}
+	if !o.Certify {
+		return nil, nil
+	}
+	if l, err = LockSuite(ctx, s, o.Workers, progress); err != nil {
+		return nil, err
+	}
+	data, err := l.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return nil, err
+	}
+	return l, writeAtomic(kept, data)
+}
