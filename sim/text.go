@@ -50,6 +50,13 @@ func Offset(dx, dy int) string {
 // Describe returns the text observation of the current state, with the
 // outcome of the last step if last is not nil.
 func (w *World) Describe(last *Outcome) string {
+	return w.DescribeWithin(last, int(w.rules.Vitals.EpisodeLength))
+}
+
+// DescribeWithin is Describe for an episode of budget steps (a task's
+// budget rather than the ruleset's episode length): "Step 5 of 12".
+// budget 0 leaves the total out.
+func (w *World) DescribeWithin(last *Outcome, budget int) string {
 	r := w.rules
 	var b strings.Builder
 	day := "day"
@@ -57,8 +64,8 @@ func (w *World) Describe(last *Outcome) string {
 		day = "night"
 	}
 	fmt.Fprintf(&b, "Step %d", w.s.Step)
-	if n := r.Vitals.EpisodeLength; n > 0 {
-		fmt.Fprintf(&b, " of %d", n)
+	if budget > 0 {
+		fmt.Fprintf(&b, " of %d", budget)
 	}
 	fmt.Fprintf(&b, ". It is %s (daylight %d%%).\n", day, int(w.Daylight())*100/one)
 	if last != nil {

@@ -45,6 +45,7 @@ type Agent struct {
 	opts  AgentOptions
 	view  *render.AgentView
 	frame []byte
+	full  *FullObservation // full observability: the whole map too
 	ctx   context.Context
 
 	stats   Stats
@@ -66,6 +67,17 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 			return nil, fmt.Errorf("external agent: %w", err)
 		}
 		ag.view, ag.frame = v, make([]byte, v.FrameBytes())
+	}
+	if t.Observability == task.Full && (opts.ImageSize > 0 || opts.Symbolic) {
+		var atlas *render.Atlas
+		if opts.ImageSize > 0 {
+			atlas = a
+		}
+		f, err := NewFullObservation(atlas)
+		if err != nil {
+			return nil, fmt.Errorf("external agent: %w", err)
+		}
+		ag.full = f
 	}
 	return ag, nil
 }
@@ -136,7 +148,7 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 func (a *Agent) observe(w *sim.World, last *sim.Outcome) *Observation {
 	r := w.Rules()
 	obs := &Observation{Type: "observation", Task: a.t.Describe(),
-		Text: task.TextObservation(w, last, a.t.Feedback, a.t.Observability),
+		Text: task.TextObservation(w, last, a.t.Feedback, a.t.Observability, a.t.Budget),
 		Step: w.StepCount(), BudgetLeft: a.t.Budget - w.StepCount()}
 	for _, act := range r.Actions {
 		obs.Actions = append(obs.Actions, act.Name)
@@ -165,6 +177,10 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *Observation {
 		if png, err := encodePNG(a.frame, a.opts.ImageSize); err == nil {
 			obs.Image = base64.StdEncoding.EncodeToString(png)
 		}
+		obs.Text += ImageNote
+	}
+	if a.full != nil {
+		_ = a.full.Fill(w, obs, a.opts.Symbolic) // an encoding error leaves the map image out
 	}
 	return obs
 }

@@ -17,11 +17,15 @@ import (
 
 // Observation is what a player receives each step, on every transport.
 type Observation struct {
-	Type        string  `json:"type"`                   // "observation"
-	Task        string  `json:"task"`                   // the task statement
-	Text        string  `json:"text"`                   // the text observation
-	Image       string  `json:"image,omitempty"`        // base64 PNG of the agent view, when asked
-	Symbolic    [][]int `json:"symbolic,omitempty"`     // the 9×9 semantic view (rows of ids), when asked
+	Type     string  `json:"type"`               // "observation"
+	Task     string  `json:"task"`               // the task statement
+	Text     string  `json:"text"`               // the text observation
+	Image    string  `json:"image,omitempty"`    // base64 PNG of the agent view (9×7 tiles over the inventory), when asked
+	Symbolic [][]int `json:"symbolic,omitempty"` // the 9×9 semantic view (rows of ids), when asked
+	// Under full observability, the whole map in the modalities asked
+	// for: semantic ids (rows) and a PNG of 4 pixels a tile.
+	SymbolicMap [][]int `json:"symbolic_map,omitempty"`
+	MapImage    string  `json:"map_image,omitempty"`
 	LastOutcome string  `json:"last_outcome,omitempty"` // filtered by the feedback level
 	// Feedback is the last outcome as a record at the full and reason
 	// levels: {"ok": false, "reason": "missing_tool", "missing": [...]}

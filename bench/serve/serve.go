@@ -96,6 +96,7 @@ type episode struct {
 	view      task.Observability
 	imageSize int
 	symbolic  bool
+	full      *player.FullObservation // full observability with images or symbolic views: the whole map too
 	actions   []string
 
 	// Guarded by mu.
@@ -462,6 +463,21 @@ func (s *Server) newEpisode(req *CreateRequest) (*episode, int, error) {
 		return bad("give a task (family, tier, split, index) or a plain world (seed, ruleset)")
 	}
 	e.actions = actionNames(e.rules)
+	if e.view == task.Full && (e.imageSize > 0 || e.symbolic) {
+		var atlas *render.Atlas
+		if e.imageSize > 0 {
+			s.atlasOnce.Do(func() { s.atlas, s.atlasErr = render.LoadAtlas() })
+			if s.atlasErr != nil {
+				return nil, http.StatusInternalServerError, s.atlasErr
+			}
+			atlas = s.atlas
+		}
+		f, err := player.NewFullObservation(atlas)
+		if err != nil {
+			return nil, http.StatusInternalServerError, err
+		}
+		e.full = f
+	}
 	e.update() // a task could hold at its start (never in the built-in families)
 	return e, 0, nil
 }
@@ -533,7 +549,7 @@ func (s *Server) observe(e *episode) Observation {
 	o := Observation{
 		Type:        "observation",
 		Task:        e.statement,
-		Text:        task.TextObservation(e.w, last, e.feedback, e.view),
+		Text:        task.TextObservation(e.w, last, e.feedback, e.view, e.budget),
 		LastOutcome: e.outcomeText(),
 		Feedback:    e.feedback.Record(last, e.rules),
 		Step:        e.w.StepCount(),
@@ -544,6 +560,7 @@ func (s *Server) observe(e *episode) Observation {
 		if b, err := s.png(e.w, e.imageSize); err == nil {
 			o.Image = base64.StdEncoding.EncodeToString(b)
 		}
+		o.Text += player.ImageNote
 	}
 	if e.symbolic {
 		var v [sim.ViewSize * sim.ViewSize]uint8
@@ -556,6 +573,9 @@ func (s *Server) observe(e *episode) Observation {
 			}
 			o.Symbolic[y] = row
 		}
+	}
+	if e.full != nil {
+		_ = e.full.Fill(e.w, &o, e.symbolic) // an encoding error leaves the map image out
 	}
 	return o
 }

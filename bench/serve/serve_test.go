@@ -176,7 +176,8 @@ func TestTaskEpisodeToBudget(t *testing.T) {
 	assert.Empty(t, c.Observation.LastOutcome)
 	assert.Empty(t, c.Observation.Image)
 	assert.Empty(t, c.Observation.Symbolic)
-	assert.Equal(t, task.TextObservation(local.w, nil, task.FeedbackReason, task.Partial), c.Observation.Text)
+	assert.Equal(t, task.TextObservation(local.w, nil, task.FeedbackReason, task.Partial, 25), c.Observation.Text)
+	assert.Contains(t, c.Observation.Text, "Step 0 of 25.", "the step counts against the task's budget, not the ruleset's 10,000")
 
 	// Mix moves, do and crafting attempts (which fail: outcomes with
 	// reasons to filter).
@@ -193,7 +194,7 @@ func TestTaskEpisodeToBudget(t *testing.T) {
 		filtered := task.FeedbackReason.Filter(out)
 		assert.Equal(t, filtered.Text(local.w.Rules()), last.Info.Outcome, "step %d", i+1)
 		assert.Equal(t, last.Info.Outcome, last.Observation.LastOutcome)
-		assert.Equal(t, task.TextObservation(local.w, &out, task.FeedbackReason, task.Partial), last.Observation.Text)
+		assert.Equal(t, task.TextObservation(local.w, &out, task.FeedbackReason, task.Partial, 25), last.Observation.Text)
 		assert.InDelta(t, out.Reward(), last.Reward, 1e-9)
 		assert.Equal(t, i+1, last.Info.Steps)
 		assert.Equal(t, 25-(i+1), last.Observation.BudgetLeft)
@@ -525,4 +526,30 @@ func TestPythonClient(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.Error(t, err)
 	assert.Contains(t, string(out), "HTTP 400: unknown family")
+}
+
+// TestFullObservabilityReachesEveryModality: under full observability an
+// episode that asked for images and symbolic views gets the whole map in
+// both, and the text says what the agent-view image covers.
+func TestFullObservabilityReachesEveryModality(t *testing.T) {
+	_, ts, _ := newTestServer(t, Config{})
+	spec := task.Spec{Family: task.FamilyObtain, Tier: "medium", Split: task.Eval, Index: 2, Budget: 5, Observability: task.Full}
+	c := create(t, ts, CreateRequest{Spec: spec, ImageSize: 64, Symbolic: true})
+	o := c.Observation
+	require.Len(t, o.SymbolicMap, 64, "the whole map's rows")
+	require.Len(t, o.SymbolicMap[0], 64)
+	assert.Len(t, o.Symbolic, 9, "the local view as well")
+	b, err := base64.StdEncoding.DecodeString(o.MapImage)
+	require.NoError(t, err)
+	img, err := png.Decode(bytes.NewReader(b))
+	require.NoError(t, err)
+	assert.Equal(t, 256, img.Bounds().Dx(), "4 pixels a tile")
+	assert.Contains(t, o.Text, "The image shows the 9×7 tiles around you")
+	assert.Contains(t, o.Text, "Step 0 of 5.")
+
+	// Partial observability: no map in any modality.
+	spec.Observability = ""
+	p := create(t, ts, CreateRequest{Spec: spec, ImageSize: 64, Symbolic: true})
+	assert.Empty(t, p.Observation.SymbolicMap)
+	assert.Empty(t, p.Observation.MapImage)
 }

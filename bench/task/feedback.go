@@ -90,16 +90,17 @@ const (
 // Valid reports whether o is a known level.
 func (o Observability) Valid() bool { return o == Partial || o == Full }
 
-// TextObservation returns what a language-model agent reads after a step:
-// the text observation with the last outcome filtered by f, and under
-// full observability the whole map with a legend.
-func TextObservation(w *sim.World, last *sim.Outcome, f Feedback, o Observability) string {
+// TextObservation returns what a language-model agent reads after a step
+// of an episode of budget steps: the text observation with the last
+// outcome filtered by f and the step counted against the budget ("Step 5
+// of 12"), and under full observability the whole map with a legend.
+func TextObservation(w *sim.World, last *sim.Outcome, f Feedback, o Observability, budget int) string {
 	var filtered *sim.Outcome
 	if last != nil {
 		fo := f.Filter(*last)
 		filtered = &fo
 	}
-	text := w.Describe(filtered)
+	text := w.DescribeWithin(filtered, budget)
 	if o != Full {
 		return text
 	}
