@@ -224,7 +224,7 @@ func (t *Task) generate(tier Tier) error {
 		t.Goal, t.Achieve = Goal{Kind: KindAchievements}, tier.Achieve
 		t.Milestones = append(t.Milestones, r.Achievements...)
 	case FamilyObtain, FamilyObtainReturn:
-		item, plan, err := pickTarget(r, tier.MinDepth, tier.MaxDepth, &rng)
+		item, plan, err := pickTarget(r, tier.MinDepth, tier.MaxDepth, t.Spec.Split, &rng)
 		if err != nil {
 			return err
 		}
@@ -242,6 +242,9 @@ func (t *Task) generate(tier Tier) error {
 		// the player starts on (an agent that only ever does "do" won
 		// "obtain 7 sapling").
 		raw := []sim.Item{sim.ItemWood, sim.ItemStone, sim.ItemCoal}
+		if t.Spec.Split == Train {
+			raw = raw[:2] // coal is held out for evaluation (HeldOut)
+		}
 		item := raw[rng.Intn(len(raw))]
 		n := tier.Collect
 		plan, err := Dependencies(r, item)
@@ -281,15 +284,36 @@ func (t *Task) generate(tier Tier) error {
 	return t.Goal.Validate(r, len(t.Landmarks))
 }
 
-// pickTarget draws an item whose chain depth lies in [lo, hi].
-func pickTarget(r *sim.Rules, lo, hi int, rng *sim.RNG) (sim.Item, *Plan, error) {
+// HeldOut lists the goals only the eval split draws, so that a policy
+// trained on the train split has never seen the kind of task it is scored
+// on: obtaining a weapon (any sword), and collecting coal. Train tasks
+// draw among the other items; eval tasks among all of them.
+var HeldOut = struct {
+	Targets []string // obtain and obtain_return
+	Collect string
+}{Targets: []string{"wood_sword", "stone_sword", "iron_sword"}, Collect: "coal"}
+
+// heldOut reports whether item name is an obtain target held out of the
+// train split.
+func heldOut(name string) bool {
+	for _, h := range HeldOut.Targets {
+		if h == name {
+			return true
+		}
+	}
+	return false
+}
+
+// pickTarget draws an item whose chain depth lies in [lo, hi]; the train
+// split never draws a held-out one.
+func pickTarget(r *sim.Rules, lo, hi int, split Split, rng *sim.RNG) (sim.Item, *Plan, error) {
 	type cand struct {
 		item sim.Item
 		plan *Plan
 	}
 	var cands []cand
 	for i := range r.Items {
-		if r.Items[i].Vital || sim.Item(i) == sim.ItemSapling {
+		if r.Items[i].Vital || sim.Item(i) == sim.ItemSapling || (split == Train && heldOut(r.Items[i].Name)) {
 			continue
 		}
 		p, err := Dependencies(r, sim.Item(i))
