@@ -199,45 +199,40 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	e := newEpisode(w, agent, t, milestones, p.rec, p.cfg.Traces)
 	e.ext = ext
 	start := time.Now()
-	res.End = "budget"
-	for e.steps < t.Budget {
+	for {
 		if ext != nil && ext.Err() != nil {
-			res.End, res.AgentError = "agent_error", ext.Err().Error()
-			break
-		}
-		if w.Done() {
-			res.End = "death"
+			res.End, res.AgentError = string(task.EndAgentError), ext.Err().Error()
 			break
 		}
 		if p.cfg.NoProgress > 0 && e.steps-e.tr.lastProgress >= p.cfg.NoProgress {
-			res.End = "no_progress"
+			res.End = string(task.EndNoProgress)
 			break
 		}
 		// Checked before every step: with a slow agent, every 64 steps
 		// overran --timeout 2s by three minutes.
 		if p.cfg.Timeout > 0 && time.Since(start) > p.cfg.Timeout {
-			res.End = "timeout"
+			res.End = string(task.EndTimeout)
 			break
 		}
 		if rp != nil && rp.Stopped() {
-			res.End = "stopped" // the recorded player stopped here
+			res.End = string(task.EndStopped) // the recorded player stopped here
 			break
 		}
-		if e.step() {
-			res.Success, res.End = true, "goal"
+		e.step()
+		if end, _ := t.Judge(w, e.prog, e.steps); end != "" {
+			res.End = string(end)
 			break
 		}
 	}
+	// Success by the task's rule whatever ended the episode.
+	_, res.Success = t.Judge(w, e.prog, e.steps)
 	if ext != nil {
 		ext.Finish(w, e.last) // the last reply's prediction
 	}
 	prog, tr, rewardTenths := e.prog, &e.tr, e.rewardTenths
 	res.Steps = e.steps
-	if w.Dead() {
-		res.End = "death"
-	}
 	if ext != nil && ext.Err() != nil && res.AgentError == "" {
-		res.End, res.AgentError = "agent_error", ext.Err().Error()
+		res.End, res.AgentError = string(task.EndAgentError), ext.Err().Error()
 	}
 	res.Return = float64(rewardTenths) / 10
 	res.Died = w.Dead()
@@ -252,11 +247,7 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 		res.MilestonesOf += res.StagesTotal
 		res.Milestones += res.Stages
 	}
-	if t.Goal.Kind == task.KindAchievements {
-		// Played on to death or the budget, as Crafter does; End says
-		// which, and success is the count of achievements alone.
-		res.Success = t.AchievementsMet(w)
-	}
+
 	res.Behaviour = tr.behaviour()
 	if ext != nil {
 		externalStats(&res, ext.Stats())

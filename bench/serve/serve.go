@@ -495,15 +495,12 @@ func knownFamily(f string) bool {
 func (e *episode) update() {
 	w := e.w
 	if e.task != nil {
-		reached := e.prog.Update(w)
-		if e.task.Goal.Kind == task.KindAchievements {
-			// Open-ended: success is the tier's count, and the episode
-			// goes on to the budget (as the runner plays it).
-			e.success = e.task.AchievementsMet(w)
-		} else {
-			e.success = reached
-			e.terminated = reached
-		}
+		// The task's one rule (task.Judge), as the runner and the browser
+		// apply it: an achievements episode goes on to death or the budget.
+		e.prog.Update(w)
+		end, success := e.task.Judge(w, e.prog, w.StepCount())
+		e.success = success
+		e.terminated = end == task.EndGoal || end == task.EndDeath
 	}
 	if w.Dead() {
 		e.terminated = true

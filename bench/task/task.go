@@ -420,3 +420,41 @@ func reachable(w *sim.World) []bool {
 func (t *Task) AchievementsMet(w *sim.World) bool {
 	return bits.OnesCount64(uint64(w.Achievements())) >= t.Achieve
 }
+
+// End says how an episode ended.
+type End string
+
+// The ends of an episode. Judge decides the first three for every host;
+// the others are a host's own reasons to stop early.
+const (
+	EndGoal       End = "goal"        // the goal was reached
+	EndDeath      End = "death"       // the player died
+	EndBudget     End = "budget"      // the step budget (or the ruleset's step limit) ran out
+	EndNoProgress End = "no_progress" // the runner's --no-progress
+	EndTimeout    End = "timeout"     // the runner's --timeout
+	EndAgentError End = "agent_error" // an external player failed
+	EndStopped    End = "stopped"     // recorded play ran out
+)
+
+// Judge is the one rule of an episode's end and success, which the runner,
+// the HTTP server and the browser session apply after every step: a goal
+// task ends when its goal is reached, and succeeds then; an achievements
+// task plays on to death or the budget, as Crafter does, and succeeds when
+// the tier's count of achievements is unlocked; every task ends at the
+// player's death or when steps reach the budget (or the ruleset's step
+// limit). It returns "" while the episode goes on. prog must have been
+// updated for this step.
+func (t *Task) Judge(w *sim.World, prog *Progress, steps int) (end End, success bool) {
+	if t.Goal.Kind == KindAchievements {
+		success = t.AchievementsMet(w)
+	} else if success, _ = prog.Reached(); success {
+		return EndGoal, true
+	}
+	switch {
+	case w.Dead():
+		return EndDeath, success
+	case steps >= t.Budget || w.Done():
+		return EndBudget, success
+	}
+	return "", success
+}

@@ -203,20 +203,13 @@ func (s *Session) Act(a sim.Action) bool {
 	return true
 }
 
-// checkEnd ends the episode on its goal, the player's death or the budget.
+// checkEnd ends the episode by the task's one rule (task.Judge): on its
+// goal, the player's death or the budget; an achievements episode plays
+// on to death or the budget, as the runner plays it.
 func (s *Session) checkEnd() {
-	reached := s.prog != nil && s.prog.Update(s.World)
-	if s.Task != nil && s.Task.Goal.Kind == task.KindAchievements {
-		reached = s.Task.AchievementsMet(s.World)
-	}
-	switch {
-	case reached:
-		s.end = "goal"
-	case s.World.Done() && s.World.Dead():
-		s.end = "death"
-	case len(s.actions) >= s.Task.Budget || s.World.Done():
-		s.end = "budget"
-	}
+	s.prog.Update(s.World)
+	end, _ := s.Task.Judge(s.World, s.prog, len(s.actions))
+	s.end = string(end)
 }
 
 // Tick advances the session by one step of whoever drives it: the agent in

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/longcraft/longcraft/bench/run"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/sim"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -106,5 +108,29 @@ func TestKeyAction(t *testing.T) {
 	for _, b := range Bindings {
 		_, ok := r.ActionByName(b.Action)
 		require.True(t, ok, b.Action)
+	}
+}
+
+// TestOneEpisodeRule: the browser's Watch and the runner play an
+// achievements task by the same rule (task.Judge): on past the tier's
+// count to death or the budget, ending alike at the same step with the
+// same success. v1's Watch stopped at the count (16 steps where the runner
+// played 213).
+func TestOneEpisodeRule(t *testing.T) {
+	for _, spec := range []task.Spec{
+		{Family: task.FamilyAchievements, Tier: "easy", Split: task.Eval, Index: 0},
+		{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 1},
+	} {
+		s, err := New(spec, Watch, "random")
+		require.NoError(t, err)
+		for s.Tick() {
+		}
+		res := run.Play(spec, run.Config{Agent: "random", Certify: true})
+		require.Empty(t, res.Err)
+		assert.Equal(t, res.End, s.Ended(), "%s", spec.Family)
+		assert.Equal(t, res.Steps, s.Steps(), "%s", spec.Family)
+		if spec.Family == task.FamilyAchievements {
+			assert.NotEqual(t, "goal", s.Ended(), "an achievements episode plays on")
+		}
 	}
 }
