@@ -58,19 +58,10 @@ func LockSuite(ctx context.Context, s *suite.Suite, workers int, progress func(d
 
 // relockCommand is what rewrites the lock of suite name.
 func relockCommand(name string) string {
-	if isEmbedded(name) {
+	if suite.IsEmbedded(name) {
 		return "longcraft suite lock --suite " + name + " --out bench/suite/suites/" + name + ".lock.json"
 	}
 	return "longcraft suite lock --suite " + name
-}
-
-func isEmbedded(name string) bool {
-	for _, e := range suite.Embedded() {
-		if e == name {
-			return true
-		}
-	}
-	return false
 }
 
 // runLock returns the lock a run plays o.Suite from: the embedded suite's,
@@ -94,7 +85,7 @@ func runLock(ctx context.Context, o Options, progress func(done, total int)) (*s
 		return l, l.Check(s, relock)
 	case !errors.Is(err, suite.ErrNoLock):
 		return nil, err
-	case isEmbedded(o.Suite):
+	case suite.IsEmbedded(o.Suite):
 		return nil, fmt.Errorf("embedded suite %s has no lock: %w", o.Suite, err)
 	}
 	kept := filepath.Join(o.Out, LockFile)

@@ -142,7 +142,7 @@ func LockPath(suiteFile string) string { return suiteFile + ".lock.json" }
 // LoadLock reads the lock of a suite: an embedded suite's by name, or the
 // one beside a suite file. It returns ErrNoLock when there is none.
 func LoadLock(nameOrPath string) (*Lock, error) {
-	if _, err := embedded.ReadFile("suites/" + nameOrPath + ".yaml"); err == nil {
+	if IsEmbedded(nameOrPath) {
 		data, err := embedded.ReadFile("suites/" + nameOrPath + ".lock.json")
 		if err != nil {
 			return nil, fmt.Errorf("suite %s: %w", nameOrPath, ErrNoLock)

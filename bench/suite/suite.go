@@ -60,6 +60,12 @@ func Embedded() []string {
 	return names
 }
 
+// IsEmbedded reports whether name is an embedded suite.
+func IsEmbedded(name string) bool {
+	_, err := embedded.ReadFile("suites/" + name + ".yaml")
+	return err == nil
+}
+
 // Load reads a suite: an embedded one by name ("default", "standard"), or
 // a YAML file by path.
 func Load(nameOrPath string) (*Suite, error) {

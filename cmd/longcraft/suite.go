@@ -45,7 +45,7 @@ score, which says to relock.`, suite.Embedded()),
 			}
 			if out == "" {
 				out = suite.LockPath(name)
-				if isEmbeddedSuite(name) {
+				if suite.IsEmbedded(name) {
 					wd, err := os.Getwd()
 					if err != nil {
 						return err
@@ -104,13 +104,4 @@ score, which says to relock.`, suite.Embedded()),
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
 	cmd.AddCommand(lock)
 	return cmd
-}
-
-func isEmbeddedSuite(name string) bool {
-	for _, e := range suite.Embedded() {
-		if e == name {
-			return true
-		}
-	}
-	return false
 }
