@@ -67,47 +67,53 @@ func relockCommand(name string) string {
 // runLock returns the lock a run plays o.Suite from: the embedded suite's,
 // the one beside a suite file, the one the run directory kept, or, for a
 // suite file without one, a new one (certifying every episode once) that
-// the run directory keeps. Without certification and without a lock it
-// returns nil: tasks are generated uncertified. A lock made under other
-// rules versions, or for other episodes, is refused.
-func runLock(ctx context.Context, o Options, progress func(done, total int)) (*suite.Lock, error) {
+// the run directory is to keep: save writes it, and the caller calls it
+// only once the run is accepted (a refused resume leaves no lock behind).
+// Without certification and without a lock it returns nil: tasks are
+// generated uncertified. A lock made under other rules versions, or for
+// other episodes, is refused.
+func runLock(ctx context.Context, o Options, progress func(done, total int)) (l *suite.Lock, save func() error, err error) {
+	none := func() error { return nil }
 	if isRecorded(o.Suite) {
-		return nil, nil
+		return nil, none, nil
 	}
 	s, err := suite.Load(o.Suite)
 	if err != nil {
-		return nil, err
+		return nil, none, err
 	}
 	relock := relockCommand(o.Suite)
-	l, err := suite.LoadLock(o.Suite)
+	l, err = suite.LoadLock(o.Suite)
 	switch {
 	case err == nil:
-		return l, l.Check(s, relock)
+		return l, none, l.Check(s, relock)
 	case !errors.Is(err, suite.ErrNoLock):
-		return nil, err
+		return nil, none, err
 	case suite.IsEmbedded(o.Suite):
-		return nil, fmt.Errorf("embedded suite %s has no lock: %w", o.Suite, err)
+		return nil, none, fmt.Errorf("embedded suite %s has no lock: %w", o.Suite, err)
 	}
 	kept := filepath.Join(o.Out, LockFile)
 	if data, err := os.ReadFile(kept); err == nil {
 		l, err := suite.ParseLock(kept, data)
 		if err != nil {
-			return nil, err
+			return nil, none, err
 		}
-		return l, l.Check(s, relock)
+		return l, none, l.Check(s, relock)
 	}
 	if !o.Certify {
-		return nil, nil
+		return nil, none, nil
 	}
 	if l, err = LockSuite(ctx, s, o.Workers, progress); err != nil {
-		return nil, err
+		return nil, none, err
 	}
-	data, err := l.Marshal()
-	if err != nil {
-		return nil, err
+	save = func() error {
+		data, err := l.Marshal()
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(o.Out, 0o755); err != nil {
+			return err
+		}
+		return writeAtomic(kept, data)
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
-		return nil, err
-	}
-	return l, writeAtomic(kept, data)
+	return l, save, nil
 }

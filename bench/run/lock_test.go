@@ -82,6 +82,21 @@ func TestScoreLocksASuiteFile(t *testing.T) {
 	o.Out, o.Resume = out, true
 	_, err = Score(context.Background(), o, nil)
 	assert.ErrorContains(t, err, "not the same tasks")
+	// A run begun uncertified (no lock), resumed with certification: refused,
+	// and the refusal leaves no lock behind, so the run can still be resumed
+	// as it began.
+	plain := filepath.Join(dir, "plain")
+	p := Options{Suite: file, Agent: "random", Out: plain, Config: Config{Workers: 2}, Traces: "none", Seeds: 1}
+	_, err = Score(context.Background(), p, nil)
+	require.NoError(t, err)
+	p.Resume, p.Certify, p.Seeds = true, true, 0
+	_, err = Score(context.Background(), p, nil)
+	assert.ErrorContains(t, err, "not the same tasks")
+	assert.NoFileExists(t, filepath.Join(plain, LockFile))
+	p.Certify = false
+	_, err = Score(context.Background(), p, nil)
+	assert.NoError(t, err, "resumed as it began")
+
 	// An edited kept lock: refused.
 	require.NoError(t, os.WriteFile(results, b, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(out, LockFile), bytes.Replace(data, []byte(`"attempts":1`), []byte(`"attempts":2`), 1), 0o644))

@@ -168,7 +168,8 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	case !errors.Is(err, os.ErrNotExist):
 		return oc, err
 	}
-	if o.Config.lock, err = runLock(ctx, o, nil); err != nil {
+	var saveLock func() error
+	if o.Config.lock, saveLock, err = runLock(ctx, o, nil); err != nil {
 		return oc, err
 	}
 	lockHash := ""
@@ -180,10 +181,13 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 		if r.Agent != o.Agent {
 			return oc, fmt.Errorf("%s: results of agent %q, this run is %q", resultsPath, r.Agent, o.Agent)
 		}
-		if r.Lock != lockHash && r.Err == "" {
+		if r.Lock != lockHash {
 			return oc, fmt.Errorf("%s: results played from suite lock %q, this run's is %q: they are not the same tasks", resultsPath, short(r.Lock), short(lockHash))
 		}
 		done[r.Index] = true
+	}
+	if err := saveLock(); err != nil {
+		return oc, err
 	}
 	var todoSpecs []task.Spec
 	var todoIdx []int

@@ -27,6 +27,7 @@ type Lock struct {
 	Format   int            `json:"format"`
 	Suite    string         `json:"suite"`
 	Rules    map[string]int `json:"rules"` // the version of each ruleset the suite's tiers use, when locked
+	Tiers    string         `json:"tiers"` // sha256 of the definitions of the tiers the suite uses (their defaults are not in the episode ids)
 	Episodes []Locked       `json:"episodes"`
 	Hash     string         `json:"hash"` // sha256 of the lock without this field
 }
@@ -54,7 +55,7 @@ func NewLock(s *Suite, tasks []*task.Task) (*Lock, error) {
 	if len(tasks) != len(specs) {
 		return nil, fmt.Errorf("lock %s: %d tasks for %d episodes", s.Name, len(tasks), len(specs))
 	}
-	l := &Lock{Format: LockFormat, Suite: s.Name, Rules: rulesOf(specs)}
+	l := &Lock{Format: LockFormat, Suite: s.Name, Rules: rulesOf(specs), Tiers: tiersOf(specs), Episodes: []Locked{}}
 	for i, t := range tasks {
 		if t.ID != specs[i].ID() {
 			return nil, fmt.Errorf("lock %s: task %d is %s, the suite's episode is %s", s.Name, i, t.ID, specs[i].ID())
@@ -80,6 +81,25 @@ func rulesOf(specs []task.Spec) map[string]int {
 	return out
 }
 
+// tiersOf hashes the definitions of the tiers the specs use: a change of
+// a tier's defaults (budget, abundance, feedback, …) keeps the episode ids
+// but changes the tasks.
+func tiersOf(specs []task.Spec) string {
+	used := map[string]bool{}
+	for _, sp := range specs {
+		used[sp.Tier] = true
+	}
+	var tiers []task.Tier
+	for _, t := range task.Tiers() {
+		if used[t.Name] {
+			tiers = append(tiers, t)
+		}
+	}
+	b, _ := json.Marshal(tiers)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
 // computeHash hashes the lock's content: its JSON without the hash.
 func (l *Lock) computeHash() string {
 	c := *l
@@ -96,8 +116,9 @@ func (l *Lock) Marshal() ([]byte, error) {
 		Format int            `json:"format"`
 		Suite  string         `json:"suite"`
 		Rules  map[string]int `json:"rules"`
+		Tiers  string         `json:"tiers"`
 		Hash   string         `json:"hash"`
-	}{l.Format, l.Suite, l.Rules, l.Hash})
+	}{l.Format, l.Suite, l.Rules, l.Tiers, l.Hash})
 	if err != nil {
 		return nil, err
 	}
@@ -178,6 +199,9 @@ func (l *Lock) Check(s *Suite, relock string) error {
 			return fmt.Errorf("suite %s was locked under %s v%d, this build has %s v%d: the lock is stale; relock with `%s`",
 				s.Name, n, l.Rules[n], n, want[n], relock)
 		}
+	}
+	if l.Tiers != tiersOf(specs) {
+		return fmt.Errorf("suite %s was locked with other tier definitions than this build's: the lock is stale; relock with `%s`", s.Name, relock)
 	}
 	if len(l.Episodes) != len(specs) {
 		return fmt.Errorf("suite %s has %d episodes, its lock %d: relock with `%s`", s.Name, len(specs), len(l.Episodes), relock)

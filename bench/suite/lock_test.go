@@ -46,6 +46,11 @@ func TestLockRefusesWhatItDoesNotLock(t *testing.T) {
 	assert.ErrorContains(t, err, "locked under classic v1, this build has classic v2")
 	assert.ErrorContains(t, err, "relock with `longcraft suite lock --suite default`")
 
+	// Locked with other tier defaults (which episode ids do not show).
+	tiers := *again
+	tiers.Tiers = "0"
+	assert.ErrorContains(t, tiers.Check(s, "relock"), "other tier definitions")
+
 	// Another suite's episodes.
 	std, err := Load("standard")
 	require.NoError(t, err)

@@ -67,6 +67,7 @@ type Session struct {
 	stepped bool
 	reward  int64 // tenths
 	end     string
+	success bool // by task.Judge, whatever ended the episode
 
 	// Replay only.
 	ep    *trace.Episode
@@ -208,8 +209,8 @@ func (s *Session) Act(a sim.Action) bool {
 // on to death or the budget, as the runner plays it.
 func (s *Session) checkEnd() {
 	s.prog.Update(s.World)
-	end, _ := s.Task.Judge(s.World, s.prog, len(s.actions))
-	s.end = string(end)
+	end, success := s.Task.Judge(s.World, s.prog, len(s.actions))
+	s.end, s.success = string(end), success
 }
 
 // Tick advances the session by one step of whoever drives it: the agent in
@@ -347,7 +348,7 @@ func (s *Session) Recording(startUnixMs int64) ([]byte, error) {
 		rec.Step(a, &o, w)
 		m.RewardTenths += o.RewardTenths()
 	}
-	m.Success, m.Died, m.Achievements = s.end == "goal", w.Dead(), uint64(w.Achievements())
+	m.Success, m.Died, m.Achievements = s.success, w.Dead(), uint64(w.Achievements())
 	ep := rec.End(w, m)
 	var buf bytes.Buffer
 	tw, err := trace.NewWriter("recording", &buf)

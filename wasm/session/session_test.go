@@ -132,5 +132,13 @@ func TestOneEpisodeRule(t *testing.T) {
 		if spec.Family == task.FamilyAchievements {
 			assert.NotEqual(t, "goal", s.Ended(), "an achievements episode plays on")
 		}
+		// The browser's recording says what the runner says.
+		data, err := s.Recording(1)
+		require.NoError(t, err)
+		f, err := trace.OpenReader("rec", bytes.NewReader(data), int64(len(data)))
+		require.NoError(t, err)
+		ep, err := f.Episode(0)
+		require.NoError(t, err)
+		assert.Equal(t, res.Success, ep.Metrics.Success, "%s: the recording's success", spec.Family)
 	}
 }
