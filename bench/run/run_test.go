@@ -61,6 +61,17 @@ func TestShardsMergeToTheSameRun(t *testing.T) {
 	}
 	_, err = Merge(t.TempDir(), []string{shards[0], shards[0]})
 	assert.ErrorContains(t, err, "in both")
+	// A shard played from another lock: not the same tasks.
+	other := t.TempDir()
+	rs, err := ReadResults(filepath.Join(shards[2], ResultsFile))
+	require.NoError(t, err)
+	for i := range rs {
+		rs[i].Lock = "0123456789abcdef"
+	}
+	require.NoError(t, writeSorted(filepath.Join(other, ResultsFile), rs))
+	require.NoError(t, os.WriteFile(filepath.Join(other, SummaryFile), readFile(t, filepath.Join(shards[2], SummaryFile)), 0o644))
+	_, err = Merge(t.TempDir(), []string{shards[0], shards[1], other})
+	assert.ErrorContains(t, err, "not the same tasks")
 }
 
 func TestRefusesToOverwriteWithoutResume(t *testing.T) {

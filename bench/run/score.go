@@ -280,6 +280,7 @@ func Merge(out string, dirs []string) (Summary, error) {
 	var all []Result
 	seen := map[int]string{}
 	suiteName, agent := "", ""
+	lock, lockDir := "", ""
 	for _, d := range dirs {
 		rs, err := ReadResults(filepath.Join(d, ResultsFile))
 		if err != nil {
@@ -298,6 +299,14 @@ func Merge(out string, dirs []string) (Summary, error) {
 		}
 		suiteName, agent = s.Suite, s.Agent
 		for _, r := range rs {
+			// Shards must have played the same tasks: one suite lock (or
+			// none) for all of them.
+			if lockDir == "" { // the first result of all
+				lock, lockDir = r.Lock, d
+			}
+			if r.Lock != lock {
+				return Summary{}, fmt.Errorf("merge: %s played from suite lock %q, %s from %q: not the same tasks", d, short(r.Lock), lockDir, short(lock))
+			}
 			if prev, dup := seen[r.Index]; dup {
 				return Summary{}, fmt.Errorf("merge: episode %d (%s) in both %s and %s", r.Index, r.ID, prev, d)
 			}
