@@ -59,42 +59,31 @@ var Stats = []Stat{
 // View half-extents of Crafter's 9×7 image area.
 const viewDX, viewDY = 4, 3
 
-func inView(k sim.ObjectKind) func(*sim.World, *sim.Outcome) int {
+// objects counts the objects of kind k whose offset from the player
+// (dx, dy) passes where.
+func objects(k sim.ObjectKind, where func(dx, dy int) bool) func(*sim.World, *sim.Outcome) int {
 	return func(w *sim.World, _ *sim.Outcome) int {
 		px, py := w.Player()
 		n := 0
 		for _, o := range w.Objects()[1:] {
-			if o.Kind == k && abs(int(o.X)-px) <= viewDX && abs(int(o.Y)-py) <= viewDY {
+			if o.Kind == k && where(int(o.X)-px, int(o.Y)-py) {
 				n++
 			}
 		}
 		return n
 	}
+}
+
+func inView(k sim.ObjectKind) func(*sim.World, *sim.Outcome) int {
+	return objects(k, func(dx, dy int) bool { return abs(dx) <= viewDX && abs(dy) <= viewDY })
 }
 
 func adjacent(k sim.ObjectKind) func(*sim.World, *sim.Outcome) int {
-	return func(w *sim.World, _ *sim.Outcome) int {
-		px, py := w.Player()
-		n := 0
-		for _, o := range w.Objects()[1:] {
-			if o.Kind == k && abs(int(o.X)-px)+abs(int(o.Y)-py) <= 1 {
-				n++
-			}
-		}
-		return n
-	}
+	return objects(k, func(dx, dy int) bool { return abs(dx)+abs(dy) <= 1 })
 }
 
 func alive(k sim.ObjectKind) func(*sim.World, *sim.Outcome) int {
-	return func(w *sim.World, _ *sim.Outcome) int {
-		n := 0
-		for _, o := range w.Objects()[1:] {
-			if o.Kind == k {
-				n++
-			}
-		}
-		return n
-	}
+	return objects(k, func(int, int) bool { return true })
 }
 
 func abs(v int) int {

@@ -174,7 +174,7 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *Observation {
 	}
 	if a.view != nil {
 		a.view.Render(w, a.frame)
-		if png, err := encodePNG(a.frame, a.opts.ImageSize); err == nil {
+		if png, err := encodePNG(a.frame, a.opts.ImageSize, a.opts.ImageSize); err == nil {
 			obs.Image = base64.StdEncoding.EncodeToString(png)
 		}
 		obs.Text += ImageNote

@@ -9,11 +9,11 @@ import (
 	"github.com/longcraft/longcraft/sim"
 )
 
-// encodePNG encodes an RGBA frame of size×size pixels.
-func encodePNG(frame []byte, size int) ([]byte, error) {
+// encodePNG encodes an RGBA frame of width×height pixels.
+func encodePNG(frame []byte, width, height int) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, render.Image(frame, size, size, render.RGBA)); err != nil {
+	if err := enc.Encode(&buf, render.Image(frame, width, height, render.RGBA)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -68,12 +68,11 @@ func (f *FullObservation) Fill(w *sim.World, obs *Observation, symbolic bool) er
 		}
 		f.mv.Render(w, f.frame)
 		fw, fh := f.mv.FrameSize(w)
-		var buf bytes.Buffer
-		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		if err := enc.Encode(&buf, render.Image(f.frame, fw, fh, render.RGBA)); err != nil {
+		b, err := encodePNG(f.frame, fw, fh)
+		if err != nil {
 			return err
 		}
-		obs.MapImage = base64.StdEncoding.EncodeToString(buf.Bytes())
+		obs.MapImage = base64.StdEncoding.EncodeToString(b)
 	}
 	return nil
 }

@@ -247,7 +247,6 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 		res.MilestonesOf += res.StagesTotal
 		res.Milestones += res.Stages
 	}
-
 	res.Behaviour = tr.behaviour()
 	if ext != nil {
 		externalStats(&res, ext.Stats())
@@ -287,8 +286,9 @@ func newEpisode(w *sim.World, agent bench.Policy, t *task.Task, milestones sim.A
 	return e
 }
 
-// step plays one step; it reports whether the goal is now reached.
-func (e *episode) step() bool {
+// step plays one step and updates the goal's progress, which task.Judge
+// then reads.
+func (e *episode) step() {
 	a := e.agent.Act(e.w, e.last)
 	e.out = e.w.Step(a)
 	e.last = &e.out
@@ -296,10 +296,7 @@ func (e *episode) step() bool {
 	e.rewardTenths += e.out.RewardTenths()
 	before, _ := e.prog.Stages()
 	reached := e.prog.Update(e.w)
-	advanced := false
-	if reached || before < e.prog.StagesReached() {
-		advanced = true
-	}
+	advanced := reached || before < e.prog.StagesReached()
 	e.tr.step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
 	if e.rec != nil {
 		e.rec.Step(a, &e.out, e.w)
@@ -309,7 +306,6 @@ func (e *episode) step() bool {
 			}
 		}
 	}
-	return reached
 }
 
 // Play generates the task of spec and plays it with cfg's agent.
