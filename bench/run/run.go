@@ -272,14 +272,16 @@ type episode struct {
 	rec          *trace.Recorder // nil: no trace
 	ext          *player.Agent   // an external agent, whose notes go into the trace
 	milestones   sim.AchievementSet
-	last         *sim.Outcome
-	out          sim.Outcome
+	feedback     task.Feedback
+	last         *sim.Outcome // what the agent was told of the last step: seen, or nil before the first
+	out          sim.Outcome  // the last step's outcome, in full (metrics and the trace read it)
+	seen         sim.Outcome  // out filtered by the task's feedback level
 	steps        int
 	rewardTenths int64
 }
 
 func newEpisode(w *sim.World, agent bench.Policy, t *task.Task, milestones sim.AchievementSet, rec *trace.Recorder, record bool) *episode {
-	e := &episode{w: w, agent: agent, prog: task.NewProgress(t.Goal, w), tr: newTracker(), milestones: milestones}
+	e := &episode{w: w, agent: agent, prog: task.NewProgress(t.Goal, w), tr: newTracker(), milestones: milestones, feedback: t.Feedback}
 	if record {
 		e.rec = rec
 	}
@@ -291,7 +293,11 @@ func newEpisode(w *sim.World, agent bench.Policy, t *task.Task, milestones sim.A
 func (e *episode) step() {
 	a := e.agent.Act(e.w, e.last)
 	e.out = e.w.Step(a)
-	e.last = &e.out
+	// Every agent, built-in or external, reads the outcome at the task's
+	// feedback level: at none the explorer must not learn what an LLM is
+	// not told.
+	e.seen = e.feedback.Filter(e.out)
+	e.last = &e.seen
 	e.steps++
 	e.rewardTenths += e.out.RewardTenths()
 	before, _ := e.prog.Stages()
