@@ -15,6 +15,20 @@ func (r *Rules) SemanticID(k ObjectKind) uint8 {
 	return uint8(len(r.Materials) + int(k) - int(ObjPlayer))
 }
 
+// SemanticNames returns the name of every symbolic id of r, by id: the
+// legend agents read beside symbolic views ("outside" for 0).
+func (r *Rules) SemanticNames() []string {
+	names := make([]string, 0, len(r.Materials)+int(numObjectKinds-ObjPlayer))
+	names = append(names, "outside")
+	for _, m := range r.Materials[1:] {
+		names = append(names, m.Name)
+	}
+	for k := ObjPlayer; k < numObjectKinds; k++ {
+		names = append(names, k.String())
+	}
+	return names
+}
+
 // SemanticAt returns the symbolic id of tile (x, y).
 func (w *World) SemanticAt(x, y int) uint8 {
 	if !w.Inside(x, y) {

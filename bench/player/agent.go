@@ -2,10 +2,10 @@ package player
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"time"
 
+	"github.com/longcraft/longcraft/bench/protocol"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/render"
@@ -40,13 +40,11 @@ type Stats struct {
 // predictions, and keeps a trace note per step. A transport error ends the
 // episode: Act then returns noop and Err reports it.
 type Agent struct {
-	p     Player
-	t     *task.Task
-	opts  AgentOptions
-	view  *render.AgentView
-	frame []byte
-	full  *FullObservation // full observability: the whole map too
-	ctx   context.Context
+	p    Player
+	t    *task.Task
+	opts AgentOptions
+	obs  *protocol.Builder
+	ctx  context.Context
 
 	stats   Stats
 	err     error
@@ -54,32 +52,17 @@ type Agent struct {
 	note    trace.Note
 	noted   bool
 	// The last reply's prediction, scored when its outcome arrives.
-	expect    *Expect
+	expect    *protocol.Expect
 	invBefore [sim.MaxItems]int
 }
 
 // NewAgent connects p to task t. The atlas is needed only for images.
 func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a *render.Atlas) (*Agent, error) {
-	ag := &Agent{p: p, t: t, opts: opts, ctx: ctx}
-	if opts.ImageSize > 0 {
-		v, err := render.NewAgentView(a, opts.ImageSize, render.RGBA)
-		if err != nil {
-			return nil, fmt.Errorf("external agent: %w", err)
-		}
-		ag.view, ag.frame = v, make([]byte, v.FrameBytes())
+	ob, err := protocol.NewBuilder(t, protocol.Options{ImageSize: opts.ImageSize, Symbolic: opts.Symbolic}, a)
+	if err != nil {
+		return nil, fmt.Errorf("external agent: %w", err)
 	}
-	if t.Observability == task.Full && (opts.ImageSize > 0 || opts.Symbolic) {
-		var atlas *render.Atlas
-		if opts.ImageSize > 0 {
-			atlas = a
-		}
-		f, err := NewFullObservation(atlas)
-		if err != nil {
-			return nil, fmt.Errorf("external agent: %w", err)
-		}
-		ag.full = f
-	}
-	return ag, nil
+	return &Agent{p: p, t: t, opts: opts, obs: ob, ctx: ctx}, nil
 }
 
 // Reset starts the episode on the player's side. The world seed is the
@@ -124,7 +107,7 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 		a.err = fmt.Errorf("agent: %w", err)
 		return sim.ActNoop
 	}
-	reply, err := ParseReply(raw, obs.Actions)
+	reply, err := protocol.ParseReply(raw, obs.Actions)
 	if err != nil {
 		a.stats.Invalid++
 		a.invalid = err.Error()
@@ -144,43 +127,12 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	return act
 }
 
-// observe builds the observation of w.
-func (a *Agent) observe(w *sim.World, last *sim.Outcome) *Observation {
-	r := w.Rules()
-	obs := &Observation{Type: "observation", Task: a.t.Describe(),
-		Text: task.TextObservation(w, last, a.t.Feedback, a.t.Observability, a.t.Budget),
-		Step: w.StepCount(), BudgetLeft: a.t.Budget - w.StepCount()}
-	for _, act := range r.Actions {
-		obs.Actions = append(obs.Actions, act.Name)
-	}
-	if last != nil {
-		f := a.t.Feedback.Filter(*last)
-		obs.LastOutcome = f.Text(r)
-		obs.Feedback = a.t.Feedback.Record(last, r)
-	}
+// observe builds the observation of w through the one builder, adding the
+// notice of a rejected reply when asked for.
+func (a *Agent) observe(w *sim.World, last *sim.Outcome) *protocol.Observation {
+	obs := a.obs.Observe(w, last)
 	if a.opts.InvalidNotice && a.invalid != "" {
 		obs.Invalid = "your last reply was not understood and played as noop: " + a.invalid
-	}
-	if a.opts.Symbolic {
-		var o sim.Observation
-		w.Observe(&o)
-		for y := 0; y < sim.ViewSize; y++ {
-			row := make([]int, sim.ViewSize)
-			for x := range row {
-				row[x] = int(o.View[y*sim.ViewSize+x])
-			}
-			obs.Symbolic = append(obs.Symbolic, row)
-		}
-	}
-	if a.view != nil {
-		a.view.Render(w, a.frame)
-		if png, err := encodePNG(a.frame, a.opts.ImageSize, a.opts.ImageSize); err == nil {
-			obs.Image = base64.StdEncoding.EncodeToString(png)
-		}
-		obs.Text += ImageNote
-	}
-	if a.full != nil {
-		_ = a.full.Fill(w, obs, a.opts.Symbolic) // an encoding error leaves the map image out
 	}
 	return obs
 }
@@ -190,7 +142,7 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *Observation {
 // observation gives coordinates (full observability); under partial
 // observability the player cannot know them, so they are left unscored.
 // A belief with no scored claim is not scored.
-func (a *Agent) checkBelief(w *sim.World, b *Belief) {
+func (a *Agent) checkBelief(w *sim.World, b *protocol.Belief) {
 	claims, ok := 0, true
 	r := w.Rules()
 	for name, n := range b.Inventory {

@@ -56,6 +56,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/longcraft/longcraft/bench/protocol"
 )
 
 // ExecOptions configure a subprocess player speaking JSON lines on stdin
@@ -182,7 +184,7 @@ func (p *Exec) Reset(ctx context.Context, task string) error {
 // caller parses it with ParseReply. u counts one call and its latency.
 // Cancelling ctx while waiting kills the agent (the conversation would be
 // out of step); the next Reset starts a new one.
-func (p *Exec) Act(ctx context.Context, obs *Observation) (raw string, u Usage, err error) {
+func (p *Exec) Act(ctx context.Context, obs *protocol.Observation) (raw string, u Usage, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if obs == nil {

@@ -15,7 +15,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/protocol"
 )
+
+var actions = []string{"noop", "move_left", "do", "make_wood_pickaxe"}
 
 // execAgentBins maps each test agent under testdata/agents to its binary,
 // built once by TestMain.
@@ -65,8 +69,8 @@ func shortCloseGrace(t *testing.T) {
 	t.Cleanup(func() { execCloseGrace = g })
 }
 
-func execObs(step int) *Observation {
-	return &Observation{Task: "collect wood", Text: "a tree to the west <&>", Step: step, BudgetLeft: 100 - step, Actions: actions}
+func execObs(step int) *protocol.Observation {
+	return &protocol.Observation{Task: "collect wood", Text: "a tree to the west <&>", Step: step, BudgetLeft: 100 - step, Actions: actions}
 }
 
 // execPID returns the pid of p's running agent, 0 if none.
@@ -148,7 +152,7 @@ func TestExecGood(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, 1, u.Calls)
 			assert.GreaterOrEqual(t, u.LatencyMs, 0)
-			r, err := ParseReply(raw, actions)
+			r, err := protocol.ParseReply(raw, actions)
 			require.NoError(t, err, raw)
 			assert.Equal(t, []string{"move_left", "do"}[step%2], r.Action)
 			assert.Equal(t, fmt.Sprintf("pid %d task task%d reset task,type step %d", first, ep, step), r.Reason,
@@ -265,7 +269,7 @@ func TestExecDir(t *testing.T) {
 	require.NoError(t, p.Reset(ctx, "t"))
 	raw, _, err := p.Act(ctx, execObs(0))
 	require.NoError(t, err)
-	r, err := ParseReply(raw, actions)
+	r, err := protocol.ParseReply(raw, actions)
 	require.NoError(t, err)
 	want, err := filepath.EvalSymlinks(dir)
 	require.NoError(t, err)

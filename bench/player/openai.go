@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/longcraft/longcraft/bench/protocol"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -135,7 +136,7 @@ func (p *OpenAI) Close() error {
 }
 
 // Act sends the observation and returns the model's raw reply, unparsed.
-func (p *OpenAI) Act(ctx context.Context, obs *Observation) (string, Usage, error) {
+func (p *OpenAI) Act(ctx context.Context, obs *protocol.Observation) (string, Usage, error) {
 	start := time.Now()
 	var u Usage
 	if obs == nil {
@@ -422,7 +423,7 @@ func (r *openAIResponse) content() string {
 
 // request builds the chat request: the system prompt, the history, then
 // the current observation (with its image, if any).
-func (p *OpenAI) request(obs *Observation, text string) openAIRequest {
+func (p *OpenAI) request(obs *protocol.Observation, text string) openAIRequest {
 	task := obs.Task
 	if task == "" {
 		task = p.task
@@ -495,7 +496,7 @@ func openAIOutcomeKinds() []string {
 
 // renderOpenAIObservation renders an observation as the user message's
 // text.
-func renderOpenAIObservation(obs *Observation) string {
+func renderOpenAIObservation(obs *protocol.Observation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Step %d, budget left %d.\n", obs.Step, obs.BudgetLeft)
 	if obs.LastOutcome != "" {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/protocol"
 )
 
 const openAITestKey = "sk-test-SECRET-0123456789"
@@ -98,8 +100,8 @@ func newTestOpenAI(t *testing.T, url string, edit func(*OpenAIOptions)) (*OpenAI
 	return p, s
 }
 
-func testObs(step int) *Observation {
-	return &Observation{
+func testObs(step int) *protocol.Observation {
+	return &protocol.Observation{
 		Type:       "observation",
 		Task:       "obtain 1 wood_pickaxe",
 		Text:       fmt.Sprintf("You see grass and a tree to the west. (step %d)", step),

@@ -9,15 +9,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/sim"
 )
 
-// runnerEpisode sets up the runner's inner loop on a medium obtain task
-// with the named agent, recording a trace, and a snapshot of its start.
-func runnerEpisode(t testing.TB, agent string) (*episode, *task.Task, *sim.World) {
+// runnerEpisode sets up the runner's inner loop on a medium achievements
+// task with the named agent, recording a trace, and a snapshot of its start.
+func runnerEpisode(t testing.TB, agent string) (*episode.Episode, bench.Policy, *task.Task, *sim.World) {
 	tk, err := task.Generate(task.Spec{Family: task.FamilyAchievements, Tier: "medium", Split: task.Eval, Index: 1}, nil)
 	require.NoError(t, err)
 	w, err := tk.NewWorld()
@@ -25,22 +26,20 @@ func runnerEpisode(t testing.TB, agent string) (*episode, *task.Task, *sim.World
 	a, err := NewAgent(agent, tk)
 	require.NoError(t, err)
 	a.Reset(tk.Seed)
-	rec := trace.NewRecorder(tk.Budget)
-	rec.Begin(trace.Header{}, w)
-	return newEpisode(w, a, tk, 0, rec, true), tk, w.Clone()
+	start := w.Clone()
+	return episode.New(tk, w, episode.Options{Recorder: trace.NewRecorder(tk.Budget)}), a, tk, start
 }
 
 // TestRunnerStepAllocatesNothing: the inner loop (agent, step, progress,
 // metrics, trace) allocates nothing per step with the built-in agents.
 func TestRunnerStepAllocatesNothing(t *testing.T) {
 	for _, agent := range Agents() {
-		e, _, _ := runnerEpisode(t, agent)
+		e, a, _, _ := runnerEpisode(t, agent)
 		allocs := testing.AllocsPerRun(100, func() {
-			if !e.w.Done() {
-				e.step()
-			}
+			e.Step(a.Act(e.World(), e.Last()))
 		})
 		assert.Zero(t, allocs, agent)
+		assert.Positive(t, e.Steps(), agent)
 	}
 }
 
@@ -48,25 +47,23 @@ func TestRunnerStepAllocatesNothing(t *testing.T) {
 // sim.Step with the same policy's actions; finished episodes restart from
 // a snapshot (world generation is BenchmarkReset's business).
 func benchmarkSteps(b *testing.B, agent string, runner bool) {
-	e, tk, start := runnerEpisode(b, agent)
-	w := e.w
-	p, err := bench.NewPolicy(agent)
-	require.NoError(b, err)
-	p.Reset(tk.Seed) // the runner's agent's seed: the same actions, the same worlds
+	rec := trace.NewRecorder(10000)
+	e, a, tk, start := runnerEpisode(b, agent)
+	w := e.World()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if w.Done() {
-			w.CopyFrom(start)
-			if runner {
-				e.prog = task.NewProgress(tk.Goal, w)
-				e.rec.Begin(trace.Header{}, w)
-			}
-		}
 		if runner {
-			e.step()
+			if e.Over() {
+				w.CopyFrom(start)
+				e = episode.New(tk, w, episode.Options{Recorder: rec})
+			}
+			e.Step(a.Act(w, e.Last()))
 		} else {
-			w.Step(p.Act(w, nil))
+			if w.Done() || w.Dead() {
+				w.CopyFrom(start)
+			}
+			w.Step(a.Act(w, nil))
 		}
 	}
 }

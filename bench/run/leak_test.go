@@ -27,7 +27,11 @@ func leakSpecs() []task.Spec {
 	var specs []task.Spec
 	for i, fam := range task.Families() {
 		tier := task.Tiers()[i%4].Name
-		specs = append(specs, task.Spec{Family: fam, Tier: tier, Split: task.Eval, Index: uint64(i), Budget: 12})
+		budget := 12
+		if fam == task.FamilySurvive {
+			budget = 0 // a survive task's budget cannot be shorter than its goal
+		}
+		specs = append(specs, task.Spec{Family: fam, Tier: tier, Split: task.Eval, Index: uint64(i), Budget: budget})
 	}
 	specs = append(specs,
 		task.Spec{Family: task.FamilyObtain, Tier: "hard", Split: task.Eval, Index: 7, Budget: 12, Observability: task.Full, Feedback: task.FeedbackFull},
@@ -67,6 +71,7 @@ func TestAgentsCannotIdentifyTheirWorld(t *testing.T) {
 	play := func(cfg Config) []Result {
 		var results []Result
 		require.NoError(t, Suite(context.Background(), specs, idx, cfg, func(d Done) error {
+			require.Empty(t, d.Result.Err, d.Result.ID)
 			results = append(results, d.Result)
 			return nil
 		}))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
@@ -95,10 +96,10 @@ func TestTimeoutIsCheckedEveryStep(t *testing.T) {
 // recorded take them from the spec or the tier.
 func TestConditionsAreNotPooled(t *testing.T) {
 	rs := []Result{
-		{Index: 0, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Success: true},                                                        // old: the tier's
-		{Index: 1, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "partial", Feedback: "reason"},                         // the same condition
-		{Index: 2, Spec: task.Spec{Family: "obtain", Tier: "hard", Observability: task.Full, Feedback: task.FeedbackFull}, Success: true}, // old, diagnostic
-		{Index: 3, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "full", Feedback: "full", Success: true},
+		{Index: 0, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Metrics: episode.Metrics{Success: true}},                                                        // old: the tier's
+		{Index: 1, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "partial", Feedback: "reason"},                                                   // the same condition
+		{Index: 2, Spec: task.Spec{Family: "obtain", Tier: "hard", Observability: task.Full, Feedback: task.FeedbackFull}, Metrics: episode.Metrics{Success: true}}, // old, diagnostic
+		{Index: 3, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "full", Feedback: "full", Metrics: episode.Metrics{Success: true}},
 	}
 	s := Summarize("t", "a", rs, ClassicAchievements)
 	require.Len(t, s.Groups, 2)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/player"
 	"github.com/longcraft/longcraft/bench/suite"
@@ -58,21 +59,11 @@ type Result struct {
 	Lock  string    `json:"lock,omitempty"` // hash of the suite lock the task came from
 	// The conditions the agent played under (the spec's or its tier's):
 	// summaries group by them, so no group pools different conditions.
-	Observability string  `json:"observability"`
-	Feedback      string  `json:"feedback"`
-	Success       bool    `json:"success"` // the goal was reached (not merely "done")
-	End           string  `json:"end"`     // goal, death, budget, no_progress, timeout, error
-	Steps         int     `json:"steps"`
-	Died          bool    `json:"died"`
-	Return        float64 `json:"return"`        // Crafter reward summed
-	Stages        int     `json:"stages"`        // leaf goals reached
-	StagesTotal   int     `json:"stages_total"`  // leaf goals in all
-	Milestones    int     `json:"milestones"`    // milestones reached
-	MilestonesOf  int     `json:"milestones_of"` // milestones listed
-	Achievements  uint64  `json:"achievements"`  // bit set, ruleset order
-	Unlocked      int     `json:"unlocked"`      // achievements unlocked
-	Ruleset       string  `json:"ruleset"`
-	Behaviour
+	Observability string `json:"observability"`
+	Feedback      string `json:"feedback"`
+	Ruleset       string `json:"ruleset"`
+	episode.Metrics
+	AgentStats
 	AgentError   string `json:"agent_error,omitempty"` // why an external agent ended the episode
 	Certified    bool   `json:"certified"`
 	PlannerSteps int    `json:"planner_steps"`
@@ -139,8 +130,8 @@ func (p *worker) world(t *task.Task) (*sim.World, error) {
 // play generates the task of spec and plays it; the episode's trace is
 // returned when the config records traces.
 func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
-	res := Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, End: "error",
-		Behaviour: Behaviour{Discovery: -1, RecoveryCost: -1, StateConsistency: -1, WorldModelAccuracy: -1}}
+	res := Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, AgentStats: notProbed()}
+	res.End, res.Discovery, res.RecoveryCost = "error", -1, -1
 	var t *task.Task
 	var err error
 	if p.cfg.lock != nil {
@@ -185,141 +176,57 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 		return res, nil
 	}
 	res.Ruleset = w.Rules().Name
-	var milestones sim.AchievementSet
-	for _, m := range t.Milestones {
-		if a, ok := w.Rules().Achievement(m); ok {
-			milestones |= 1 << a
-		}
-	}
+	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
 	if p.cfg.Traces {
-		p.rec.Begin(trace.Header{Task: &res.Spec, Goal: res.Goal, Budget: t.Budget, Feedback: string(t.Feedback),
-			View: string(t.Observability), Agent: p.cfg.Agent, StartUnixMs: time.Now().UnixMilli()}, w)
+		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.Agent, time.Now().UnixMilli()
 	}
 	agent.Reset(t.Seed)
-	e := newEpisode(w, agent, t, milestones, p.rec, p.cfg.Traces)
-	e.ext = ext
-	start := time.Now()
-	for {
-		if ext != nil && ext.Err() != nil {
-			res.End, res.AgentError = string(task.EndAgentError), ext.Err().Error()
-			break
-		}
-		if p.cfg.NoProgress > 0 && e.steps-e.tr.lastProgress >= p.cfg.NoProgress {
-			res.End = string(task.EndNoProgress)
-			break
-		}
-		// Checked before every step: with a slow agent, every 64 steps
-		// overran --timeout 2s by three minutes.
-		if p.cfg.Timeout > 0 && time.Since(start) > p.cfg.Timeout {
-			res.End = string(task.EndTimeout)
-			break
-		}
+	e := episode.New(t, w, opts)
+	for !e.Over() {
 		if rp != nil && rp.Stopped() {
-			res.End = string(task.EndStopped) // the recorded player stopped here
+			e.Stop(task.EndStopped) // the recorded player stopped here
 			break
 		}
-		e.step()
-		if end, _ := t.Judge(w, e.prog, e.steps); end != "" {
-			res.End = string(end)
+		a := agent.Act(w, e.Last())
+		// A failed external player answered nothing: its stand-in noop is
+		// not played.
+		if ext != nil && ext.Err() != nil {
+			e.Stop(task.EndAgentError)
 			break
 		}
+		e.Step(a)
+		if ext != nil {
+			if n, ok := ext.Note(); ok {
+				e.Annotate(n)
+			}
+		}
 	}
-	// Success by the task's rule whatever ended the episode.
-	_, res.Success = t.Judge(w, e.prog, e.steps)
+	res.Metrics = e.Metrics()
 	if ext != nil {
-		ext.Finish(w, e.last) // the last reply's prediction
-	}
-	prog, tr, rewardTenths := e.prog, &e.tr, e.rewardTenths
-	res.Steps = e.steps
-	if ext != nil && ext.Err() != nil && res.AgentError == "" {
-		res.End, res.AgentError = string(task.EndAgentError), ext.Err().Error()
-	}
-	res.Return = float64(rewardTenths) / 10
-	res.Died = w.Dead()
-	res.Stages, res.StagesTotal = prog.Stages()
-	ach := w.Achievements()
-	res.Achievements, res.Unlocked = uint64(ach), popcount(uint64(ach))
-	// Milestones: the achievements along the goal's chain, and the goal's
-	// stages when it has several (waypoints, sequences).
-	res.MilestonesOf = popcount(uint64(milestones))
-	res.Milestones = popcount(uint64(ach & milestones))
-	if res.StagesTotal > 1 {
-		res.MilestonesOf += res.StagesTotal
-		res.Milestones += res.Stages
-	}
-	res.Behaviour = tr.behaviour()
-	if ext != nil {
+		ext.Finish(w, e.Last()) // the last reply's prediction
+		if ext.Err() != nil {
+			res.AgentError = ext.Err().Error()
+		}
 		externalStats(&res, ext.Stats())
 	}
 	if !p.cfg.Traces {
 		return res, nil
 	}
-	ep := p.rec.End(w, trace.Metrics{Success: res.Success, Died: res.Died, Achievements: res.Achievements, RewardTenths: rewardTenths})
-	cp := *ep // the recorder reuses its columns
-	cp.Actions = append([]byte(nil), ep.Actions...)
-	cp.Outcomes = append([]byte(nil), ep.Outcomes...)
-	cp.Checkpoints = append([]uint64(nil), ep.Checkpoints...)
-	return res, &cp
-}
-
-// episode is the state of one episode being played: the runner's inner
-// loop, which allocates nothing per step with the built-in agents.
-type episode struct {
-	w            *sim.World
-	agent        bench.Policy
-	prog         *task.Progress
-	tr           tracker
-	rec          *trace.Recorder // nil: no trace
-	ext          *player.Agent   // an external agent, whose notes go into the trace
-	milestones   sim.AchievementSet
-	feedback     task.Feedback
-	last         *sim.Outcome // what the agent was told of the last step: seen, or nil before the first
-	out          sim.Outcome  // the last step's outcome, in full (metrics and the trace read it)
-	seen         sim.Outcome  // out filtered by the task's feedback level
-	steps        int
-	rewardTenths int64
-}
-
-func newEpisode(w *sim.World, agent bench.Policy, t *task.Task, milestones sim.AchievementSet, rec *trace.Recorder, record bool) *episode {
-	e := &episode{w: w, agent: agent, prog: task.NewProgress(t.Goal, w), tr: newTracker(), milestones: milestones, feedback: t.Feedback}
-	if record {
-		e.rec = rec
-	}
-	return e
-}
-
-// step plays one step and updates the goal's progress, which task.Judge
-// then reads.
-func (e *episode) step() {
-	a := e.agent.Act(e.w, e.last)
-	e.out = e.w.Step(a)
-	// Every agent, built-in or external, reads the outcome at the task's
-	// feedback level: at none the explorer must not learn what an LLM is
-	// not told.
-	e.seen = e.feedback.Filter(e.out)
-	e.last = &e.seen
-	e.steps++
-	e.rewardTenths += e.out.RewardTenths()
-	before, _ := e.prog.Stages()
-	reached := e.prog.Update(e.w)
-	advanced := reached || before < e.prog.StagesReached()
-	e.tr.step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
-	if e.rec != nil {
-		e.rec.Step(a, &e.out, e.w)
-		if e.ext != nil {
-			if n, ok := e.ext.Note(); ok {
-				e.rec.Annotate(n)
-			}
-		}
-	}
+	return res, e.Trace()
 }
 
 // Play generates the task of spec and plays it with cfg's agent.
 func Play(spec task.Spec, cfg Config) Result {
+	res, _ := PlayTrace(spec, cfg)
+	return res
+}
+
+// PlayTrace is Play, returning the episode's trace too.
+func PlayTrace(spec task.Spec, cfg Config) (Result, *trace.Episode) {
+	cfg.Traces = true
 	w := newWorker(cfg, 0)
 	defer w.close()
-	res, _ := w.play(0, spec)
-	return res
+	return w.play(0, spec)
 }
 
 // Done is one finished episode, handed to Suite's callback.

@@ -18,7 +18,6 @@ package serve
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -32,8 +31,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/longcraft/longcraft/bench/player"
+	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/bench/protocol"
+	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -71,7 +73,7 @@ type Server struct {
 	mux *http.ServeMux
 
 	mu       sync.Mutex // guards episodes and every episode's lastUsed
-	episodes map[string]*episode
+	episodes map[string]*openEpisode
 
 	atlasOnce sync.Once
 	atlas     *render.Atlas
@@ -80,34 +82,23 @@ type Server struct {
 	views     map[int]*render.AgentView // by size
 }
 
-// episode is one open episode. Its fields are guarded by mu, except
+// openEpisode is one open episode. Its fields are guarded by mu, except
 // lastUsed (by Server.mu) and the fields set at creation, which never
 // change.
-type episode struct {
+type openEpisode struct {
 	mu sync.Mutex
 
 	// Set at creation.
 	id        string
 	rules     *sim.Rules
-	task      *task.Task // nil for a plain world
-	statement string
-	budget    int
-	feedback  task.Feedback
-	view      task.Observability
+	task      *task.Task // a plain world's is task.FreePlay
+	plain     bool
 	imageSize int
 	symbolic  bool
-	full      *player.FullObservation // full observability with images or symbolic views: the whole map too
-	actions   []string
+	obs       *protocol.Builder // the one observation builder every transport uses
 
 	// Guarded by mu.
-	w            *sim.World
-	prog         *task.Progress // nil for a plain world
-	last         sim.Outcome
-	hasLast      bool
-	rewardTenths int64
-	success      bool
-	terminated   bool
-	truncated    bool
+	game *episode.Episode // the one episode core: its end, success, metrics and trace
 
 	lastUsed time.Time // guarded by Server.mu
 }
@@ -126,7 +117,7 @@ func New(cfg Config) *Server {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, episodes: map[string]*episode{}, views: map[int]*render.AgentView{}}
+	s := &Server{cfg: cfg, episodes: map[string]*openEpisode{}, views: map[int]*render.AgentView{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/health", s.health)
 	mux.HandleFunc("GET /v1/actions", s.listActions)
@@ -135,6 +126,7 @@ func New(cfg Config) *Server {
 	mux.HandleFunc("DELETE /v1/episodes/{id}", s.remove)
 	mux.HandleFunc("POST /v1/episodes/{id}/step", s.step)
 	mux.HandleFunc("GET /v1/episodes/{id}/frame.png", s.frame)
+	mux.HandleFunc("GET /v1/episodes/{id}/trace", s.traceFile)
 	// The same paths without a method answer 405 in JSON (the mux's own
 	// 405 is plain text); anything else is a JSON 404.
 	for path, allow := range map[string]string{
@@ -144,6 +136,7 @@ func New(cfg Config) *Server {
 		"/v1/episodes/{id}":           "GET, HEAD, DELETE",
 		"/v1/episodes/{id}/step":      "POST",
 		"/v1/episodes/{id}/frame.png": "GET, HEAD",
+		"/v1/episodes/{id}/trace":     "GET, HEAD",
 	} {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", allow)
@@ -193,7 +186,7 @@ func (s *Server) Len() int {
 // lookup returns the open episode id and marks it used, or nil if there is
 // none (never created, deleted, or idle past the limit: then it is
 // deleted now).
-func (s *Server) lookup(id string) *episode {
+func (s *Server) lookup(id string) *openEpisode {
 	now := s.cfg.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -211,7 +204,7 @@ func (s *Server) lookup(id string) *episode {
 
 // episodeOr404 looks up the path's episode, answering 404 when there is
 // none.
-func (s *Server) episodeOr404(w http.ResponseWriter, r *http.Request) *episode {
+func (s *Server) episodeOr404(w http.ResponseWriter, r *http.Request) *openEpisode {
 	id := r.PathValue("id")
 	e := s.lookup(id)
 	if e == nil {
@@ -220,9 +213,9 @@ func (s *Server) episodeOr404(w http.ResponseWriter, r *http.Request) *episode {
 	return e
 }
 
-// Observation is what an agent receives: bench/player's observation, the
-// one every external player reads, on every transport.
-type Observation = player.Observation
+// Observation is what an agent receives: the one observation protocol's
+// (bench/protocol), which every transport sends.
+type Observation = protocol.Observation
 
 // CreateRequest starts an episode: a task (family, tier, split, index, and
 // optionally budget, feedback, observability), or a plain world (seed and
@@ -269,6 +262,10 @@ type StepInfo struct {
 	Steps   int     `json:"steps"`
 	Return  float64 `json:"return"` // the sum of the rewards so far
 	Died    bool    `json:"died"`
+	// Once the episode is over: how it ended (goal, death, budget) and the
+	// metrics `longcraft score` records for an episode (results.jsonl).
+	End     string           `json:"end,omitempty"`
+	Metrics *episode.Metrics `json:"metrics,omitempty"`
 }
 
 // StepResponse answers a step (and GET /v1/episodes/{id}, without reward).
@@ -385,8 +382,8 @@ func newID() string {
 
 // newEpisode builds the episode req asks for; a failure comes with its
 // HTTP status.
-func (s *Server) newEpisode(req *CreateRequest) (*episode, int, error) {
-	bad := func(format string, args ...any) (*episode, int, error) {
+func (s *Server) newEpisode(req *CreateRequest) (*openEpisode, int, error) {
+	bad := func(format string, args ...any) (*openEpisode, int, error) {
 		return nil, http.StatusBadRequest, fmt.Errorf(format, args...)
 	}
 	if req.ImageSize != 0 && (req.ImageSize < MinImageSize || req.ImageSize > MaxImageSize) {
@@ -401,8 +398,9 @@ func (s *Server) newEpisode(req *CreateRequest) (*episode, int, error) {
 	if req.Observability != "" && !req.Observability.Valid() {
 		return bad("observability %q: partial or full", req.Observability)
 	}
-	e := &episode{imageSize: req.ImageSize, symbolic: req.Symbolic}
+	e := &openEpisode{imageSize: req.ImageSize, symbolic: req.Symbolic}
 	isTask := req.Family != "" || req.Tier != "" || req.Split != "" || req.Index != 0
+	var t *task.Task
 	switch {
 	case isTask && (req.Seed != nil || req.Ruleset != ""):
 		return bad("give a task (family, tier, split, index) or a plain world (seed, ruleset), not both")
@@ -416,19 +414,17 @@ func (s *Server) newEpisode(req *CreateRequest) (*episode, int, error) {
 		if !req.Split.Valid() {
 			return bad("split %q: train or eval", req.Split)
 		}
-		// No certification: generating stays fast, and the certified
-		// suites are what scoring uses.
-		t, err := task.Generate(req.Spec, nil)
+		// An episode of an embedded suite is its locked task, the one
+		// `longcraft score` plays; any other spec is generated without
+		// certification, so creating stays fast.
+		var ok bool
+		var err error
+		if t, ok, err = suite.Frozen(req.Spec); err == nil && !ok {
+			t, err = task.Generate(req.Spec, nil)
+		}
 		if err != nil {
 			return nil, http.StatusInternalServerError, err
 		}
-		w, err := t.NewWorld()
-		if err != nil {
-			return nil, http.StatusInternalServerError, err
-		}
-		e.task, e.w, e.rules = t, w, t.Rules()
-		e.prog = task.NewProgress(t.Goal, w)
-		e.statement, e.budget, e.feedback, e.view = t.Describe(), t.Budget, t.Feedback, t.Observability
 	case req.Seed != nil:
 		name := req.Ruleset
 		if name == "" {
@@ -438,47 +434,44 @@ func (s *Server) newEpisode(req *CreateRequest) (*episode, int, error) {
 		if err != nil {
 			return bad("%v", err)
 		}
-		w, err := sim.New(sim.Config{Rules: rules})
-		if err != nil {
-			return nil, http.StatusInternalServerError, err
+		budget := req.Budget
+		if budget == 0 {
+			budget = int(rules.Vitals.EpisodeLength)
 		}
-		w.Reset(*req.Seed)
-		e.w, e.rules = w, rules
-		e.budget = req.Budget
-		if e.budget == 0 {
-			e.budget = int(rules.Vitals.EpisodeLength)
+		if budget == 0 {
+			budget = 10000
 		}
-		if e.budget == 0 {
-			e.budget = 10000
-		}
-		e.feedback, e.view = task.FeedbackFull, task.Partial
+		fb, view := task.FeedbackFull, task.Partial
 		if req.Feedback != "" {
-			e.feedback = req.Feedback
+			fb = req.Feedback
 		}
 		if req.Observability != "" {
-			e.view = req.Observability
+			view = req.Observability
 		}
-		e.statement = fmt.Sprintf("Free play: no goal; each new achievement is worth 1 and each health point gained or lost 0.1. You have %d steps.", e.budget)
+		t, e.plain = task.FreePlay(rules, *req.Seed, sim.DefaultSize, budget, fb, view), true
 	default:
 		return bad("give a task (family, tier, split, index) or a plain world (seed, ruleset)")
 	}
-	e.actions = actionNames(e.rules)
-	if e.view == task.Full && (e.imageSize > 0 || e.symbolic) {
-		var atlas *render.Atlas
-		if e.imageSize > 0 {
-			s.atlasOnce.Do(func() { s.atlas, s.atlasErr = render.LoadAtlas() })
-			if s.atlasErr != nil {
-				return nil, http.StatusInternalServerError, s.atlasErr
-			}
-			atlas = s.atlas
-		}
-		f, err := player.NewFullObservation(atlas)
-		if err != nil {
-			return nil, http.StatusInternalServerError, err
-		}
-		e.full = f
+	w, err := t.NewWorld()
+	if err != nil {
+		return nil, http.StatusInternalServerError, err
 	}
-	e.update() // a task could hold at its start (never in the built-in families)
+	e.task, e.rules = t, t.Rules()
+	opts := protocol.Options{ImageSize: e.imageSize, Symbolic: e.symbolic}
+	var atlas *render.Atlas
+	if e.imageSize > 0 {
+		s.atlasOnce.Do(func() { s.atlas, s.atlasErr = render.LoadAtlas() })
+		if s.atlasErr != nil {
+			return nil, http.StatusInternalServerError, s.atlasErr
+		}
+		atlas = s.atlas
+		size := e.imageSize
+		opts.Image = func(w *sim.World) ([]byte, error) { return s.png(w, size) } // renderers shared by size
+	}
+	if e.obs, err = protocol.NewBuilder(t, opts, atlas); err != nil {
+		return nil, http.StatusInternalServerError, err
+	}
+	e.game = episode.New(t, w, episode.Options{Recorder: trace.NewRecorder(t.Budget), Agent: "http"})
 	return e, 0, nil
 }
 
@@ -491,90 +484,38 @@ func knownFamily(f string) bool {
 	return false
 }
 
-// update recomputes success, terminated and truncated after a step.
-func (e *episode) update() {
-	w := e.w
-	if e.task != nil {
-		// The task's one rule (task.Judge), as the runner and the browser
-		// apply it: an achievements episode goes on to death or the budget.
-		e.prog.Update(w)
-		end, success := e.task.Judge(w, e.prog, w.StepCount())
-		e.success = success
-		e.terminated = end == task.EndGoal || end == task.EndDeath
-	}
-	if w.Dead() {
-		e.terminated = true
-	}
-	// The budget, or the ruleset's own step limit if it comes first.
-	e.truncated = !e.terminated && (w.StepCount() >= e.budget || w.Done())
-}
+func (e *openEpisode) done() bool { return e.game.Over() }
 
-func (e *episode) done() bool { return e.terminated || e.truncated }
-
-func (e *episode) info(seed *uint64) EpisodeInfo {
-	in := EpisodeInfo{Task: e.statement, Ruleset: e.rules.Name, Budget: e.budget, Feedback: string(e.feedback),
-		Observability: string(e.view), ImageSize: e.imageSize, Symbolic: e.symbolic, Actions: e.actions}
-	if e.task != nil {
-		in.Goal, in.TaskID = e.task.Goal.String(), e.task.ID
-	} else {
+func (e *openEpisode) info(seed *uint64) EpisodeInfo {
+	t := e.task
+	in := EpisodeInfo{Task: e.obs.Statement(), Ruleset: e.rules.Name, Budget: t.Budget, Feedback: string(t.Feedback),
+		Observability: string(t.Observability), ImageSize: e.imageSize, Symbolic: e.symbolic, Actions: e.obs.Actions()}
+	if e.plain {
 		in.Seed = seed
+	} else {
+		in.Goal, in.TaskID = t.Goal.String(), t.ID
 	}
 	return in
 }
 
-// outcomeText returns the last outcome as the agent may see it ("" before
-// the first step).
-func (e *episode) outcomeText() string {
-	if !e.hasLast {
-		return ""
+// stepInfo reports the episode's state; once it is over, its end and the
+// metrics a scoring run would record.
+func (e *openEpisode) stepInfo() StepInfo {
+	g := e.game
+	in := StepInfo{Success: g.Success(), Steps: g.Steps(), Return: float64(g.RewardTenths()) / 10, Died: g.World().Dead()}
+	if last := g.Last(); last != nil {
+		in.Outcome = last.Text(e.rules) // at the task's feedback level
 	}
-	o := e.feedback.Filter(e.last)
-	return o.Text(e.rules)
-}
-
-func (e *episode) stepInfo() StepInfo {
-	return StepInfo{Outcome: e.outcomeText(), Success: e.success, Steps: e.w.StepCount(),
-		Return: float64(e.rewardTenths) / 10, Died: e.w.Dead()}
+	if g.Over() {
+		m := g.Metrics()
+		in.End, in.Metrics = string(g.End()), &m
+	}
+	return in
 }
 
 // observe builds e's observation; the caller holds e.mu (or owns e).
-func (s *Server) observe(e *episode) Observation {
-	var last *sim.Outcome
-	if e.hasLast {
-		last = &e.last
-	}
-	o := Observation{
-		Type:        "observation",
-		Task:        e.statement,
-		Text:        task.TextObservation(e.w, last, e.feedback, e.view, e.budget),
-		LastOutcome: e.outcomeText(),
-		Feedback:    e.feedback.Record(last, e.rules),
-		Step:        e.w.StepCount(),
-		BudgetLeft:  max(e.budget-e.w.StepCount(), 0),
-		Actions:     e.actions,
-	}
-	if e.imageSize > 0 {
-		if b, err := s.png(e.w, e.imageSize); err == nil {
-			o.Image = base64.StdEncoding.EncodeToString(b)
-		}
-		o.Text += player.ImageNote
-	}
-	if e.symbolic {
-		var v [sim.ViewSize * sim.ViewSize]uint8
-		e.w.LocalView(v[:])
-		o.Symbolic = make([][]int, sim.ViewSize)
-		for y := range o.Symbolic {
-			row := make([]int, sim.ViewSize)
-			for x := range row {
-				row[x] = int(v[y*sim.ViewSize+x])
-			}
-			o.Symbolic[y] = row
-		}
-	}
-	if e.full != nil {
-		_ = e.full.Fill(e.w, &o, e.symbolic) // an encoding error leaves the map image out
-	}
-	return o
+func (s *Server) observe(e *openEpisode) Observation {
+	return *e.obs.Observe(e.game.World(), e.game.Last())
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request) {
@@ -583,7 +524,7 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e.mu.Lock()
-	resp := StepResponse{ID: e.id, Observation: s.observe(e), Terminated: e.terminated, Truncated: e.truncated, Info: e.stepInfo()}
+	resp := StepResponse{ID: e.id, Observation: s.observe(e), Terminated: e.game.Terminated(), Truncated: e.game.Over() && !e.game.Terminated(), Info: e.stepInfo()}
 	e.mu.Unlock()
 	writeJSON(w, http.StatusOK, resp)
 }
@@ -600,28 +541,26 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 	a, ok := e.rules.ActionByName(req.Action)
 	e.mu.Lock()
 	if e.done() {
-		end := "terminated"
-		if e.truncated {
-			end = "truncated"
+		kind := "truncated"
+		if e.game.Terminated() {
+			kind = "terminated"
 		}
-		steps := e.w.StepCount()
+		end, steps := e.game.End(), e.game.Steps()
 		e.mu.Unlock()
-		writeError(w, http.StatusConflict, "episode %s is over (%s after %d steps); create a new one", e.id, end, steps)
+		writeError(w, http.StatusConflict, "episode %s is over (%s: %s after %d steps); create a new one", e.id, kind, end, steps)
 		return
 	}
 	if !ok {
 		e.mu.Unlock()
 		writeJSON(w, http.StatusBadRequest, map[string]any{
-			"error":   fmt.Sprintf("unknown action %q; valid actions: %s", req.Action, strings.Join(e.actions, ", ")),
-			"actions": e.actions,
+			"error":   fmt.Sprintf("unknown action %q; valid actions: %s", req.Action, strings.Join(e.obs.Actions(), ", ")),
+			"actions": e.obs.Actions(),
 		})
 		return
 	}
-	e.last, e.hasLast = e.w.Step(a), true
-	e.rewardTenths += e.last.RewardTenths()
-	e.update()
-	resp := StepResponse{Observation: s.observe(e), Reward: e.last.Reward(),
-		Terminated: e.terminated, Truncated: e.truncated, Info: e.stepInfo()}
+	e.game.Step(a)
+	resp := StepResponse{Observation: s.observe(e), Reward: e.game.LastFull().Reward(),
+		Terminated: e.game.Terminated(), Truncated: e.game.Over() && !e.game.Terminated(), Info: e.stepInfo()}
 	e.mu.Unlock()
 	writeJSON(w, http.StatusOK, resp)
 }
@@ -644,7 +583,7 @@ func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
 		size = n
 	}
 	e.mu.Lock()
-	b, err := s.png(e.w, size)
+	b, err := s.png(e.game.World(), size)
 	e.mu.Unlock()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
@@ -655,6 +594,43 @@ func (s *Server) frame(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b)
+}
+
+// traceFile serves a finished episode's trace as a one-episode .lctrace
+// file, which `longcraft replay` verifies and the browser replays. While
+// the episode is played it answers 409: the trace's header names the
+// world's seed, which the agent must not read before the end.
+func (s *Server) traceFile(w http.ResponseWriter, r *http.Request) {
+	e := s.episodeOr404(w, r)
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	if !e.done() {
+		steps := e.game.Steps()
+		e.mu.Unlock()
+		writeError(w, http.StatusConflict, "episode %s is still being played (%d steps): its trace is served once it is over", e.id, steps)
+		return
+	}
+	ep := e.game.Trace()
+	e.mu.Unlock()
+	var buf bytes.Buffer
+	tw, err := trace.NewWriter(e.id, &buf)
+	if err == nil {
+		err = tw.Append(ep)
+	}
+	if err == nil {
+		err = tw.Close()
+	}
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "trace of %s: %v", e.id, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+e.id+`.lctrace"`)
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
 }
 
 func (s *Server) remove(w http.ResponseWriter, r *http.Request) {

@@ -232,3 +232,35 @@ func (l *Lock) Rebuild(i int, spec task.Spec) (*task.Task, error) {
 	t.Attempts, t.Certified, t.PlannerSteps = e.Attempts, e.Certified, e.PlannerSteps
 	return t, nil
 }
+
+// Frozen returns the task of spec as the embedded suites' locks freeze
+// it, when one of them holds spec (and is fresh for this build); ok is
+// false otherwise. Hosts that play a spec outside a scoring run (the HTTP
+// server, the browser) use it, so an episode of an embedded suite is the
+// same task everywhere.
+func Frozen(spec task.Spec) (t *task.Task, ok bool, err error) {
+	id := spec.ID()
+	for _, name := range Embedded() {
+		s, err := Load(name)
+		if err != nil {
+			return nil, false, err
+		}
+		l, err := LoadLock(name)
+		if errors.Is(err, ErrNoLock) {
+			continue
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if l.Check(s, "longcraft suite lock "+name) != nil {
+			continue // stale: TestEmbeddedLocksAreFresh fails the build
+		}
+		for i := range l.Episodes {
+			if l.Episodes[i].ID == id {
+				t, err := l.Rebuild(i, spec)
+				return t, err == nil, err
+			}
+		}
+	}
+	return nil, false, nil
+}

@@ -76,7 +76,20 @@ type Task struct {
 	Certified    bool
 	PlannerSteps int
 
-	rules *sim.Rules
+	rules     *sim.Rules
+	statement string // free play's own statement; "" for a generated task
+}
+
+// FreePlay is a plain seeded world played as a task without a goal: an
+// achievements goal that no count of achievements completes (Achieve 0),
+// so it ends only at death or the budget and never succeeds. The HTTP
+// server's plain worlds are played through it, so they follow the one
+// episode rule (Judge) like every task.
+func FreePlay(rules *sim.Rules, seed uint64, mapSize, budget int, fb Feedback, view Observability) *Task {
+	t := &Task{ID: "free-play", Seed: seed, Ruleset: rules.Name, MapSize: mapSize, Goal: Goal{Kind: KindAchievements},
+		Budget: budget, Feedback: fb, Observability: view, rules: rules}
+	t.statement = fmt.Sprintf("Free play: no goal; each new achievement is worth 1 and each health point gained or lost 0.1. You have %d steps.", budget)
+	return t
 }
 
 // Rules returns the task's ruleset (variants applied).
@@ -85,6 +98,9 @@ func (t *Task) Rules() *sim.Rules { return t.rules }
 // Describe states the task as the agent reads it: the goal and the budget,
 // nothing of the way there and nothing of the variants.
 func (t *Task) Describe() string {
+	if t.statement != "" {
+		return t.statement
+	}
 	return fmt.Sprintf("Your task: %s. You have %d steps.", t.Goal.String(), t.Budget)
 }
 
@@ -275,6 +291,10 @@ func (t *Task) generate(tier Tier) error {
 		}
 	case FamilySurvive:
 		t.Goal = Survive(tier.Survive)
+		if t.Spec.Budget > 0 && t.Spec.Budget < tier.Survive {
+			// Raising it silently played another budget than the one asked.
+			return fmt.Errorf("budget %d is shorter than the %s tier's survive goal (%d steps): no agent could succeed", t.Spec.Budget, tier.Name, tier.Survive)
+		}
 		if t.Budget < tier.Survive {
 			t.Budget = tier.Survive
 		}
@@ -415,10 +435,11 @@ func reachable(w *sim.World) []bool {
 }
 
 // AchievementsMet says whether w has unlocked the achievements an
-// achievements task counts as success (Achieve of them). The runner and the
-// server play such an episode on to the budget, as Crafter does.
+// achievements task counts as success (Achieve of them; free play, with
+// Achieve 0, has no success). Such an episode plays on to death or the
+// budget, as Crafter does.
 func (t *Task) AchievementsMet(w *sim.World) bool {
-	return bits.OnesCount64(uint64(w.Achievements())) >= t.Achieve
+	return t.Achieve > 0 && bits.OnesCount64(uint64(w.Achievements())) >= t.Achieve
 }
 
 // End says how an episode ended.

@@ -163,3 +163,11 @@ func TestGenerateRegeneratesUntilCertified(t *testing.T) {
 		func(*sim.World, Goal, int) (bool, int) { return false, 0 })
 	assert.ErrorContains(t, err, "no certifiable world")
 }
+
+// TestSurviveBudgetShorterThanGoal: a budget too short to survive is an
+// error, not silently raised.
+func TestSurviveBudgetShorterThanGoal(t *testing.T) {
+	_, err := Generate(Spec{Family: FamilySurvive, Tier: "easy", Split: Eval, Budget: 7}, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "shorter than")
+}

@@ -12,7 +12,9 @@ import (
 	"fmt"
 
 	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/planner"
+	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/sim"
@@ -58,20 +60,23 @@ type Session struct {
 	World *sim.World
 	Agent string // who acts: "human", a built-in agent, or the trace's agent
 
-	header  trace.Header
-	initial *sim.World // the world after Reset, to re-simulate from
+	header trace.Header
+
+	// Play and Watch: the episode, played through the one episode core
+	// (bench/episode) that the runner and the server use, recording its
+	// trace as it goes.
+	game   *episode.Episode
+	policy bench.Policy
+
+	// Replay only: the trace re-simulated step by step (its end is the
+	// trace's), the goal's stages for the HUD, and snapshots to seek.
+	ep      *trace.Episode
 	prog    *task.Progress
-	policy  bench.Policy
-	actions []sim.Action
+	steps   int
 	last    sim.Outcome
 	stepped bool
-	reward  int64 // tenths
-	end     string
-	success bool // by task.Judge, whatever ended the episode
-
-	// Replay only.
-	ep    *trace.Episode
-	snaps []snapshot // snaps[i] is the episode after i·snapshotEvery steps
+	reward  int64      // tenths
+	snaps   []snapshot // snaps[i] is the episode after i·snapshotEvery steps
 }
 
 // New starts a Play or Watch session of the task of spec. agent names the
@@ -80,9 +85,13 @@ func New(spec task.Spec, mode Mode, agent string) (*Session, error) {
 	if mode == Replay {
 		return nil, fmt.Errorf("new session: a replay starts from a trace (OpenReplay)")
 	}
-	// Certified by the planner, as `longcraft score` does (run.Certify), so
-	// a spec gives the browser the same task as the CLI.
-	t, err := task.Generate(spec, planner.Solve)
+	// The task `longcraft score` plays: an embedded suite's locked one, or
+	// else generated and certified by the planner as score locks a custom
+	// suite.
+	t, ok, err := suite.Frozen(spec)
+	if err == nil && !ok {
+		t, err = task.Generate(spec, planner.Solve)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("new session %s: %w", spec.ID(), err)
 	}
@@ -90,7 +99,7 @@ func New(spec task.Spec, mode Mode, agent string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new session %s: %w", spec.ID(), err)
 	}
-	s := &Session{Mode: mode, Task: t, World: w, Agent: "human", initial: w.Clone()}
+	s := &Session{Mode: mode, Task: t, World: w, Agent: "human"}
 	if mode == Watch {
 		if agent == "planner" {
 			s.policy = planner.New(t.Goal)
@@ -100,10 +109,8 @@ func New(spec task.Spec, mode Mode, agent string) (*Session, error) {
 		s.policy.Reset(t.Seed)
 		s.Agent = agent
 	}
-	sp := spec
-	s.header = trace.Header{Task: &sp, Goal: t.Goal.String(), Budget: t.Budget, Feedback: string(t.Feedback),
-		View: string(t.Observability), Agent: s.Agent}
-	s.prog = task.NewProgress(t.Goal, w)
+	s.game = episode.New(t, w, episode.Options{Recorder: trace.NewRecorder(t.Budget), Agent: s.Agent})
+	s.header = episode.Header(t, s.Agent, 0)
 	return s, nil
 }
 
@@ -128,7 +135,7 @@ func OpenReplay(name string, data []byte, i int) (*Session, error) {
 	if got := w.Hash(); got != ep.Initial {
 		return nil, fmt.Errorf("replay %s episode %d: initial state hash %016x, trace says %016x", name, i, got, ep.Initial)
 	}
-	s := &Session{Mode: Replay, World: w, Agent: ep.Header.Agent, header: ep.Header, initial: w.Clone(), ep: ep}
+	s := &Session{Mode: Replay, World: w, Agent: ep.Header.Agent, header: ep.Header, ep: ep}
 	if ep.Header.Task != nil {
 		if s.Task, err = task.Rebuild(*ep.Header.Task, ep.Header.Seed); err != nil {
 			return nil, fmt.Errorf("replay %s episode %d: %w", name, i, err)
@@ -167,11 +174,22 @@ func FindEpisode(name string, data []byte, id string) (int, error) {
 	return 0, fmt.Errorf("%s has no episode of task %s", name, id)
 }
 
-// Ended says why the episode is over ("goal", "death", "budget"), or "".
-func (s *Session) Ended() string { return s.end }
+// Ended says why the episode is over ("goal", "death", "budget"), or "";
+// a replay never ends: it stops at the trace's last step.
+func (s *Session) Ended() string {
+	if s.game == nil {
+		return ""
+	}
+	return string(s.game.End())
+}
 
 // Steps is the number of steps taken.
-func (s *Session) Steps() int { return len(s.actions) }
+func (s *Session) Steps() int {
+	if s.game != nil {
+		return s.game.Steps()
+	}
+	return s.steps
+}
 
 // Budget is the episode's step budget (a replay's: its length).
 func (s *Session) Budget() int {
@@ -184,33 +202,26 @@ func (s *Session) Budget() int {
 // Act takes one step with action a, unless the episode is over. It returns
 // false when no step was taken.
 func (s *Session) Act(a sim.Action) bool {
-	if s.end != "" || int(a) >= len(s.World.Rules().Actions) {
+	if int(a) >= len(s.World.Rules().Actions) {
 		return false
 	}
-	if s.Mode == Replay && len(s.actions) >= len(s.ep.Actions) {
+	if s.game != nil {
+		return s.game.Step(a) // the episode core ends it by task.Judge
+	}
+	if s.steps >= len(s.ep.Actions) {
 		return false
 	}
 	s.last = s.World.Step(a)
 	s.stepped = true
-	s.actions = append(s.actions, a)
+	s.steps++
 	s.reward += s.last.RewardTenths()
-	if s.Mode == Replay {
-		if n := len(s.actions); n%snapshotEvery == 0 && n/snapshotEvery == len(s.snaps) {
-			s.snaps = append(s.snaps, snapshot{s.World.Clone(), s.reward})
-		}
-		return true
+	if s.prog != nil {
+		s.prog.Update(s.World)
 	}
-	s.checkEnd()
+	if n := s.steps; n%snapshotEvery == 0 && n/snapshotEvery == len(s.snaps) {
+		s.snaps = append(s.snaps, snapshot{s.World.Clone(), s.reward})
+	}
 	return true
-}
-
-// checkEnd ends the episode by the task's one rule (task.Judge): on its
-// goal, the player's death or the budget; an achievements episode plays
-// on to death or the budget, as the runner plays it.
-func (s *Session) checkEnd() {
-	s.prog.Update(s.World)
-	end, success := s.Task.Judge(s.World, s.prog, len(s.actions))
-	s.end, s.success = string(end), success
 }
 
 // Tick advances the session by one step of whoever drives it: the agent in
@@ -218,13 +229,9 @@ func (s *Session) checkEnd() {
 func (s *Session) Tick() bool {
 	switch s.Mode {
 	case Watch:
-		var last *sim.Outcome
-		if s.stepped {
-			last = &s.last
-		}
-		return s.Act(s.policy.Act(s.World, last))
+		return s.Act(s.policy.Act(s.World, s.game.Last()))
 	case Replay:
-		if n := len(s.actions); n < len(s.ep.Actions) {
+		if n := s.steps; n < len(s.ep.Actions) {
 			return s.Act(sim.Action(s.ep.Actions[n]))
 		}
 	}
@@ -239,16 +246,16 @@ func (s *Session) Seek(n int) error {
 	}
 	n = max(0, min(n, len(s.ep.Actions)))
 	k := min(n/snapshotEvery, len(s.snaps)-1)
-	if cur := len(s.actions); cur > n || cur < k*snapshotEvery {
+	if cur := s.steps; cur > n || cur < k*snapshotEvery {
 		s.World.CopyFrom(s.snaps[k].world)
-		s.actions = s.actions[:k*snapshotEvery]
+		s.steps = k * snapshotEvery
 		s.stepped = false
 		s.reward = s.snaps[k].reward
 		if s.prog != nil {
 			s.prog = task.NewProgress(s.Task.Goal, s.World)
 		}
 	}
-	for len(s.actions) < n {
+	for s.steps < n {
 		s.Tick()
 	}
 	return nil
@@ -256,10 +263,10 @@ func (s *Session) Seek(n int) error {
 
 // Note returns the agent's annotation of the last step taken in a replay.
 func (s *Session) Note() (trace.Note, bool) {
-	if s.Mode != Replay || len(s.actions) == 0 {
+	if s.Mode != Replay || s.steps == 0 {
 		return trace.Note{}, false
 	}
-	step := len(s.actions) - 1
+	step := s.steps - 1
 	for _, n := range s.ep.Notes {
 		if n.Step == step {
 			return n, true
@@ -293,14 +300,21 @@ type Status struct {
 // Status reports the HUD's figures.
 func (s *Session) Status() Status {
 	st := Status{Mode: s.Mode.String(), Agent: s.Agent, Goal: s.header.Goal, Seed: s.World.Seed(),
-		Step: len(s.actions), Budget: s.Budget(), Ended: s.end, Hash: fmt.Sprintf("%016x", s.World.Hash())}
+		Step: s.Steps(), Budget: s.Budget(), Ended: s.Ended(), Hash: fmt.Sprintf("%016x", s.World.Hash())}
 	if s.header.Task != nil {
 		st.TaskID = s.header.Task.ID()
 	}
 	r := s.World.Rules()
-	st.Reward = fmt.Sprintf("%.1f", float64(s.reward)/10)
-	if s.stepped {
-		st.Last = s.last.Text(r)
+	reward, last, prog := s.reward, &s.last, s.prog
+	if !s.stepped {
+		last = nil
+	}
+	if s.game != nil {
+		reward, last, prog = s.game.RewardTenths(), s.game.Last(), s.game.Progress()
+	}
+	st.Reward = fmt.Sprintf("%.1f", float64(reward)/10)
+	if last != nil {
+		st.Last = last.Text(r) // as the agent read it: at the task's feedback level
 	}
 	if s.Task != nil {
 		ach := s.World.Achievements()
@@ -314,8 +328,8 @@ func (s *Session) Status() Status {
 			}
 			st.Milestones += m + " " + mark
 		}
-		if s.prog != nil {
-			if got, total := s.prog.Stages(); total > 1 {
+		if prog != nil {
+			if got, total := prog.Stages(); total > 1 {
 				st.Stages = fmt.Sprintf("%d/%d", got, total)
 			}
 		}
@@ -330,26 +344,15 @@ func (s *Session) Status() Status {
 }
 
 // Recording encodes what was played as a one-episode .lctrace file, which
-// `longcraft replay` verifies. It re-simulates the actions from the start
-// with a trace recorder, so the trace carries its checkpoints and outcome
-// codes exactly as a native run's would. startUnixMs is informational.
+// `longcraft replay` verifies: the episode core's own trace, with its
+// checkpoints, outcome codes and metrics exactly as a native run's would
+// be. startUnixMs is informational.
 func (s *Session) Recording(startUnixMs int64) ([]byte, error) {
-	if s.Mode == Replay {
+	if s.game == nil {
 		return nil, fmt.Errorf("record: a replay is already a trace")
 	}
-	w := s.initial.Clone()
-	rec := trace.NewRecorder(len(s.actions))
-	h := s.header
-	h.StartUnixMs = startUnixMs
-	rec.Begin(h, w)
-	var m trace.Metrics
-	for _, a := range s.actions {
-		o := w.Step(a)
-		rec.Step(a, &o, w)
-		m.RewardTenths += o.RewardTenths()
-	}
-	m.Success, m.Died, m.Achievements = s.success, w.Dead(), uint64(w.Achievements())
-	ep := rec.End(w, m)
+	ep := s.game.Trace()
+	ep.Header.StartUnixMs = startUnixMs
 	var buf bytes.Buffer
 	tw, err := trace.NewWriter("recording", &buf)
 	if err == nil {

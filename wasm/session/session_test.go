@@ -2,9 +2,13 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/longcraft/longcraft/bench/run"
+	"github.com/longcraft/longcraft/bench/serve"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/sim"
@@ -111,24 +115,62 @@ func TestKeyAction(t *testing.T) {
 	}
 }
 
-// TestOneEpisodeRule: the browser's Watch and the runner play an
-// achievements task by the same rule (task.Judge): on past the tier's
-// count to death or the budget, ending alike at the same step with the
-// same success. v1's Watch stopped at the count (16 steps where the runner
-// played 213).
+// serveEpisode plays actions through the HTTP server's handler (no
+// network: the test also runs under js/wasm) and returns its last step's
+// answer and the finished episode's trace.
+func serveEpisode(t *testing.T, spec task.Spec, actions []byte) (serve.StepResponse, *trace.Episode) {
+	t.Helper()
+	h := serve.New(serve.Config{})
+	do := func(method, path string, body any) []byte {
+		var rd *bytes.Reader
+		if body == nil {
+			rd = bytes.NewReader(nil)
+		} else {
+			b, err := json.Marshal(body)
+			require.NoError(t, err)
+			rd = bytes.NewReader(b)
+		}
+		rr := httptest.NewRecorder()
+		h.ServeHTTP(rr, httptest.NewRequest(method, path, rd))
+		require.Less(t, rr.Code, 300, "%s %s: %s", method, path, rr.Body)
+		return rr.Body.Bytes()
+	}
+	var created serve.CreateResponse
+	require.NoError(t, json.Unmarshal(do("POST", "/v1/episodes", serve.CreateRequest{Spec: spec}), &created))
+	names := created.Info.Actions
+	var last serve.StepResponse
+	for _, a := range actions {
+		require.False(t, last.Terminated || last.Truncated, "the server ended the episode before the runner")
+		require.NoError(t, json.Unmarshal(do("POST", "/v1/episodes/"+created.ID+"/step", serve.StepRequest{Action: names[a]}), &last))
+	}
+	data := do("GET", "/v1/episodes/"+created.ID+"/trace", nil)
+	f, err := trace.OpenReader("served", bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	ep, err := f.Episode(0)
+	require.NoError(t, err)
+	return last, ep
+}
+
+// TestOneEpisodeRule: the runner, the HTTP server and the browser play an
+// episode through the one episode core, so the same actions on the same
+// spec end at the same step, for the same reason, with the same success,
+// metrics and trace; an achievements episode plays on past its count.
 func TestOneEpisodeRule(t *testing.T) {
 	for _, spec := range []task.Spec{
 		{Family: task.FamilyAchievements, Tier: "easy", Split: task.Eval, Index: 0},
 		{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 1},
+		{Family: task.FamilyWaypoints, Tier: "medium", Split: task.Eval, Index: 2},
 	} {
+		name := spec.Family
 		s, err := New(spec, Watch, "random")
 		require.NoError(t, err)
 		for s.Tick() {
 		}
-		res := run.Play(spec, run.Config{Agent: "random", Certify: true})
+		res, runTrace := run.PlayTrace(spec, run.Config{Agent: "random", Certify: true})
 		require.Empty(t, res.Err)
-		assert.Equal(t, res.End, s.Ended(), "%s", spec.Family)
-		assert.Equal(t, res.Steps, s.Steps(), "%s", spec.Family)
+		require.NotNil(t, runTrace)
+		assert.Equal(t, res.End, s.Ended(), name)
+		assert.Equal(t, res.Steps, s.Steps(), name)
 		if spec.Family == task.FamilyAchievements {
 			assert.NotEqual(t, "goal", s.Ended(), "an achievements episode plays on")
 		}
@@ -139,6 +181,22 @@ func TestOneEpisodeRule(t *testing.T) {
 		require.NoError(t, err)
 		ep, err := f.Episode(0)
 		require.NoError(t, err)
-		assert.Equal(t, res.Success, ep.Metrics.Success, "%s: the recording's success", spec.Family)
+		assert.Equal(t, res.Success, ep.Metrics.Success, "%s: the recording's success", name)
+		assert.Equal(t, runTrace.Actions, ep.Actions, name)
+		assert.Equal(t, runTrace.Final, ep.Final, name)
+
+		// The server, given the runner's actions, ends where the runner
+		// did, says the same, and records the same trace.
+		last, served := serveEpisode(t, spec, runTrace.Actions)
+		assert.True(t, last.Terminated || last.Truncated, name)
+		assert.Equal(t, res.End, last.Info.End, name)
+		assert.Equal(t, res.Success, last.Info.Success, name)
+		require.NotNil(t, last.Info.Metrics, name)
+		assert.Equal(t, res.Metrics, *last.Info.Metrics, name)
+		assert.Equal(t, runTrace.Actions, served.Actions, name)
+		assert.Equal(t, runTrace.Outcomes, served.Outcomes, name)
+		assert.Equal(t, fmt.Sprint(runTrace.Checkpoints), fmt.Sprint(served.Checkpoints), name) // nil and empty alike
+		assert.Equal(t, runTrace.Final, served.Final, name)
+		assert.Equal(t, runTrace.Metrics, served.Metrics, name)
 	}
 }

@@ -1,12 +1,17 @@
-// Package player connects external players — LLM and VLM agents over an
-// OpenAI-compatible API, programs in any language over stdio (exec) or
-// HTTP — to Longcraft episodes through one observation/action protocol.
-// The evaluator validates every action; a player never touches the state.
-package player
+// Package protocol is Longcraft's one observation protocol: what an agent
+// reads each step (Observation), what it answers (Reply, ParseReply), and
+// the one Builder that turns a task's world into an observation for every
+// transport: the OpenAI-compatible and exec players, the HTTP server and
+// the browser. docs/protocol.schema.json writes it down for non-Go
+// clients.
+//
+// It is a leaf of the benchmark layer: it reads the task (statement,
+// budget, feedback level, observability), the world and the renderer, and
+// must not import the runner, the server, the players or the episode core.
+package protocol
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,13 +20,17 @@ import (
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-// Observation is what a player receives each step, on every transport.
+// Observation is what an agent receives each step, on every transport.
 type Observation struct {
 	Type     string  `json:"type"`               // "observation"
 	Task     string  `json:"task"`               // the task statement
 	Text     string  `json:"text"`               // the text observation
 	Image    string  `json:"image,omitempty"`    // base64 PNG of the agent view (9×7 tiles over the inventory), when asked
 	Symbolic [][]int `json:"symbolic,omitempty"` // the 9×9 semantic view (rows of ids), when asked
+	// SymbolicLegend names every semantic id, by id (0 "outside", then the
+	// ruleset's materials, then the object kinds), whenever a symbolic view
+	// is sent.
+	SymbolicLegend []string `json:"symbolic_legend,omitempty"`
 	// Under full observability, the whole map in the modalities asked
 	// for: semantic ids (rows) and a PNG of 4 pixels a tile.
 	SymbolicMap [][]int `json:"symbolic_map,omitempty"`
@@ -58,36 +67,6 @@ type Belief struct {
 type Expect struct {
 	Outcome   string         `json:"outcome,omitempty"`   // an outcome kind: moved, collected, …
 	Inventory map[string]int `json:"inventory,omitempty"` // expected changes, e.g. {"wood": 1}
-}
-
-// Usage is what one call to a player cost.
-type Usage struct {
-	Calls            int
-	PromptTokens     int
-	CompletionTokens int
-	LatencyMs        int
-	Retries          int
-}
-
-// Add accumulates u2 into u.
-func (u *Usage) Add(u2 Usage) {
-	u.Calls += u2.Calls
-	u.PromptTokens += u2.PromptTokens
-	u.CompletionTokens += u2.CompletionTokens
-	u.LatencyMs += u2.LatencyMs
-	u.Retries += u2.Retries
-}
-
-// Player is one transport's connection to an external player. Reset
-// starts an episode with the task statement alone: nothing that
-// identifies the world (its seed regenerates the map, which would defeat
-// partial observability). Act returns the player's raw reply to an
-// observation. Errors end the episode (agent_error); a reply that does
-// not parse is not an error: the evaluator counts it and plays noop.
-type Player interface {
-	Reset(ctx context.Context, task string) error
-	Act(ctx context.Context, obs *Observation) (raw string, u Usage, err error)
-	Close() error
 }
 
 // ErrInvalid marks a reply that could not be used.

@@ -1,4 +1,4 @@
-package player
+package protocol
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"github.com/longcraft/longcraft/sim"
 )
 
-// encodePNG encodes an RGBA frame of width×height pixels.
-func encodePNG(frame []byte, width, height int) ([]byte, error) {
+// EncodePNG encodes an RGBA frame of width×height pixels.
+func EncodePNG(frame []byte, width, height int) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&buf, render.Image(frame, width, height, render.RGBA)); err != nil {
@@ -68,7 +68,7 @@ func (f *FullObservation) Fill(w *sim.World, obs *Observation, symbolic bool) er
 		}
 		f.mv.Render(w, f.frame)
 		fw, fh := f.mv.FrameSize(w)
-		b, err := encodePNG(f.frame, fw, fh)
+		b, err := EncodePNG(f.frame, fw, fh)
 		if err != nil {
 			return err
 		}

@@ -1,13 +1,13 @@
-package run
+package episode
 
 import (
 	"github.com/longcraft/longcraft/sim"
 )
 
-// tracker computes an episode's behavioural metrics step by step without
+// Tracker computes an episode's behavioural metrics step by step without
 // allocating: valid actions, failures by reason, precondition discovery,
 // recovery cost and repeated failures.
-type tracker struct {
+type Tracker struct {
 	steps, valid, failed, repeated int
 	byReason                       [16]int
 	// The previous failing action, while nothing has succeeded since.
@@ -23,11 +23,12 @@ type tracker struct {
 	lastProgress int
 }
 
-func newTracker() tracker { return tracker{failSince: -1} }
+// Reset starts a new episode.
+func (t *Tracker) Reset() { *t = Tracker{failSince: -1} }
 
-// step records one step; progressed says whether a milestone or stage was
+// Step records one step; progressed says whether a milestone or stage was
 // reached on it.
-func (t *tracker) step(w *sim.World, a sim.Action, out *sim.Outcome, progressed bool) {
+func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed bool) {
 	t.steps++
 	if out.Kind != sim.OutNothing && out.Kind != sim.OutBlocked {
 		t.valid++
@@ -72,30 +73,20 @@ func (t *tracker) step(w *sim.World, a sim.Action, out *sim.Outcome, progressed 
 	}
 }
 
-// Behaviour holds an episode's behavioural metrics.
+// Behaviour holds an episode's behavioural metrics, read from its
+// outcomes (in full, whatever the agent was told).
 type Behaviour struct {
-	ValidActionRatio   float64        `json:"valid_action_ratio"`     // actions that did something
-	FailedActions      int            `json:"failed_actions"`         //
-	FailedByReason     map[string]int `json:"failed_by_reason"`       // reason → count
-	Discovery          float64        `json:"precondition_discovery"` // missing things later obtained; -1: nothing was missing
-	RecoveryCost       float64        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; -1: none
-	RepeatedFailures   float64        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure
-	InvalidOutputs     int            `json:"invalid_outputs"`        // external agents: replies played as noop
-	ModelCalls         int            `json:"model_calls"`            // external agents
-	Tokens             int            `json:"tokens"`                 // external agents: prompt + completion
-	PromptTokens       int            `json:"prompt_tokens"`          //
-	CompletionTokens   int            `json:"completion_tokens"`      //
-	LatencyMs          int            `json:"latency_ms"`             // external agents: total
-	Retries            int            `json:"retries"`                // external agents: calls retried
-	StateConsistency   float64        `json:"state_consistency"`      // beliefs that matched the state; -1: none scored
-	WorldModelAccuracy float64        `json:"world_model_accuracy"`   // predictions that came true; -1: none scored
-	BeliefsScored      int            `json:"beliefs_scored"`         // the beliefs state_consistency rests on
-	PredictionsScored  int            `json:"predictions_scored"`     // the predictions world_model_accuracy rests on
+	ValidActionRatio float64        `json:"valid_action_ratio"`     // actions that did something
+	FailedActions    int            `json:"failed_actions"`         //
+	FailedByReason   map[string]int `json:"failed_by_reason"`       // reason → count
+	Discovery        float64        `json:"precondition_discovery"` // missing things later obtained; -1: nothing was missing
+	RecoveryCost     float64        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; -1: none
+	RepeatedFailures float64        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure
 }
 
-// behaviour summarises the tracker.
-func (t *tracker) behaviour() Behaviour {
-	b := Behaviour{FailedActions: t.failed, Discovery: -1, RecoveryCost: -1, StateConsistency: -1, WorldModelAccuracy: -1}
+// Behaviour summarises the tracker.
+func (t *Tracker) Behaviour() Behaviour {
+	b := Behaviour{FailedActions: t.failed, Discovery: -1, RecoveryCost: -1}
 	if t.steps > 0 {
 		b.ValidActionRatio = float64(t.valid) / float64(t.steps)
 	}
@@ -126,3 +117,7 @@ func popcount(v uint64) int {
 	}
 	return n
 }
+
+// LastProgress is the step at which a milestone or stage was last reached
+// (0: never).
+func (t *Tracker) LastProgress() int { return t.lastProgress }

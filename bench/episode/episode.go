@@ -1,0 +1,244 @@
+// Package episode is the one definition of an episode: a task's world
+// played step by step, deciding the budget, death, the wall-clock timeout,
+// progress and milestones, the task's reward, a typed end and success.
+// The runner (bench/run), the HTTP server (bench/serve) and the browser
+// session (wasm/session) all play through it, as every host of etcd's raft
+// goes through RawNode; none keeps its own copy of these rules. The end and
+// success themselves are task.Judge's.
+//
+// An Episode is synchronous and owns no goroutine; hosts call Step with
+// the action their agent chose. It reads a clock only for the timeout,
+// through Options.Now. It must not import the runner, the server, the
+// players or the renderer, nor do any I/O.
+package episode
+
+import (
+	"time"
+
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Options are a host's limits and recording. Zero values disable them.
+type Options struct {
+	// NoProgress ends the episode (no_progress) after this many steps
+	// without reaching a milestone or a stage of the goal.
+	NoProgress int
+	// Timeout ends the episode (timeout) once this much wall-clock time has
+	// passed since New, checked after every step.
+	Timeout time.Duration
+	// Now is the clock Timeout reads; nil means time.Now.
+	Now func() time.Time
+	// Recorder records the episode's trace (nil: none). Agent names the
+	// player in its header; StartUnixMs is informational.
+	Recorder    *trace.Recorder
+	Agent       string
+	StartUnixMs int64
+}
+
+// Episode is one task being played.
+type Episode struct {
+	t          *task.Task
+	w          *sim.World
+	opts       Options
+	prog       *task.Progress
+	tr         Tracker
+	milestones sim.AchievementSet
+	start      time.Time
+
+	out, seen    sim.Outcome // the last step's outcome, in full and as the agent may see it
+	steps        int
+	rewardTenths int64
+	end          task.End
+	success      bool
+}
+
+// New starts an episode of task t on w, which must have just been reset to
+// t's start (t.NewWorld or t.ResetWorld).
+func New(t *task.Task, w *sim.World, opts Options) *Episode {
+	e := &Episode{t: t, w: w, opts: opts, prog: task.NewProgress(t.Goal, w)}
+	e.tr.Reset()
+	for _, m := range t.Milestones {
+		if a, ok := w.Rules().Achievement(m); ok {
+			e.milestones |= 1 << a
+		}
+	}
+	if opts.Timeout > 0 {
+		e.start = e.now()
+	}
+	if opts.Recorder != nil {
+		opts.Recorder.Begin(Header(t, opts.Agent, opts.StartUnixMs), w)
+	}
+	e.judge() // a task could hold at its start (the generators never make one)
+	return e
+}
+
+// Header is the trace header of an episode of t played by agent.
+func Header(t *task.Task, agent string, startUnixMs int64) trace.Header {
+	h := trace.Header{Goal: t.Goal.String(), Budget: t.Budget, Feedback: string(t.Feedback),
+		View: string(t.Observability), Agent: agent, StartUnixMs: startUnixMs}
+	if t.Spec.Family != "" {
+		spec := t.Spec
+		h.Task = &spec
+	}
+	return h
+}
+
+func (e *Episode) now() time.Time {
+	if e.opts.Now != nil {
+		return e.opts.Now()
+	}
+	return time.Now()
+}
+
+// Task is the episode's task.
+func (e *Episode) Task() *task.Task { return e.t }
+
+// World is the episode's world. Hosts read it (to observe, to render) and
+// never step it themselves.
+func (e *Episode) World() *sim.World { return e.w }
+
+// Progress follows the goal's stages.
+func (e *Episode) Progress() *task.Progress { return e.prog }
+
+// Steps is the number of steps taken.
+func (e *Episode) Steps() int { return e.steps }
+
+// Last is the last step's outcome as the agent may see it: filtered by
+// the task's feedback level (at none a failure looks like nothing
+// happened). Nil before the first step.
+func (e *Episode) Last() *sim.Outcome {
+	if e.steps == 0 {
+		return nil
+	}
+	return &e.seen
+}
+
+// LastFull is the last step's outcome in full, for the evaluator (its
+// reward, a prediction's scoring); never hand it to an agent. Nil before
+// the first step.
+func (e *Episode) LastFull() *sim.Outcome {
+	if e.steps == 0 {
+		return nil
+	}
+	return &e.out
+}
+
+// RewardTenths is the reward so far, in tenths (Crafter's reward: +1 a step
+// with a new unlock, ±0.1 per health point).
+func (e *Episode) RewardTenths() int64 { return e.rewardTenths }
+
+// End says how the episode ended, or "" while it goes on.
+func (e *Episode) End() task.End { return e.end }
+
+// Over reports whether the episode has ended.
+func (e *Episode) Over() bool { return e.end != "" }
+
+// Terminated reports a Gymnasium termination: the goal reached or the
+// player dead. Every other end is a truncation.
+func (e *Episode) Terminated() bool { return e.end == task.EndGoal || e.end == task.EndDeath }
+
+// Success is the task's success by task.Judge, whatever ended the episode.
+func (e *Episode) Success() bool { return e.success }
+
+// Step plays action a, unless the episode is over; it reports whether a
+// step was taken.
+func (e *Episode) Step(a sim.Action) bool {
+	if e.end != "" {
+		return false
+	}
+	e.out = e.w.Step(a)
+	e.seen = e.t.Feedback.Filter(e.out)
+	e.steps++
+	e.rewardTenths += e.out.RewardTenths()
+	before := e.prog.StagesReached()
+	reached := e.prog.Update(e.w)
+	advanced := reached || e.prog.StagesReached() > before
+	e.tr.Step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
+	if e.opts.Recorder != nil {
+		e.opts.Recorder.Step(a, &e.out, e.w)
+	}
+	e.judge()
+	if e.end == "" && e.opts.NoProgress > 0 && e.steps-e.tr.LastProgress() >= e.opts.NoProgress {
+		e.end = task.EndNoProgress
+	}
+	if e.end == "" && e.opts.Timeout > 0 && e.now().Sub(e.start) > e.opts.Timeout {
+		e.end = task.EndTimeout
+	}
+	return true
+}
+
+// judge applies the task's one rule.
+func (e *Episode) judge() {
+	end, success := e.t.Judge(e.w, e.prog, e.steps)
+	e.success = success
+	if e.end == "" {
+		e.end = end
+	}
+}
+
+// Stop ends the episode for a host's reason (agent_error, stopped) unless
+// it has already ended.
+func (e *Episode) Stop(end task.End) {
+	if e.end == "" {
+		e.end = end
+	}
+}
+
+// Annotate attaches an agent's note to the last step's trace record.
+func (e *Episode) Annotate(n trace.Note) {
+	if e.opts.Recorder != nil && e.steps > 0 {
+		e.opts.Recorder.Annotate(n)
+	}
+}
+
+// Metrics are an episode's figures: one results line's outcome fields.
+type Metrics struct {
+	Success      bool    `json:"success"` // the goal was reached (not merely "done")
+	End          string  `json:"end"`     // goal, death, budget, no_progress, timeout, agent_error, stopped
+	Steps        int     `json:"steps"`
+	Died         bool    `json:"died"`
+	Return       float64 `json:"return"`        // Crafter reward summed
+	Stages       int     `json:"stages"`        // leaf goals reached
+	StagesTotal  int     `json:"stages_total"`  // leaf goals in all
+	Milestones   int     `json:"milestones"`    // milestones reached
+	MilestonesOf int     `json:"milestones_of"` // milestones listed
+	Achievements uint64  `json:"achievements"`  // bit set, ruleset order
+	Unlocked     int     `json:"unlocked"`      // achievements unlocked
+	Behaviour
+}
+
+// Metrics returns the episode's figures so far (final once it is over).
+func (e *Episode) Metrics() Metrics {
+	m := Metrics{Success: e.success, End: string(e.end), Steps: e.steps, Died: e.w.Dead(),
+		Return: float64(e.rewardTenths) / 10, Behaviour: e.tr.Behaviour()}
+	m.Stages, m.StagesTotal = e.prog.Stages()
+	ach := e.w.Achievements()
+	m.Achievements, m.Unlocked = uint64(ach), popcount(uint64(ach))
+	// Milestones: the achievements along the goal's chain, and the goal's
+	// stages when it has several (waypoints, sequences).
+	m.MilestonesOf = popcount(uint64(e.milestones))
+	m.Milestones = popcount(uint64(ach & e.milestones))
+	if m.StagesTotal > 1 {
+		m.MilestonesOf += m.StagesTotal
+		m.Milestones += m.Stages
+	}
+	return m
+}
+
+// Trace returns the episode's trace so far (Options.Recorder), as a copy
+// the caller owns; nil when not recording.
+func (e *Episode) Trace() *trace.Episode {
+	if e.opts.Recorder == nil {
+		return nil
+	}
+	ep := e.opts.Recorder.End(e.w, trace.Metrics{Success: e.success, Died: e.w.Dead(),
+		Achievements: uint64(e.w.Achievements()), RewardTenths: e.rewardTenths})
+	cp := *ep // the recorder reuses its columns
+	cp.Actions = append([]byte(nil), ep.Actions...)
+	cp.Outcomes = append([]byte(nil), ep.Outcomes...)
+	cp.Checkpoints = append([]uint64(nil), ep.Checkpoints...)
+	cp.Notes = append([]trace.Note(nil), ep.Notes...)
+	return &cp
+}

@@ -1,0 +1,133 @@
+package protocol
+
+import (
+	"encoding/base64"
+	"fmt"
+
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/render"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Options say which modalities an agent asked for.
+type Options struct {
+	ImageSize int  // a PNG agent view of ImageSize×ImageSize pixels (0: none)
+	Symbolic  bool // the 9×9 semantic view; under full observability, the whole map too
+	// Image renders the agent view of w as PNG bytes at ImageSize, for a
+	// host that shares renderers between episodes (the HTTP server); nil:
+	// the builder keeps its own, built from the atlas.
+	Image func(w *sim.World) ([]byte, error)
+}
+
+// Builder builds the observations of one task's episode. Every transport
+// builds through it, so the statement, the step count and budget (the
+// task's), the feedback filtering and the area each modality covers are
+// the same everywhere: the text and the symbolic view cover the 9×9
+// square around the player; the image its 9×7 tiles above the inventory
+// (ImageNote says so in the text); under full observability the text and,
+// when asked, the symbolic map and a map image cover the whole world.
+type Builder struct {
+	statement string
+	budget    int
+	feedback  task.Feedback
+	view      task.Observability
+	opts      Options
+	actions   []string
+	legend    []string // the ruleset's semantic-id names, with symbolic views
+
+	agent *render.AgentView // the builder's own image renderer, when Options.Image is nil
+	frame []byte
+	full  *FullObservation // full observability with images or symbolic views
+}
+
+// NewBuilder prepares the observations of task t. The atlas is needed only
+// for images.
+func NewBuilder(t *task.Task, opts Options, atlas *render.Atlas) (*Builder, error) {
+	if opts.ImageSize < 0 {
+		return nil, fmt.Errorf("observation: image size %d", opts.ImageSize)
+	}
+	b := &Builder{statement: t.Describe(), budget: t.Budget, feedback: t.Feedback, view: t.Observability, opts: opts}
+	for _, a := range t.Rules().Actions {
+		b.actions = append(b.actions, a.Name)
+	}
+	if opts.Symbolic {
+		b.legend = t.Rules().SemanticNames()
+	}
+	if opts.ImageSize > 0 && opts.Image == nil {
+		if atlas == nil {
+			return nil, fmt.Errorf("observation: images need the sprite atlas")
+		}
+		v, err := render.NewAgentView(atlas, opts.ImageSize, render.RGBA)
+		if err != nil {
+			return nil, fmt.Errorf("observation: %w", err)
+		}
+		b.agent, b.frame = v, make([]byte, v.FrameBytes())
+	}
+	if t.Observability == task.Full && (opts.ImageSize > 0 || opts.Symbolic) {
+		var a *render.Atlas
+		if opts.ImageSize > 0 {
+			if atlas == nil {
+				return nil, fmt.Errorf("observation: the full-map image needs the sprite atlas")
+			}
+			a = atlas
+		}
+		f, err := NewFullObservation(a)
+		if err != nil {
+			return nil, fmt.Errorf("observation: %w", err)
+		}
+		b.full = f
+	}
+	return b, nil
+}
+
+// Statement is the task as the agent reads it (Task.Describe).
+func (b *Builder) Statement() string { return b.statement }
+
+// Actions lists the action names an agent may answer, in ruleset order.
+func (b *Builder) Actions() []string { return b.actions }
+
+// Observe builds the observation of w after the outcome last (nil before
+// the first step). last may be the outcome in full or already filtered:
+// the builder filters it by the task's feedback level either way.
+func (b *Builder) Observe(w *sim.World, last *sim.Outcome) *Observation {
+	r := w.Rules()
+	obs := &Observation{Type: "observation", Task: b.statement,
+		Text: task.TextObservation(w, last, b.feedback, b.view, b.budget),
+		Step: w.StepCount(), BudgetLeft: max(b.budget-w.StepCount(), 0), Actions: b.actions}
+	if last != nil {
+		f := b.feedback.Filter(*last)
+		obs.LastOutcome = f.Text(r)
+		obs.Feedback = b.feedback.Record(last, r)
+	}
+	if b.opts.Symbolic {
+		var v [sim.ViewSize * sim.ViewSize]uint8
+		w.LocalView(v[:])
+		obs.Symbolic = make([][]int, sim.ViewSize)
+		for y := range obs.Symbolic {
+			row := make([]int, sim.ViewSize)
+			for x := range row {
+				row[x] = int(v[y*sim.ViewSize+x])
+			}
+			obs.Symbolic[y] = row
+		}
+		obs.SymbolicLegend = b.legend
+	}
+	if b.opts.ImageSize > 0 {
+		var png []byte
+		var err error
+		if b.opts.Image != nil {
+			png, err = b.opts.Image(w)
+		} else {
+			b.agent.Render(w, b.frame)
+			png, err = EncodePNG(b.frame, b.opts.ImageSize, b.opts.ImageSize)
+		}
+		if err == nil { // an encoding error leaves the image out
+			obs.Image = base64.StdEncoding.EncodeToString(png)
+		}
+		obs.Text += ImageNote
+	}
+	if b.full != nil {
+		_ = b.full.Fill(w, obs, b.opts.Symbolic) // an encoding error leaves the map image out
+	}
+	return obs
+}
