@@ -407,7 +407,11 @@ func (p *ExplorerPolicy) decide(last *sim.Outcome) sim.Action {
 			return a
 		}
 	}
-	if tired || (dark && p.shelter.valid) {
+	sheltered := p.shelter.valid && (p.py*p.w+p.px == p.shelter.a || p.py*p.w+p.px == p.shelter.b)
+	if a, ok := p.unstuck(); ok {
+		return a
+	}
+	if tired || (dark || sheltered && p.light < 65536*60/100) && p.shelter.valid {
 		if a, ok := p.rest(tired); ok {
 			return a
 		}
@@ -507,6 +511,39 @@ func (p *ExplorerPolicy) eat(limit int32) (sim.Action, bool) {
 		return a, true
 	}
 	return p.approach(tgtObject, int(sim.ObjCow), limit, sim.ActDo)
+}
+
+// unstuck mines its way out when no neighbour can be walked onto (a
+// sealed pocket it is done with, or a tunnel it dug).
+func (p *ExplorerPolicy) unstuck() (sim.Action, bool) {
+	if p.shelter.valid && (p.py*p.w+p.px == p.shelter.a || p.py*p.w+p.px == p.shelter.b) {
+		return 0, false
+	}
+	for d := sim.DirLeft; d <= sim.DirDown; d++ {
+		dx, dy := d.Offset()
+		if p.passable(p.px+dx, p.py+dy) {
+			return 0, false
+		}
+	}
+	// Prefer the way it came in: a tile next to walkable ground.
+	best := sim.DirNone
+	for d := sim.DirLeft; d <= sim.DirDown; d++ {
+		dx, dy := d.Offset()
+		m := p.matAt(p.px+dx, p.py+dy)
+		if (m != sim.MatStone && m != sim.MatTree) || p.objAt(p.px+dx, p.py+dy) != sim.ObjNone {
+			continue
+		}
+		if best == sim.DirNone || p.passable(p.px+2*dx, p.py+2*dy) {
+			best = d
+		}
+	}
+	if best == sim.DirNone {
+		return 0, false
+	}
+	if p.facing == best {
+		return sim.ActDo, true
+	}
+	return sim.Action(best), true
 }
 
 // opportunistic takes what the player faces when it is worth a step.
@@ -899,8 +936,8 @@ func (p *ExplorerPolicy) rest(tired bool) (sim.Action, bool) {
 	if p.inv[sim.ItemEnergy] < 9 && (tired || p.light < 65536*40/100) {
 		return sim.ActSleep, true
 	}
-	if p.light < 65536*40/100 {
-		return sim.ActNoop, true
+	if p.light < 65536*60/100 {
+		return sim.ActNoop, true // zombies linger at dawn
 	}
 	// Day and rested: leave through the near end.
 	p.shelter.valid = false
