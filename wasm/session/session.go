@@ -14,6 +14,7 @@ import (
 	"github.com/longcraft/longcraft/bench"
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/planner"
+	"github.com/longcraft/longcraft/bench/protocol"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
@@ -61,6 +62,7 @@ type Session struct {
 	Agent string // who acts: "human", a built-in agent, or the trace's agent
 
 	header trace.Header
+	obs    *protocol.Builder // the text an agent reads, built as every transport builds it; nil without a task
 
 	// Play and Watch: the episode, played through the one episode core
 	// (bench/episode) that the runner and the server use, recording its
@@ -110,6 +112,9 @@ func New(spec task.Spec, mode Mode, agent string) (*Session, error) {
 		s.Agent = agent
 	}
 	s.game = episode.New(t, w, episode.Options{Recorder: trace.NewRecorder(t.Budget), Agent: s.Agent})
+	if s.obs, err = protocol.NewBuilder(t, protocol.Options{}, nil); err != nil {
+		return nil, fmt.Errorf("new session %s: %w", spec.ID(), err)
+	}
 	s.header = episode.Header(t, s.Agent, 0)
 	return s, nil
 }
@@ -141,6 +146,9 @@ func OpenReplay(name string, data []byte, i int) (*Session, error) {
 			return nil, fmt.Errorf("replay %s episode %d: %w", name, i, err)
 		}
 		s.prog = task.NewProgress(s.Task.Goal, w)
+		if s.obs, err = protocol.NewBuilder(s.Task, protocol.Options{}, nil); err != nil {
+			return nil, fmt.Errorf("replay %s episode %d: %w", name, i, err)
+		}
 	}
 	s.snaps = []snapshot{{world: w.Clone()}}
 	return s, nil
@@ -295,6 +303,9 @@ type Status struct {
 	Hash       string `json:"hash"`
 	Reward     string `json:"reward"`
 	Note       string `json:"note"` // a replay's agent note at this step
+	// Observation is the text observation an agent reads at this step
+	// (bench/protocol's builder, as every transport sends it).
+	Observation string `json:"observation"`
 }
 
 // Status reports the HUD's figures.
@@ -333,6 +344,15 @@ func (s *Session) Status() Status {
 				st.Stages = fmt.Sprintf("%d/%d", got, total)
 			}
 		}
+	}
+	if s.obs != nil {
+		if s.game != nil {
+			last = s.game.Last() // the filtered outcome
+		} else if last != nil {
+			f := s.Task.Feedback.Filter(*last)
+			last = &f
+		}
+		st.Observation = s.obs.Observe(s.World, last).Text
 	}
 	if n, ok := s.Note(); ok {
 		st.Note = n.Reasoning

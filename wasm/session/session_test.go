@@ -200,3 +200,16 @@ func TestOneEpisodeRule(t *testing.T) {
 		assert.Equal(t, runTrace.Metrics, served.Metrics, name)
 	}
 }
+
+// TestStatusShowsWhatAnAgentReads: the HUD's observation is the protocol's
+// text at the task's budget and feedback level (hard: the reason code only).
+func TestStatusShowsWhatAnAgentReads(t *testing.T) {
+	s, err := New(hard, Play, "")
+	require.NoError(t, err)
+	require.True(t, s.Act(sim.ActMakeWoodPickaxe))
+	st := s.Status()
+	assert.Contains(t, st.Observation, fmt.Sprintf("Step 1 of %d", s.Task.Budget))
+	assert.Contains(t, st.Observation, "(needs_nearby)")
+	assert.NotContains(t, st.Observation, "table nearby", "reason feedback names no station")
+	assert.Contains(t, st.Last, "(needs_nearby)")
+}
