@@ -1,3 +1,4 @@
+#include "go_asm.h"
 #include "textflag.h"
 #include "mix64_amd64.h"
 
@@ -11,20 +12,18 @@
 TEXT ·drawsAVX2(SB), NOSPLIT, $0-40
 	MOVQ draws+0(FP), DI
 	MOVQ bits+8(FP), R8
-	MOVQ h+16(FP), AX
 	MOVQ n+24(FP), CX
 	MOVQ s+32(FP), SI
 
 	// Y0: the hash inputs of four tiles: h + lane·splitMixGamma.
-	MOVQ         AX, X0
-	VPBROADCASTQ X0, Y0
-	VPADDQ       0(SI), Y0, Y0
-	VPBROADCASTQ 32(SI), Y15 // 4·splitMixGamma
-	VMOVDQU      40(SI), Y14 // thresholds, biased
+	VPBROADCASTQ h+16(FP), Y0
+	VPADDQ       (drawSetup_lanes+hashLanes_start)(SI), Y0, Y0
+	VPBROADCASTQ (drawSetup_lanes+hashLanes_step)(SI), Y15 // 4·splitMixGamma
+	VMOVDQU      drawSetup_above(SI), Y14                  // thresholds, biased
 
 	MIX64_CONSTANTS
 	MOVQ         $0x8000800080008000, AX
-	MOVQ         AX, X12
+	VMOVQ        AX, X12
 	VPBROADCASTQ X12, Y12    // the 16-bit sign bits
 	XORQ         R9, R9
 
@@ -55,17 +54,15 @@ drawsDone:
 // step (s has them 4·splitMixGamma apart) give sixteen values.
 TEXT ·fillAVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
-	MOVQ h+8(FP), AX
 	MOVQ n+16(FP), CX
 	MOVQ s+24(FP), SI
 
-	MOVQ         AX, X0
-	VPBROADCASTQ X0, Y0
-	VPADDQ       0(SI), Y0, Y0
-	VPBROADCASTQ 32(SI), Y15
+	VPBROADCASTQ h+8(FP), Y0
+	VPADDQ       hashLanes_start(SI), Y0, Y0
+	VPBROADCASTQ hashLanes_step(SI), Y15
 	MIX64_CONSTANTS
-	MOVL         $0x10000, AX
-	MOVQ         AX, X12
+	MOVL         $const_one, AX
+	VMOVD        AX, X12
 	VPBROADCASTD X12, Y12 // one
 	XORQ         R9, R9
 

@@ -39,3 +39,31 @@ func TestDrawRow(t *testing.T) {
 		}
 	}
 }
+
+// benchmarkLerpRows measures one call of the lerp kernel on n values: on
+// hosts where a legacy-SSE instruction after VEX code costs a state
+// transition, a short call is dominated by it.
+func benchmarkLerpRows(b *testing.B, n int, vector bool) {
+	if vector && !hasVectorKernels() {
+		b.Skip("no AVX2")
+	}
+	top, bot, dst := make([]int32, n), make([]int32, n), make([]int32, n)
+	for i := range top {
+		top[i], bot[i] = int32(i*37), int32(i*91)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if vector {
+			lerpRowsAVX2(&dst[0], &top[0], &bot[0], n, 3, 77)
+		} else {
+			for k := range dst {
+				dst[k] = top[k] + int32((int64(bot[k]-top[k])*(3*256+77))>>16)
+			}
+		}
+	}
+}
+
+func BenchmarkLerpRows8(b *testing.B)           { benchmarkLerpRows(b, 8, true) }
+func BenchmarkLerpRows1024(b *testing.B)        { benchmarkLerpRows(b, 1024, true) }
+func BenchmarkLerpRows8Generic(b *testing.B)    { benchmarkLerpRows(b, 8, false) }
+func BenchmarkLerpRows1024Generic(b *testing.B) { benchmarkLerpRows(b, 1024, false) }

@@ -1,3 +1,4 @@
+#include "go_asm.h"
 #include "textflag.h"
 
 // The kernels compute a + ⌊(b−a)·t/65536⌋ in 32-bit lanes, exactly as
@@ -26,10 +27,10 @@ TEXT ·lerpRowsAVX2(SB), NOSPLIT, $0-40
 	MOVQ         bot+16(FP), DX
 	MOVQ         n+24(FP), CX
 	MOVL         th+32(FP), AX
-	MOVQ         AX, X6
+	VMOVD        AX, X6
 	VPBROADCASTD X6, Y6
 	MOVL         tl+36(FP), AX
-	MOVQ         AX, X7
+	VMOVD        AX, X7
 	VPBROADCASTD X7, Y7
 	LEAQ         -8(CX), R9   // the last full start
 	XORQ         R8, R8
@@ -57,10 +58,10 @@ TEXT ·cells8AVX2(SB), NOSPLIT, $0-36
 	MOVQ         vals+8(FP), SI
 	MOVQ         cells+16(FP), CX
 	MOVQ         w+24(FP), AX
-	VMOVDQU      0(AX), Y6
-	VMOVDQU      32(AX), Y7
+	VMOVDQU      cellSplit_hi(AX), Y6
+	VMOVDQU      cellSplit_lo(AX), Y7
 	MOVL         bias+32(FP), AX
-	MOVQ         AX, X4
+	VMOVD        AX, X4
 	VPBROADCASTD X4, Y4
 	TESTQ        CX, CX
 	JLE          cells8Done
@@ -86,11 +87,11 @@ TEXT ·cells4AVX2(SB), NOSPLIT, $0-36
 	MOVQ         vals+8(FP), SI
 	MOVQ         pairs+16(FP), CX
 	MOVQ         w+24(FP), AX
-	VMOVDQU      0(AX), Y6
-	VMOVDQU      32(AX), Y7
-	VMOVDQU      64(AX), Y5
+	VMOVDQU      cellSplit_hi(AX), Y6
+	VMOVDQU      cellSplit_lo(AX), Y7
+	VMOVDQU      cellSplit_cell(AX), Y5
 	MOVL         bias+32(FP), AX
-	MOVQ         AX, X4
+	VMOVD        AX, X4
 	VPBROADCASTD X4, Y4
 	TESTQ        CX, CX
 	JLE          cells4Done

@@ -4,15 +4,21 @@
 // AVX2 has no 64-bit multiply; for z = zh·2^32 + zl and c = ch·2^32 + cl,
 // z·c mod 2^64 = zl·cl + ((zh·cl + zl·ch) << 32), three VPMULUDQ.
 
-// MIX64_CONSTANTS broadcasts the multipliers: Y8, Y9 = c1 and c1>>32,
-// Y10, Y11 = c2 and c2>>32. It uses AX.
+// Every instruction that touches a vector register here is VEX-encoded:
+// on some hosts (AMD Zen 3 measured) a legacy-SSE instruction such as
+// MOVQ AX, X8 after VEX code dirtied the upper YMM state costs a state
+// transition of about 110 ns, which made Reset twice as slow as the
+// generic code. sim's TestNoLegacySSEInVectorKernels keeps it so.
+
+// MIX64_CONSTANTS broadcasts the multipliers (go_asm.h's mix64Mul1 and
+// mix64Mul2): Y8, Y9 = c1 and c1>>32, Y10, Y11 = c2 and c2>>32. It uses AX.
 #define MIX64_CONSTANTS \
-	MOVQ         $0xbf58476d1ce4e5b9, AX \
-	MOVQ         AX, X8 \
+	MOVQ         $const_mix64Mul1, AX \
+	VMOVQ        AX, X8 \
 	VPBROADCASTQ X8, Y8 \
 	VPSRLQ       $32, Y8, Y9 \
-	MOVQ         $0x94d049bb133111eb, AX \
-	MOVQ         AX, X10 \
+	MOVQ         $const_mix64Mul2, AX \
+	VMOVQ        AX, X10 \
 	VPBROADCASTQ X10, Y10 \
 	VPSRLQ       $32, Y10, Y11
 

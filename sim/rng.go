@@ -34,8 +34,15 @@ func (r *RNG) Intn(n int) int {
 
 // mix64 is SplitMix64's finaliser: a bijection that spreads every input bit
 // over the output. Worldgen uses it as a hash of coordinates.
+// The multipliers of mix64 (the vector kernels read them through
+// go_asm.h).
+const (
+	mix64Mul1 = 0xbf58476d1ce4e5b9
+	mix64Mul2 = 0x94d049bb133111eb
+)
+
 func mix64(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z = (z ^ (z >> 30)) * mix64Mul1
+	z = (z ^ (z >> 27)) * mix64Mul2
 	return z ^ (z >> 31)
 }
