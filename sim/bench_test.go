@@ -80,6 +80,12 @@ func benchReset(b *testing.B, vector bool) {
 	for i := 0; i < b.N; i++ {
 		w.Reset(uint64(i))
 	}
+	b.StopTimer()
+	used := 0.0
+	if w.gen.vector {
+		used = 1
+	}
+	b.ReportMetric(used, "vector") // 1: the vector kernels ran (longcraft bench reads it)
 }
 
 // BenchmarkResetSameSeed generates one world over and over. It is not a

@@ -146,3 +146,33 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestVectorSpeedUp: the vector/generic Reset ratio is computed run by
+// run where the vector kernels ran, misses when the vector path is slower,
+// and does not apply where they did not run.
+func TestVectorSpeedUp(t *testing.T) {
+	const name = "Reset speed-up, vector / generic (AVX2 hosts)"
+	samples := func(vector, vectorNs, genericNs float64) []Sample {
+		return []Sample{
+			{Key: simPkg + ".BenchmarkReset", Metrics: map[string]float64{"ns/op": vectorNs, "vector": vector}},
+			{Key: simPkg + ".BenchmarkResetGeneric", Metrics: map[string]float64{"ns/op": genericNs}},
+		}
+	}
+	find := func(vs []Value) Value {
+		for _, v := range vs {
+			if v.Name == name {
+				return v
+			}
+		}
+		t.Fatalf("no figure %q", name)
+		return Value{}
+	}
+	v := find(Evaluate(samples(1, 50e3, 75e3)))
+	require.True(t, v.Measured())
+	assert.InDelta(t, 1.5, v.Median, 1e-9)
+	assert.True(t, *v.Met)
+	v = find(Evaluate(samples(1, 147e3, 75e3))) // the legacy-SSE kernels on Zen 3
+	assert.False(t, *v.Met, "a slower vector path is flagged")
+	v = find(Evaluate(samples(0, 75e3, 75e3)))
+	assert.False(t, v.Measured(), "no vector path: nothing to compare")
+}
