@@ -20,7 +20,7 @@ type Figure struct {
 	// the figure to apply (e.g. "vector": the vector path was chosen).
 	Requires string
 	Target   *float64 // nil: none
-	Higher bool     // higher is better (the target is a floor, else a ceiling)
+	Higher   bool     // higher is better (the target is a floor, else a ceiling)
 }
 
 const (
