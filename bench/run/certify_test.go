@@ -1,6 +1,7 @@
 package run
 
 import (
+	"flag"
 	"runtime"
 	"sync"
 	"testing"
@@ -11,15 +12,20 @@ import (
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-// TestCertification generates the obtain tasks of 1,000 eval seeds per
-// tier (50 with -short), each certified by the planner: every task must
+// certifySeeds sizes TestCertification: make test runs the default,
+// make test-long 1,000 (-args -certify-seeds 1000).
+var certifySeeds = flag.Int("certify-seeds", 200, "TestCertification: eval seeds per tier (50 with -short)")
+
+// TestCertification generates the obtain tasks of -certify-seeds eval
+// seeds per tier (200; 1,000 in make test-long; 50 with -short), each
+// certified by the planner: every task must
 // be certified (the generator regenerates a world the planner cannot
 // solve), and the planner must solve most worlds at the first attempt.
 // The figures are logged for the record.
 func TestCertification(t *testing.T) {
-	n := 1000
+	n := *certifySeeds
 	if testing.Short() {
-		n = 50
+		n = min(n, 50)
 	}
 	// Planner success at the first attempt, measured minus a margin.
 	floor := map[string]float64{"easy": 0.95, "medium": 0.95, "hard": 0.80, "expert": 0.20}
