@@ -150,6 +150,17 @@ func (g *game) export() {
 			js.CopyBytesToJS(out, data)
 			return out
 		},
+		// choices(): the families, tiers and Watch agents the page offers,
+		// as JSON, from the registries (task.Families, task.Tiers,
+		// session.Agents): the page hard-codes none of them.
+		"choices": func([]js.Value) any {
+			var tiers []string
+			for _, t := range task.Tiers() {
+				tiers = append(tiers, t.Name)
+			}
+			b, _ := json.Marshal(map[string][]string{"families": task.Families(), "tiers": tiers, "agents": session.Agents()})
+			return string(b)
+		},
 		// legend(): the Play keys, as JSON.
 		"legend": func([]js.Value) any {
 			b, _ := json.Marshal(session.Bindings)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
@@ -76,7 +77,7 @@ func TestAdversarialAgents(t *testing.T) {
 		cfg := Config{Agent: ag.agent, Workers: 2}
 		if ag.script != nil {
 			srv := scriptModel(t, ag.script...)
-			cfg.Agent, cfg.External = "openai", External{Model: "fake", BaseURL: srv.URL}
+			cfg.Agent, cfg.External = "openai", agent.External{Model: "fake", BaseURL: srv.URL}
 		}
 		var results []Result
 		require.NoError(t, Suite(context.Background(), specs, idx, cfg, func(d Done) error {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
@@ -18,12 +18,12 @@ import (
 
 // runnerEpisode sets up the runner's inner loop on a medium achievements
 // task with the named agent, recording a trace, and a snapshot of its start.
-func runnerEpisode(t testing.TB, agent string) (*episode.Episode, bench.Policy, *task.Task, *sim.World) {
+func runnerEpisode(t testing.TB, name string) (*episode.Episode, agent.Agent, *task.Task, *sim.World) {
 	tk, err := task.Generate(task.Spec{Family: task.FamilyAchievements, Tier: "medium", Split: task.Eval, Index: 1}, nil)
 	require.NoError(t, err)
 	w, err := tk.NewWorld()
 	require.NoError(t, err)
-	a, err := NewAgent(agent, tk)
+	a, err := agent.New(name, tk, agent.Options{})
 	require.NoError(t, err)
 	a.Reset(tk.Seed)
 	start := w.Clone()
@@ -33,22 +33,22 @@ func runnerEpisode(t testing.TB, agent string) (*episode.Episode, bench.Policy, 
 // TestRunnerStepAllocatesNothing: the inner loop (agent, step, progress,
 // metrics, trace) allocates nothing per step with the built-in agents.
 func TestRunnerStepAllocatesNothing(t *testing.T) {
-	for _, agent := range Agents() {
-		e, a, _, _ := runnerEpisode(t, agent)
+	for _, name := range agent.Names(func(k agent.Kind) bool { return k.Offline }) {
+		e, a, _, _ := runnerEpisode(t, name)
 		allocs := testing.AllocsPerRun(100, func() {
 			e.Step(a.Act(e.World(), e.Last()))
 		})
-		assert.Zero(t, allocs, agent)
-		assert.Positive(t, e.Steps(), agent)
+		assert.Zero(t, allocs, name)
+		assert.Positive(t, e.Steps(), name)
 	}
 }
 
 // benchmarkSteps measures steps of the runner's inner loop, or of bare
 // sim.Step with the same policy's actions; finished episodes restart from
 // a snapshot (world generation is BenchmarkReset's business).
-func benchmarkSteps(b *testing.B, agent string, runner bool) {
+func benchmarkSteps(b *testing.B, name string, runner bool) {
 	rec := trace.NewRecorder(10000)
-	e, a, tk, start := runnerEpisode(b, agent)
+	e, a, tk, start := runnerEpisode(b, name)
 	w := e.World()
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
@@ -48,7 +49,7 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 	specs := []task.Spec{{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 0, Budget: 40},
 		{Family: task.FamilyCollect, Tier: "easy", Split: task.Eval, Index: 1, Budget: 40}}
 	cfg := Config{Agent: "openai", Workers: 2, Traces: true,
-		External: External{Model: "fake", BaseURL: srv.URL, Retries: 1, ImageSize: 64, Symbolic: true}}
+		External: agent.External{Model: "fake", BaseURL: srv.URL, Retries: 1, ImageSize: 64, Symbolic: true}}
 	var results []Result
 	notes := 0
 	err := Suite(context.Background(), specs, []int{0, 1}, cfg, func(d Done) error {
@@ -91,7 +92,7 @@ func TestOpenAIAgentErrorEndsTheEpisode(t *testing.T) {
 	}))
 	defer srv.Close()
 	res := Play(task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Budget: 20},
-		Config{Agent: "openai", External: External{Model: "x", BaseURL: srv.URL}})
+		Config{Agent: "openai", External: agent.External{Model: "x", BaseURL: srv.URL}})
 	assert.Equal(t, "agent_error", res.End)
 	assert.Contains(t, res.AgentError, "404")
 	assert.False(t, res.Success)

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
@@ -86,7 +87,7 @@ func TestAgentsCannotIdentifyTheirWorld(t *testing.T) {
 		rec := filepath.Join(t.TempDir(), "received.jsonl")
 		t.Setenv("LONGCRAFT_RECORD", rec)
 		results := play(Config{Agent: "exec:" + buildAgent(t, "recorder"), Workers: 1,
-			External: External{ImageSize: 64, Symbolic: true}})
+			External: agent.External{ImageSize: 64, Symbolic: true}})
 		b, err := os.ReadFile(rec)
 		require.NoError(t, err)
 		assert.Equal(t, len(specs), bytes.Count(b, []byte(`"type":"reset"`)), "one reset an episode")
@@ -111,7 +112,7 @@ func TestAgentsCannotIdentifyTheirWorld(t *testing.T) {
 		}))
 		t.Cleanup(srv.Close)
 		results := play(Config{Agent: "openai", Workers: 2,
-			External: External{Model: "fake", BaseURL: srv.URL, ImageSize: 64, Symbolic: true}})
+			External: agent.External{Model: "fake", BaseURL: srv.URL, ImageSize: 64, Symbolic: true}})
 		mu.Lock()
 		defer mu.Unlock()
 		checkNoLeak(t, "openai", received.Bytes(), results)

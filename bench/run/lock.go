@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 )
@@ -74,7 +75,7 @@ func relockCommand(name string) string {
 // other episodes, is refused.
 func runLock(ctx context.Context, o Options, progress func(done, total int)) (l *suite.Lock, save func() error, err error) {
 	none := func() error { return nil }
-	if isRecorded(o.Suite) {
+	if agent.IsRecorded(o.Suite) {
 		return nil, none, nil
 	}
 	s, err := suite.Load(o.Suite)

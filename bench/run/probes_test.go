@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/task"
 )
@@ -79,7 +80,7 @@ func TestTimeoutIsCheckedEveryStep(t *testing.T) {
 	srv := replyModel(t, `{"action": "noop"}`, 60*time.Millisecond)
 	spec := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 3, Budget: 200}
 	cfg := Config{Agent: "openai", Workers: 1, Timeout: 250 * time.Millisecond,
-		External: External{Model: "fake", BaseURL: srv.URL}}
+		External: agent.External{Model: "fake", BaseURL: srv.URL}}
 	var res Result
 	start := time.Now()
 	require.NoError(t, Suite(context.Background(), []task.Spec{spec}, []int{0}, cfg, func(d Done) error {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/agent"
 )
 
 // Recorded play scores exactly as the play it records: the planner's
@@ -19,7 +21,7 @@ func TestRecordedPlayScoresAsThePlayer(t *testing.T) {
 	file := filepath.Join(o.Out, TraceFile)
 
 	r := small(t.TempDir())
-	r.Agent, r.Suite = RecordedPrefix+file, RecordedPrefix+file
+	r.Agent, r.Suite = agent.RecordedPrefix+file, agent.RecordedPrefix+file
 	rec, err := Score(context.Background(), r, nil)
 	require.NoError(t, err)
 	require.True(t, rec.Complete)
@@ -47,7 +49,7 @@ func TestRecordedPlayScoresAsThePlayer(t *testing.T) {
 	// On a suite with tasks the trace lacks, those episodes are errors
 	// that say so.
 	m := small(t.TempDir())
-	m.Agent, m.Seeds = RecordedPrefix+file, 2
+	m.Agent, m.Seeds = agent.RecordedPrefix+file, 2
 	_, err = Score(context.Background(), m, nil)
 	require.NoError(t, err)
 	rs, err := ReadResults(filepath.Join(m.Out, ResultsFile))

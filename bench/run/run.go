@@ -4,49 +4,20 @@ package run
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/agent/remote"
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/planner"
-	"github.com/longcraft/longcraft/bench/player"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
-	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
-
-// Agents lists the built-in agents: the policies of package bench (random,
-// the floor; noop; explorer) and the full-knowledge planner (the ceiling
-// and the solvability reference: it sees the whole state).
-func Agents() []string { return append(bench.PolicyNames(), "planner") }
-
-// KnownAgent says whether name is an agent Score can play: a built-in one,
-// an external player (openai, exec:CMD), or recorded play (trace:FILE).
-func KnownAgent(name string) bool {
-	if isExternal(name) || isRecorded(name) {
-		return true
-	}
-	for _, a := range Agents() {
-		if a == name {
-			return true
-		}
-	}
-	return false
-}
-
-// NewAgent returns the named built-in agent for a task.
-func NewAgent(name string, t *task.Task) (bench.Policy, error) {
-	if name == "planner" {
-		return planner.New(t.Goal), nil
-	}
-	return bench.NewPolicy(name)
-}
 
 // Result is the outcome of one episode: one line of results.jsonl.
 type Result struct {
@@ -79,15 +50,15 @@ func Certify(w *sim.World, goal task.Goal, budget int) (bool, int) {
 // Config is how episodes are played.
 type Config struct {
 	Agent      string
-	Workers    int           // 0: one per core
-	Certify    bool          // certify tasks with the planner before playing
-	NoProgress int           // end an episode after this many steps without progress (0: never)
-	Timeout    time.Duration // end an episode after this wall-clock time (0: never)
-	Traces     bool          // record each episode's trace into Result.Trace
-	External   External      // settings of external players (openai, exec:CMD)
+	Workers    int            // 0: one per core
+	Certify    bool           // certify tasks with the planner before playing
+	NoProgress int            // end an episode after this many steps without progress (0: never)
+	Timeout    time.Duration  // end an episode after this wall-clock time (0: never)
+	Traces     bool           // record each episode's trace into Result.Trace
+	External   agent.External // settings of external players (openai, exec:CMD)
 
-	recorded *recorded   // the play of a trace:FILE agent, loaded by Score
-	lock     *suite.Lock // the suite's frozen tasks, by suite position; nil: generate
+	recorded *agent.Recorded // the play of a trace:FILE agent, loaded by Score
+	lock     *suite.Lock     // the suite's frozen tasks, by suite position; nil: generate
 }
 
 // worker plays episodes on one goroutine, reusing its worlds, recorder
@@ -97,8 +68,7 @@ type worker struct {
 	index  int
 	worlds map[int]*sim.World // by map size
 	rec    *trace.Recorder
-	ext    player.Player // the external player, connected on first use
-	atlas  *render.Atlas
+	agents *agent.Source // opened on first use; keeps an external player's connection
 }
 
 func newWorker(cfg Config, index int) *worker {
@@ -107,9 +77,21 @@ func newWorker(cfg Config, index int) *worker {
 
 // close releases the worker's external player.
 func (p *worker) close() {
-	if p.ext != nil {
-		p.ext.Close()
+	if p.agents != nil {
+		_ = p.agents.Close()
 	}
+}
+
+// agent returns the worker's agent for task t.
+func (p *worker) agent(t *task.Task) (agent.Agent, error) {
+	if p.agents == nil {
+		src, err := agent.Open(p.cfg.Agent, agent.Options{External: p.cfg.External, Recorded: p.cfg.recorded, Worker: p.index, Remote: remote.Connector{}})
+		if err != nil {
+			return nil, err
+		}
+		p.agents = src
+	}
+	return p.agents.New(t)
 }
 
 // world returns the worker's world for t, reset to t's start.
@@ -150,26 +132,14 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	}
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
 	res.Observability, res.Feedback = string(t.Observability), string(t.Feedback)
-	var agent bench.Policy
-	var ext *player.Agent
-	var rp *recordedPolicy
-	switch {
-	case isExternal(p.cfg.Agent):
-		ext, err = p.externalAgent(t)
-		agent = ext
-	case isRecorded(p.cfg.Agent):
-		if p.cfg.recorded == nil {
-			err = fmt.Errorf("agent %s: the trace is loaded by Score", p.cfg.Agent)
-		} else if rp, err = p.cfg.recorded.policy(t); err == nil {
-			agent = rp
-		}
-	default:
-		agent, err = NewAgent(p.cfg.Agent, t)
-	}
+	ag, err := p.agent(t)
 	if err != nil {
 		res.Err = err.Error()
 		return res, nil
 	}
+	failer, _ := ag.(agent.Failer)
+	stopper, _ := ag.(agent.Stopper)
+	annotator, _ := ag.(agent.Annotator)
 	w, err := p.world(t)
 	if err != nil {
 		res.Err = err.Error()
@@ -180,34 +150,36 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	if p.cfg.Traces {
 		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.Agent, time.Now().UnixMilli()
 	}
-	agent.Reset(t.Seed)
+	ag.Reset(t.Seed)
 	e := episode.New(t, w, opts)
 	for !e.Over() {
-		if rp != nil && rp.Stopped() {
+		if stopper != nil && stopper.Stopped() {
 			e.Stop(task.EndStopped) // the recorded player stopped here
 			break
 		}
-		a := agent.Act(w, e.Last())
+		a := ag.Act(w, e.Last())
 		// A failed external player answered nothing: its stand-in noop is
 		// not played.
-		if ext != nil && ext.Err() != nil {
+		if failer != nil && failer.Err() != nil {
 			e.Stop(task.EndAgentError)
 			break
 		}
 		e.Step(a)
-		if ext != nil {
-			if n, ok := ext.Note(); ok {
+		if annotator != nil {
+			if n, ok := annotator.Note(); ok {
 				e.Annotate(n)
 			}
 		}
 	}
 	res.Metrics = e.Metrics()
-	if ext != nil {
-		ext.Finish(w, e.Last()) // the last reply's prediction
-		if ext.Err() != nil {
-			res.AgentError = ext.Err().Error()
-		}
-		externalStats(&res, ext.Stats())
+	if f, ok := ag.(agent.Finisher); ok {
+		f.Finish(w, e.Last()) // the last reply's prediction
+	}
+	if failer != nil && failer.Err() != nil {
+		res.AgentError = failer.Err().Error()
+	}
+	if c, ok := ag.(remote.Coster); ok {
+		externalStats(&res, c.Stats())
 	}
 	if !p.cfg.Traces {
 		return res, nil
@@ -242,8 +214,8 @@ type Done struct {
 // does. On cancellation it stops starting episodes, lets running ones
 // finish, and returns ctx's error.
 func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, done func(Done) error) error {
-	if !KnownAgent(cfg.Agent) {
-		return fmt.Errorf("unknown agent %q (built-in: %v)", cfg.Agent, Agents())
+	if _, err := agent.Lookup(cfg.Agent); err != nil {
+		return err
 	}
 	workers := cfg.Workers
 	if workers <= 0 {

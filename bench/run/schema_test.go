@@ -11,6 +11,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/agent"
 )
 
 // protocolSchema compiles docs/protocol.schema.json; def picks one of its
@@ -58,7 +60,7 @@ func TestProtocolSchema(t *testing.T) {
 		idx[i] = i
 	}
 	require.NoError(t, Suite(t.Context(), specs, idx, Config{Agent: "exec:" + buildAgent(t, "recorder"), Workers: 1,
-		External: External{ImageSize: 64, Symbolic: true}}, func(Done) error { return nil }))
+		External: agent.External{ImageSize: 64, Symbolic: true}}, func(Done) error { return nil }))
 	f, err := os.Open(rec)
 	require.NoError(t, err)
 	defer f.Close()

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
@@ -44,12 +45,12 @@ const (
 // their positions in the whole suite.
 func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) {
 	var all []task.Spec
-	if isRecorded(o.Suite) {
-		r, err := loadRecorded(o.Suite)
+	if agent.IsRecorded(o.Suite) {
+		r, err := agent.LoadRecorded(o.Suite)
 		if err != nil {
 			return "", nil, nil, err
 		}
-		name, all = r.suiteName(), r.specs
+		name, all = r.SuiteName(), r.Specs()
 	} else {
 		s, err := suite.Load(o.Suite)
 		if err != nil {
@@ -213,8 +214,8 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	}
 	start := time.Now()
 	o.Config.Agent = o.Agent
-	if isRecorded(o.Agent) {
-		if o.Config.recorded, err = loadRecorded(o.Agent); err != nil {
+	if agent.IsRecorded(o.Agent) {
+		if o.Config.recorded, err = agent.LoadRecorded(o.Agent); err != nil {
 			return oc, err
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/dataset"
 	"github.com/longcraft/longcraft/render"
 )
@@ -49,7 +49,7 @@ frames written so far.`,
 			case cfg.Out == "":
 				return fmt.Errorf("--out is required")
 			}
-			if _, err := bench.NewPolicy(cfg.Policy); err != nil {
+			if _, err := agent.New(cfg.Policy, nil, agent.Options{}); err != nil {
 				return fmt.Errorf("--policy: %w", err)
 			}
 			return runDataset(cmd.Context(), cmd, cfg, quiet)
@@ -61,7 +61,7 @@ frames written so far.`,
 	f.Uint64Var(&cfg.Seed, "seed", 0, "seed of the first episode's world")
 	f.IntVar(&cfg.MaxSteps, "max-steps", 500, "steps per episode at most (0: the ruleset's 10,000)")
 	f.IntVar(&cfg.Size, "size", 64, "frame side in pixels (64 is Crafter's observation)")
-	f.StringVar(&cfg.Policy, "policy", "explorer", fmt.Sprintf("built-in policy %v", bench.PolicyNames()))
+	f.StringVar(&cfg.Policy, "policy", "explorer", fmt.Sprintf("an agent that plays plain worlds: %v", plainAgents()))
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress bar")
 	return cmd
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
@@ -75,7 +75,7 @@ changes the pixels, so do not use it for datasets).`,
 	fl.IntVar(&f.episode, "episode", 0, "with --trace: the episode's index")
 	fl.StringVar(&f.id, "id", "", "with --trace: the episode whose task id this is (as in results.jsonl)")
 	fl.Uint64Var(&f.seed, "seed", 0, "world seed")
-	fl.StringVar(&f.policy, "policy", "explorer", fmt.Sprintf("built-in policy %v", bench.PolicyNames()))
+	fl.StringVar(&f.policy, "policy", "explorer", fmt.Sprintf("an agent that plays plain worlds: %v", plainAgents()))
 	fl.IntVar(&f.steps, "steps", 100, "steps to play (the episode may end sooner)")
 	fl.IntVar(&f.size, "size", 256, "frame side in pixels (64 is Crafter's observation)")
 	fl.StringVarP(&f.out, "out", "o", "frames", "output directory (created if missing)")
@@ -118,7 +118,7 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 			f.steps = len(ep.Actions)
 		}
 	} else {
-		policy, err := bench.NewPolicy(f.policy)
+		policy, err := agent.New(f.policy, nil, agent.Options{})
 		if err != nil {
 			return fmt.Errorf("--policy: %w", err)
 		}

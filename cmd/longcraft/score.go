@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/agent/remote"
 	"github.com/longcraft/longcraft/bench/run"
 	"github.com/longcraft/longcraft/bench/suite"
 )
@@ -45,31 +47,32 @@ Results do not depend on --workers. Ctrl-C keeps what finished and prints
 the partial summary; --resume continues a run from its results.jsonl.
 --shard i/n plays every n-th episode (defaults from Kubernetes Indexed Jobs,
 JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
-and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedded()),
+and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.
+
+Agents (--agent):
+%s`, suite.Embedded(), agent.Help()),
 		Example: `  longcraft score --suite default --agent explorer --out runs/explorer
   longcraft score --suite standard --agent planner --tier hard --seeds 5 --out runs/hard
   longcraft score --suite default --agent random --out runs/r --shard 0/2
   longcraft score --agent trace:human.lctrace --out runs/human   # a human baseline`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			known := run.KnownAgent(o.Agent)
-			if strings.HasPrefix(o.Agent, run.RecordedPrefix) && !cmd.Flags().Changed("suite") {
+			if agent.IsRecorded(o.Agent) && !cmd.Flags().Changed("suite") {
 				o.Suite = o.Agent // the tasks that were played
 			}
 			if concurrency > 0 {
 				o.Workers = concurrency
 			}
 			switch {
-			case !known:
-				return fmt.Errorf("--agent %q: built-in agents are %v, or openai, exec:COMMAND, or trace:FILE.lctrace", o.Agent, run.Agents())
-			case o.Agent == "openai" && (o.External.Model == "" || o.External.BaseURL == ""):
-				return fmt.Errorf("--agent openai needs --model and --base-url (the key comes from OPENAI_API_KEY)")
 			case o.Out == "":
 				return fmt.Errorf("--out is required")
 			case o.Traces != "all" && o.Traces != "failures" && o.Traces != "none":
 				return fmt.Errorf("--traces %q: want all, failures or none", o.Traces)
 			case o.Workers < 0 || o.NoProgress < 0 || o.Seeds < 0:
 				return fmt.Errorf("--workers, --no-progress and --seeds must not be negative")
+			}
+			if err := agent.Check(o.Agent, agent.Options{External: o.External, Remote: remote.Connector{}}); err != nil {
+				return fmt.Errorf("--agent: %w", err)
 			}
 			var err error
 			if o.Shard, o.Shards, err = parseShard(shard, cmd.Flags().Changed("shards"), o.Shards); err != nil {
@@ -80,7 +83,7 @@ and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.`, suite.Embedde
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Suite, "suite", "default", "embedded suite name or suite YAML file")
-	f.StringVar(&o.Agent, "agent", "explorer", fmt.Sprintf("built-in agent %v, openai, exec:COMMAND, or trace:FILE.lctrace (recorded play, e.g. a human's from the browser demo; its tasks are the suite unless --suite is given)", run.Agents()))
+	f.StringVar(&o.Agent, "agent", "explorer", "one of "+agent.Usages()+" (see above; trace:FILE's tasks are the suite unless --suite is given)")
 	f.StringVarP(&o.Out, "out", "o", "", "run directory (required)")
 	f.IntVar(&o.Workers, "workers", 0, "parallel workers (0: one per core)")
 	f.BoolVar(&o.Certify, "certify", true, "a suite file without a lock: certify each task with the planner (and keep the lock in --out); false plays them uncertified")

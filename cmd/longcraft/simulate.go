@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -36,7 +37,7 @@ finished.`,
   longcraft simulate --worlds 100 --max-steps 500 --seed 1000 --workers 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := bench.NewPolicy(cfg.Policy); err != nil {
+			if _, err := agent.New(cfg.Policy, nil, agent.Options{}); err != nil {
 				return fmt.Errorf("--policy: %w", err)
 			}
 			if cfg.Worlds <= 0 {
@@ -56,7 +57,7 @@ finished.`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&cfg.Worlds, "worlds", 1000, "episodes to play, one seeded world each")
-	f.StringVar(&cfg.Policy, "policy", "random", fmt.Sprintf("built-in policy %v", bench.PolicyNames()))
+	f.StringVar(&cfg.Policy, "policy", "random", fmt.Sprintf("an agent that plays plain worlds: %v", plainAgents()))
 	f.Uint64Var(&cfg.Seed, "seed", 0, "seed of the first world; world i uses seed+i")
 	f.IntVar(&cfg.MaxSteps, "max-steps", 0, "steps per episode at most (0: the ruleset's 10,000)")
 	f.IntVar(&cfg.Workers, "workers", 0, "parallel workers (0: one per core)")
@@ -127,4 +128,9 @@ func printSummary(w io.Writer, cfg bench.RolloutConfig, r *sim.Rules, s bench.Su
 	for a, name := range r.Achievements {
 		fmt.Fprintf(w, "  %-20s %6.2f%%\n", name, s.SuccessRates[a])
 	}
+}
+
+// plainAgents lists the agents that play plain worlds (no task, no I/O).
+func plainAgents() []string {
+	return agent.Names(func(k agent.Kind) bool { return k.Offline && !k.NeedsTask })
 }

@@ -11,7 +11,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/protocol"
@@ -54,6 +54,9 @@ type snapshot struct {
 	reward int64 // tenths, so far
 }
 
+// Agents lists the agents Watch can play: the registry's offline ones.
+func Agents() []string { return agent.Names(func(k agent.Kind) bool { return k.Offline && !k.Prefix }) }
+
 // Session is one episode shown in the browser.
 type Session struct {
 	Mode  Mode
@@ -68,7 +71,7 @@ type Session struct {
 	// (bench/episode) that the runner and the server use, recording its
 	// trace as it goes.
 	game   *episode.Episode
-	policy bench.Policy
+	policy agent.Agent
 
 	// Replay only: the trace re-simulated step by step (its end is the
 	// trace's), the goal's stages for the HUD, and snapshots to seek.
@@ -81,9 +84,9 @@ type Session struct {
 	snaps   []snapshot // snaps[i] is the episode after i·snapshotEvery steps
 }
 
-// New starts a Play or Watch session of the task of spec. agent names the
-// built-in agent that plays in Watch mode (planner, explorer, random, noop).
-func New(spec task.Spec, mode Mode, agent string) (*Session, error) {
+// New starts a Play or Watch session of the task of spec. name is the
+// agent that plays in Watch mode: one of Agents (the offline ones).
+func New(spec task.Spec, mode Mode, name string) (*Session, error) {
 	if mode == Replay {
 		return nil, fmt.Errorf("new session: a replay starts from a trace (OpenReplay)")
 	}
@@ -103,13 +106,18 @@ func New(spec task.Spec, mode Mode, agent string) (*Session, error) {
 	}
 	s := &Session{Mode: mode, Task: t, World: w, Agent: "human"}
 	if mode == Watch {
-		if agent == "planner" {
-			s.policy = planner.New(t.Goal)
-		} else if s.policy, err = bench.NewPolicy(agent); err != nil {
+		k, err := agent.Lookup(name)
+		if err == nil && !k.Offline {
+			err = fmt.Errorf("agent %s needs a connection the browser does not have (browser agents: %v)", name, Agents())
+		}
+		if err == nil {
+			s.policy, err = agent.New(name, t, agent.Options{})
+		}
+		if err != nil {
 			return nil, fmt.Errorf("new session: %w", err)
 		}
 		s.policy.Reset(t.Seed)
-		s.Agent = agent
+		s.Agent = name
 	}
 	s.game = episode.New(t, w, episode.Options{Recorder: trace.NewRecorder(t.Budget), Agent: s.Agent})
 	if s.obs, err = protocol.NewBuilder(t, protocol.Options{}, nil); err != nil {

@@ -1,4 +1,4 @@
-package run
+package agent
 
 import (
 	"fmt"
@@ -16,27 +16,28 @@ import (
 // that a human baseline is scored by the same code and metrics as agents.
 const RecordedPrefix = "trace:"
 
-// isRecorded says whether an agent or suite name is recorded play.
-func isRecorded(name string) bool { return strings.HasPrefix(name, RecordedPrefix) }
+// IsRecorded says whether an agent or suite name is recorded play.
+func IsRecorded(name string) bool { return strings.HasPrefix(name, RecordedPrefix) }
 
-// recorded is the play of a trace file, by task ID.
-type recorded struct {
+// Recorded is the play of a trace file, by task ID: loaded once per run
+// (LoadRecorded) and shared by every worker's trace:FILE agents.
+type Recorded struct {
 	path    string
 	specs   []task.Spec // in file order, each task once
 	seeds   map[string]uint64
 	actions map[string][]byte
 }
 
-// loadRecorded reads the episodes of a trace file that were played on a
-// task. A task played twice keeps its first episode.
-func loadRecorded(name string) (*recorded, error) {
+// LoadRecorded reads the episodes of a trace file (name is trace:FILE)
+// that were played on a task. A task played twice keeps its first episode.
+func LoadRecorded(name string) (*Recorded, error) {
 	path := strings.TrimPrefix(name, RecordedPrefix)
 	tf, err := trace.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer tf.Close()
-	r := &recorded{path: path, seeds: map[string]uint64{}, actions: map[string][]byte{}}
+	r := &Recorded{path: path, seeds: map[string]uint64{}, actions: map[string][]byte{}}
 	for i := range tf.Index {
 		ep, err := tf.Episode(i)
 		if err != nil {
@@ -58,11 +59,14 @@ func loadRecorded(name string) (*recorded, error) {
 	return r, nil
 }
 
-// suiteName names the suite of a trace's tasks in summaries.
-func (r *recorded) suiteName() string { return RecordedPrefix + filepath.Base(r.path) }
+// SuiteName names the suite of a trace's tasks in summaries.
+func (r *Recorded) SuiteName() string { return RecordedPrefix + filepath.Base(r.path) }
+
+// Specs lists the tasks played, in file order, each once.
+func (r *Recorded) Specs() []task.Spec { return r.specs }
 
 // policy returns the replay of task t's recorded actions.
-func (r *recorded) policy(t *task.Task) (*recordedPolicy, error) {
+func (r *Recorded) policy(t *task.Task) (*recordedPolicy, error) {
 	acts, ok := r.actions[t.ID]
 	if !ok {
 		return nil, fmt.Errorf("%s has no play of task %s", r.path, t.ID)

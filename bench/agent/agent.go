@@ -1,0 +1,306 @@
+// Package agent is the one registry of agents: every agent a run, the
+// browser or a command plays — the built-in policies, the planner,
+// external players (openai, exec:CMD) and recorded play (trace:FILE) —
+// comes from New or a Source by name, and what an agent can do beyond
+// acting is told by the optional interfaces it implements (Failer,
+// Annotator, Stopper, Finisher, Coster), in the way io.WriterTo extends
+// io.Writer. No caller compares agent names; the help and the validation
+// of every --agent flag are generated from Kinds.
+//
+// It owns the construction of agents only: episodes are bench/episode's,
+// observations bench/protocol's, transports bench/player's. It must not
+// import the runner, the server or the browser session.
+package agent
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/planner"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Agent chooses each action from the world and the outcome of its last
+// action, as the task's feedback level lets it read it. Reset starts an
+// episode with a seed for the agent's own randomness (never the world's).
+type Agent = bench.Policy
+
+// Failer is an agent that can fail (an external player's transport): a
+// non-nil Err ends the episode as agent_error, and the action returned
+// with it is not played.
+type Failer interface{ Err() error }
+
+// Annotator is an agent that explains its steps: the note of the last
+// action goes into the trace.
+type Annotator interface {
+	Note() (trace.Note, bool)
+}
+
+// Stopper is an agent that can run out of actions (recorded play): the
+// episode ends as stopped.
+type Stopper interface{ Stopped() bool }
+
+// Finisher is an agent that scores something when the episode ends (an
+// external player's last prediction).
+type Finisher interface {
+	Finish(w *sim.World, last *sim.Outcome)
+}
+
+// Options configure the agents that need settings.
+type Options struct {
+	External External // openai and exec:CMD
+	// Recorded is the loaded play of trace:FILE (LoadRecorded); nil: the
+	// Source loads it.
+	Recorded *Recorded
+	Worker   int             // the worker's index (an OpenAI player's sampling seed)
+	Context  context.Context // external players' calls (nil: background)
+	// Remote connects external players (bench/agent/remote.Connector);
+	// nil where there is none (the browser): those kinds cannot be made.
+	// It is a separate package so that the browser's build carries no
+	// HTTP client or process launcher.
+	Remote Remote
+}
+
+// Remote makes the agents of the kinds that talk to another process.
+type Remote interface {
+	Check(name string, o Options) error
+	Open(name string, o Options) (Maker, error)
+}
+
+// Maker makes one kind's agents for successive tasks; a kind that keeps a
+// connection closes it.
+type Maker interface {
+	Make(t *task.Task) (Agent, error)
+	io.Closer
+}
+
+// External configures external players: "openai" (any OpenAI-compatible
+// server) and "exec:CMD" (a program speaking JSON lines on stdio).
+type External struct {
+	Model       string
+	BaseURL     string
+	Temperature float64
+	MaxTokens   int
+	History     int
+	CallTimeout time.Duration
+	Retries     int
+	StepTimeout time.Duration // exec: per message
+	ImageSize   int           // PNG observations of this size (0: text only)
+	Symbolic    bool
+	NoNotice    bool // do not tell the player its reply was invalid
+}
+
+// Kind is one entry of the registry.
+type Kind struct {
+	Name  string // the name, or the prefix of names (Prefix)
+	Usage string // how to write it: "explorer", "exec:COMMAND"
+	Help  string
+	// Prefix: the name is Name followed by an argument (exec:CMD).
+	Prefix bool
+	// Offline: it needs no I/O (the browser can play it).
+	Offline bool
+	// NeedsTask: it reads the task's goal (the planner): it cannot play a
+	// plain world.
+	NeedsTask bool
+	// Remote: Options.Remote makes it (it talks to another process).
+	Remote bool
+	check  func(name string, o Options) error // settings it needs (nil: none)
+	open   func(name string, o Options) (Maker, error)
+}
+
+// Kinds is the registry, in the order help lists it.
+func Kinds() []Kind {
+	policy := func(name string) func(string, Options) (Maker, error) {
+		return func(string, Options) (Maker, error) {
+			if _, err := bench.NewPolicy(name); err != nil {
+				return nil, err
+			}
+			return policyMaker(name), nil
+		}
+	}
+	return []Kind{
+		{Name: "noop", Usage: "noop", Help: "does nothing: how far standing still gets", Offline: true, open: policy("noop")},
+		{Name: "random", Usage: "random", Help: "uniformly random actions: the floor", Offline: true, open: policy("random")},
+		{Name: "explorer", Usage: "explorer", Help: "the fair baseline: reads only what an agent observes and remembers it", Offline: true, open: policy("explorer")},
+		{Name: "planner", Usage: "planner", Help: "reads the whole state and the goal: the ceiling and the certifier", Offline: true, NeedsTask: true,
+			open: func(string, Options) (Maker, error) { return plannerMaker{}, nil }},
+		{Name: "openai", Usage: "openai", Help: "a language or vision model behind an OpenAI-compatible API (--model, --base-url)", NeedsTask: true, Remote: true,
+			check: func(_ string, o Options) error {
+				if o.External.Model == "" || o.External.BaseURL == "" {
+					return fmt.Errorf("agent openai needs a model and a base URL (--model, --base-url; the key comes from OPENAI_API_KEY)")
+				}
+				return nil
+			}},
+		{Name: "exec:", Usage: "exec:COMMAND", Help: "a program in any language speaking JSON lines on stdio (docs/players.md)", Prefix: true, NeedsTask: true, Remote: true},
+		{Name: RecordedPrefix, Usage: RecordedPrefix + "FILE.lctrace", Help: "recorded play, e.g. a human's from the browser demo, replayed task by task", Prefix: true, NeedsTask: true,
+			open: func(name string, o Options) (Maker, error) {
+				r := o.Recorded
+				if r == nil {
+					var err error
+					if r, err = LoadRecorded(name); err != nil {
+						return nil, err
+					}
+				}
+				return recordedMaker{r}, nil
+			}},
+	}
+}
+
+// Lookup returns the kind of agent name.
+func Lookup(name string) (Kind, error) {
+	for _, k := range Kinds() {
+		if name == k.Name && !k.Prefix || k.Prefix && strings.HasPrefix(name, k.Name) && len(name) > len(k.Name) {
+			return k, nil
+		}
+	}
+	return Kind{}, fmt.Errorf("unknown agent %q: %s", name, Usages())
+}
+
+// Check reports whether agent name can be made with o, without making one
+// (nor connecting, nor reading a trace).
+func Check(name string, o Options) error {
+	k, err := Lookup(name)
+	if err != nil {
+		return err
+	}
+	if k.check != nil {
+		if err := k.check(name, o); err != nil {
+			return err
+		}
+	}
+	if k.Remote {
+		if o.Remote == nil {
+			return fmt.Errorf("agent %s talks to another process, which this build cannot start (offline agents: %v)", name, Names(func(k Kind) bool { return k.Offline }))
+		}
+		return o.Remote.Check(name, o)
+	}
+	return nil
+}
+
+// Usages lists how to name every agent, for errors and flag help.
+func Usages() string {
+	var u []string
+	for _, k := range Kinds() {
+		u = append(u, k.Usage)
+	}
+	return strings.Join(u, ", ")
+}
+
+// Help describes every agent, one line each.
+func Help() string {
+	var b strings.Builder
+	for _, k := range Kinds() {
+		fmt.Fprintf(&b, "  %-22s %s\n", k.Usage, k.Help)
+	}
+	return b.String()
+}
+
+// Names lists the names of the agents that need no argument and match
+// keep (nil: all), sorted; e.g. the offline ones the browser offers.
+func Names(keep func(Kind) bool) []string {
+	var names []string
+	for _, k := range Kinds() {
+		if !k.Prefix && (keep == nil || keep(k)) {
+			names = append(names, k.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Source makes the agents of one name for successive tasks, keeping what
+// they share (an external player's connection, one per worker). It is not
+// safe for concurrent use: give each worker its own.
+type Source struct {
+	kind Kind
+	m    Maker
+}
+
+// Open prepares the agents of name.
+func Open(name string, o Options) (*Source, error) {
+	k, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(name, o); err != nil {
+		return nil, err
+	}
+	open := k.open
+	if k.Remote {
+		open = o.Remote.Open
+	}
+	m, err := open(name, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Source{kind: k, m: m}, nil
+}
+
+// Kind is the source's entry of the registry.
+func (s *Source) Kind() Kind { return s.kind }
+
+// New returns the agent for task t (nil: a plain world, which agents that
+// read the goal refuse).
+func (s *Source) New(t *task.Task) (Agent, error) {
+	if t == nil && s.kind.NeedsTask {
+		return nil, fmt.Errorf("agent %s plays tasks only (it reads the goal)", s.kind.Usage)
+	}
+	return s.m.Make(t)
+}
+
+// Close releases what the agents share (an exec process).
+func (s *Source) Close() error { return s.m.Close() }
+
+// New returns the agent name for task t. An agent that keeps a
+// connection (openai, exec:CMD) owns it: close it with Close.
+func New(name string, t *task.Task, o Options) (Agent, error) {
+	s, err := Open(name, o)
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.New(t)
+	if err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	if s.kind.Remote {
+		return closing{Agent: a, src: s}, nil
+	}
+	return a, nil
+}
+
+// Close releases what a New agent holds, if anything.
+func Close(a Agent) error {
+	if c, ok := a.(closing); ok {
+		return c.src.Close()
+	}
+	return nil
+}
+
+// closing is a New external agent with the source it owns.
+type closing struct {
+	Agent
+	src *Source
+}
+
+type policyMaker string
+
+func (p policyMaker) Make(*task.Task) (Agent, error) { return bench.NewPolicy(string(p)) }
+func (policyMaker) Close() error                     { return nil }
+
+type plannerMaker struct{}
+
+func (plannerMaker) Make(t *task.Task) (Agent, error) { return planner.New(t.Goal), nil }
+func (plannerMaker) Close() error                     { return nil }
+
+type recordedMaker struct{ r *Recorded }
+
+func (m recordedMaker) Make(t *task.Task) (Agent, error) { return m.r.policy(t) }
+func (recordedMaker) Close() error                       { return nil }
