@@ -54,7 +54,7 @@ func newNightNoise(unit, cols, rows int, f Format, stride int) nightNoise {
 			vignette[y*w+x] = int(255 - expNeg(2*r2)*255>>30)
 		}
 	}
-	state := uint64(0x6e6f697365) // "noise"
+	rng := sim.RNG{State: 0x6e6f697365} // "noise"
 	for l := range n.cells {
 		amount := levelNoise(l)
 		if amount == 0 {
@@ -63,7 +63,7 @@ func newNightNoise(unit, cols, rows int, f Format, stride int) nightNoise {
 		for k := range n.cells[l] {
 			p := &n.cells[l][k]
 			for i, v := range vignette {
-				r := splitmix(&state)
+				r := rng.Uint64()
 				if int(uint8(r)) < amount*v>>8 {
 					p.offset = append(p.offset, int32(i/w*cell*stride+i%w*cell*int(f)))
 					p.gray = append(p.gray, uint8(32+(r>>8)%96))
@@ -113,17 +113,8 @@ func (n *nightNoise) apply(dst []byte, stride, bpp, level, k, variant int) {
 
 // noisePattern picks the noise pattern of w's frame from its seed and step.
 func noisePattern(w *sim.World) int {
-	state := w.Seed() ^ uint64(w.StepCount())*0x9e3779b97f4a7c15
-	return int(splitmix(&state) % noisePatterns)
-}
-
-// splitmix advances a SplitMix64 state and returns its next output.
-func splitmix(state *uint64) uint64 {
-	*state += 0x9e3779b97f4a7c15
-	z := *state
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+	rng := sim.RNG{State: w.Seed() ^ uint64(w.StepCount())*0x9e3779b97f4a7c15}
+	return int(rng.Uint64() % noisePatterns)
 }
 
 // expNeg returns e^−t for t ≥ 0 in 1/2^20 units, as a 1/2^30 fraction,

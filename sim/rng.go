@@ -21,6 +21,10 @@ func (r *RNG) Uint64() uint64 {
 // (i+1)·splitMixGamma), SplitMix64 at position i+1 (see drawRow and fill).
 const splitMixGamma = 0x9e3779b97f4a7c15
 
+// Mix64 is SplitMix64's finaliser, for the layers above that hash with
+// the world's function (task seeds, render noise): one definition.
+func Mix64(z uint64) uint64 { return mix64(z) }
+
 // Chance reports true with probability p/65536.
 func (r *RNG) Chance(p uint32) bool {
 	return uint32(r.Uint64()>>48) < p

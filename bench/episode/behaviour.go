@@ -1,6 +1,8 @@
 package episode
 
 import (
+	"math/bits"
+
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -99,23 +101,15 @@ func (t *Tracker) Behaviour() Behaviour {
 			}
 		}
 	}
-	missing := popcount(uint64(t.missingItems)) + popcount(uint64(t.missingStations))
+	missing := bits.OnesCount64(uint64(t.missingItems)) + bits.OnesCount64(uint64(t.missingStations))
 	if missing > 0 {
-		got := popcount(uint64(t.gotItems)) + popcount(uint64(t.gotStations))
+		got := bits.OnesCount64(uint64(t.gotItems)) + bits.OnesCount64(uint64(t.gotStations))
 		b.Discovery = float64(got) / float64(missing)
 	}
 	if t.recoveries > 0 {
 		b.RecoveryCost = float64(t.recoverySteps) / float64(t.recoveries)
 	}
 	return b
-}
-
-func popcount(v uint64) int {
-	n := 0
-	for ; v != 0; v &= v - 1 {
-		n++
-	}
-	return n
 }
 
 // LastProgress is the step at which a milestone or stage was last reached

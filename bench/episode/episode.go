@@ -13,6 +13,7 @@
 package episode
 
 import (
+	"math/bits"
 	"time"
 
 	"github.com/longcraft/longcraft/bench/task"
@@ -215,11 +216,11 @@ func (e *Episode) Metrics() Metrics {
 		Return: float64(e.rewardTenths) / 10, Behaviour: e.tr.Behaviour()}
 	m.Stages, m.StagesTotal = e.prog.Stages()
 	ach := e.w.Achievements()
-	m.Achievements, m.Unlocked = uint64(ach), popcount(uint64(ach))
+	m.Achievements, m.Unlocked = uint64(ach), bits.OnesCount64(uint64(ach))
 	// Milestones: the achievements along the goal's chain, and the goal's
 	// stages when it has several (waypoints, sequences).
-	m.MilestonesOf = popcount(uint64(e.milestones))
-	m.Milestones = popcount(uint64(ach & e.milestones))
+	m.MilestonesOf = bits.OnesCount64(uint64(e.milestones))
+	m.Milestones = bits.OnesCount64(uint64(ach & e.milestones))
 	if m.StagesTotal > 1 {
 		m.MilestonesOf += m.StagesTotal
 		m.Milestones += m.Stages

@@ -3,6 +3,8 @@ package task
 import (
 	"fmt"
 	"hash/fnv"
+
+	"github.com/longcraft/longcraft/sim"
 )
 
 // Split separates the seeds tasks are trained on from those they are
@@ -27,7 +29,7 @@ func (s Split) Valid() bool { return s == Train || s == Eval }
 func SeedFor(s Split, family, tier string, index uint64) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%s\x00%d", family, tier, index)
-	seed := mix(h.Sum64()) &^ evalBit
+	seed := sim.Mix64(h.Sum64()) &^ evalBit
 	if s == Eval {
 		seed |= evalBit
 	}
@@ -42,9 +44,8 @@ func SplitOf(seed uint64) Split {
 	return Train
 }
 
-// mix is SplitMix64's finaliser.
-func mix(z uint64) uint64 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+// regenerated is the world seed tried after seed when a world cannot hold
+// its task or is not certified: derived, and in the same split.
+func regenerated(seed uint64) uint64 {
+	return sim.Mix64(seed+0x9e3779b97f4a7c15)&^evalBit | seed&evalBit
 }

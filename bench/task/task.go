@@ -135,7 +135,7 @@ func Generate(spec Spec, cert Certifier) (*Task, error) {
 		case errors.Is(err, errUnfit):
 			// This world cannot hold the task (say, the start is an
 			// island too small for the landmarks): try the next one.
-			seed = mix(seed+0x9e3779b97f4a7c15)&^evalBit | seed&evalBit
+			seed = regenerated(seed)
 			continue
 		case err != nil:
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
@@ -147,7 +147,7 @@ func Generate(spec Spec, cert Certifier) (*Task, error) {
 		if NewProgress(t.Goal, w).Update(w) {
 			// A goal that holds before the first step is a free win, not
 			// a task: every agent would score it.
-			seed = mix(seed+0x9e3779b97f4a7c15)&^evalBit | seed&evalBit
+			seed = regenerated(seed)
 			continue
 		}
 		if cert == nil || t.Goal.Kind == KindAchievements {
@@ -158,7 +158,7 @@ func Generate(spec Spec, cert Certifier) (*Task, error) {
 			return t, nil
 		}
 		// Same split bit, a new world: the next attempt's seed.
-		seed = mix(seed+0x9e3779b97f4a7c15)&^evalBit | seed&evalBit
+		seed = regenerated(seed)
 	}
 	return nil, fmt.Errorf("task %s: no certifiable world in %d attempts", t.ID, maxAttempts)
 }
@@ -232,7 +232,7 @@ func (t *Task) generate(tier Tier) error {
 		}
 	}
 	t.rules = r
-	rng := sim.RNG{State: mix(t.Seed ^ 0x676f616c)} // "goal"
+	rng := sim.RNG{State: sim.Mix64(t.Seed ^ 0x676f616c)} // "goal"
 	t.Start = [2]int{tier.MapSize / 2, tier.MapSize / 2}
 	t.Landmarks, t.Depth, t.Milestones = nil, 0, nil
 	switch t.Spec.Family {

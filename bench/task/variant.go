@@ -34,7 +34,7 @@ func ApplyVariants(base *sim.Rules, seed uint64, families []VariantFamily) (*sim
 	r := base.Clone()
 	r.Name = base.Name + "+variants"
 	var notes []string
-	rng := sim.RNG{State: mix(seed ^ 0x76617269616e74)} // "variant"
+	rng := sim.RNG{State: sim.Mix64(seed ^ 0x76617269616e74)} // "variant"
 	for _, fam := range families {
 		done := false
 		for try := 0; try < 50 && !done; try++ {

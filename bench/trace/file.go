@@ -328,3 +328,18 @@ func (tf *File) Close() error {
 	}
 	return nil
 }
+
+// FindEpisode returns the position of the first episode played on the
+// task with ID id (as reports name them).
+func (tf *File) FindEpisode(id string) (int, error) {
+	for i := range tf.Index {
+		ep, err := tf.Episode(i)
+		if err != nil {
+			return 0, err
+		}
+		if ep.Header.Task != nil && ep.Header.Task.ID() == id {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%s has no episode of task %s", tf.Path, id)
+}

@@ -114,7 +114,7 @@ func TestDataset(t *testing.T) {
 	_, err = runCLI(t, "dataset", "--episodes", "0")
 	assert.Error(t, err)
 	_, err = runCLI(t, "dataset", "--policy", "nope")
-	assert.ErrorContains(t, err, "unknown policy")
+	assert.ErrorContains(t, err, "unknown agent")
 }
 
 func TestTraceCommands(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -133,7 +134,7 @@ episode for scripts.`,
 					continue
 				}
 				fmt.Fprintf(out, "%4d  seed %-20d %-8s task %-28s agent %-10s %6d steps  success %-5v died %-5v  %2d achievements  %d notes  %.2f B/step\n",
-					i, h.Seed, h.Ruleset, task, h.Agent, len(ep.Actions), m.Success, m.Died, popcount(m.Achievements), len(ep.Notes), perStep)
+					i, h.Seed, h.Ruleset, task, h.Agent, len(ep.Actions), m.Success, m.Died, bits.OnesCount64(m.Achievements), len(ep.Notes), perStep)
 			}
 			return nil
 		},
@@ -143,14 +144,6 @@ episode for scripts.`,
 	return cmd
 }
 
-func popcount(v uint64) int {
-	n := 0
-	for ; v != 0; v &= v - 1 {
-		n++
-	}
-	return n
-}
-
 // findEpisode returns the index of the episode of task id in a trace.
 func findEpisode(path, id string) (int, error) {
 	f, err := trace.Open(path)
@@ -158,16 +151,11 @@ func findEpisode(path, id string) (int, error) {
 		return 0, err
 	}
 	defer f.Close()
-	for i := range f.Index {
-		ep, err := f.Episode(i)
-		if err != nil {
-			return 0, err
-		}
-		if ep.Header.Task != nil && ep.Header.Task.ID() == id {
-			return i, nil
-		}
+	i, err := f.FindEpisode(id)
+	if err != nil {
+		return 0, fmt.Errorf("--id: %w", err)
 	}
-	return 0, fmt.Errorf("--id %s: no such episode in %s", id, path)
+	return i, nil
 }
 
 // openEpisode reads episode i of a trace file.

@@ -178,16 +178,7 @@ func FindEpisode(name string, data []byte, id string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for i := range tf.Index {
-		ep, err := tf.Episode(i)
-		if err != nil {
-			return 0, err
-		}
-		if ep.Header.Task != nil && ep.Header.Task.ID() == id {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("%s has no episode of task %s", name, id)
+	return tf.FindEpisode(id)
 }
 
 // Ended says why the episode is over ("goal", "death", "budget"), or "";
