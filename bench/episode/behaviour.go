@@ -81,14 +81,14 @@ type Behaviour struct {
 	ValidActionRatio float64        `json:"valid_action_ratio"`     // actions that did something
 	FailedActions    int            `json:"failed_actions"`         //
 	FailedByReason   map[string]int `json:"failed_by_reason"`       // reason → count
-	Discovery        float64        `json:"precondition_discovery"` // missing things later obtained; -1: nothing was missing
-	RecoveryCost     float64        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; -1: none
+	Discovery        Measure        `json:"precondition_discovery"` // missing things later obtained; not measured when nothing was missing
+	RecoveryCost     Measure        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; not measured without a recovery
 	RepeatedFailures float64        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure
 }
 
 // Behaviour summarises the tracker.
 func (t *Tracker) Behaviour() Behaviour {
-	b := Behaviour{FailedActions: t.failed, Discovery: -1, RecoveryCost: -1}
+	b := Behaviour{FailedActions: t.failed}
 	if t.steps > 0 {
 		b.ValidActionRatio = float64(t.valid) / float64(t.steps)
 	}
@@ -104,10 +104,10 @@ func (t *Tracker) Behaviour() Behaviour {
 	missing := bits.OnesCount64(uint64(t.missingItems)) + bits.OnesCount64(uint64(t.missingStations))
 	if missing > 0 {
 		got := bits.OnesCount64(uint64(t.gotItems)) + bits.OnesCount64(uint64(t.gotStations))
-		b.Discovery = float64(got) / float64(missing)
+		b.Discovery = Measured(float64(got) / float64(missing))
 	}
 	if t.recoveries > 0 {
-		b.RecoveryCost = float64(t.recoverySteps) / float64(t.recoveries)
+		b.RecoveryCost = Measured(float64(t.recoverySteps) / float64(t.recoveries))
 	}
 	return b
 }

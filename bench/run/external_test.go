@@ -71,10 +71,12 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 		invalid += r.InvalidOutputs
 		steps += r.Steps
 		assert.Equal(t, 15*r.ModelCalls, r.Tokens, "tokens as the server reported them")
-		assert.GreaterOrEqual(t, r.StateConsistency, 0.0)
-		assert.LessOrEqual(t, r.StateConsistency, 1.0)
-		leastConsistent = min(leastConsistent, r.StateConsistency)
-		assert.GreaterOrEqual(t, r.WorldModelAccuracy, 0.0)
+		require.True(t, r.StateConsistency.OK)
+		assert.GreaterOrEqual(t, r.StateConsistency.Value, 0.0)
+		assert.LessOrEqual(t, r.StateConsistency.Value, 1.0)
+		leastConsistent = min(leastConsistent, r.StateConsistency.Value)
+		require.True(t, r.WorldModelAccuracy.OK)
+		assert.GreaterOrEqual(t, r.WorldModelAccuracy.Value, 0.0)
 	}
 	assert.Less(t, leastConsistent, 1.0, "some beliefs were wrong")
 	assert.Equal(t, int(calls.Load()), totalCalls, "every call the server answered is counted")

@@ -51,26 +51,26 @@ func TestProbesCannotBeGamed(t *testing.T) {
 
 	// v1 scored an empty belief and an empty prediction 100%.
 	r := playOne(t, partial, `{"action": "noop", "belief": {}, "expect": {}}`, Config{})
-	assert.Equal(t, -1.0, r.StateConsistency, "an empty belief is not a correct one")
-	assert.Equal(t, -1.0, r.WorldModelAccuracy, "an empty prediction is not a correct one")
+	assert.False(t, r.StateConsistency.OK, "an empty belief is not a correct one")
+	assert.False(t, r.WorldModelAccuracy.OK, "an empty prediction is not a correct one")
 	assert.Zero(t, r.BeliefsScored+r.PredictionsScored)
 
 	// Under partial observability the text gives no coordinates: a
 	// position belief (here the start, right while the player stands
 	// still) is not scored; under full observability it is.
 	pos := `{"action": "noop", "belief": {"x": 24, "y": 24}}`
-	assert.Equal(t, -1.0, playOne(t, partial, pos, Config{}).StateConsistency)
-	assert.Equal(t, 1.0, playOne(t, full, pos, Config{}).StateConsistency)
+	assert.False(t, playOne(t, partial, pos, Config{}).StateConsistency.OK)
+	assert.Equal(t, episode.Measured(1), playOne(t, full, pos, Config{}).StateConsistency)
 
 	// Always predicting "moved" while doing noop is always wrong, and
 	// the last of the 20 predictions is scored too (v1 scored 19).
 	r = playOne(t, partial, `{"action": "noop", "expect": {"outcome": "moved"}}`, Config{})
-	assert.Equal(t, 0.0, r.WorldModelAccuracy)
+	assert.Equal(t, episode.Measured(0), r.WorldModelAccuracy)
 	assert.Equal(t, 20, r.PredictionsScored)
 	one := partial
 	one.Budget = 1
 	r = playOne(t, one, `{"action": "noop", "expect": {"outcome": "nothing"}}`, Config{})
-	assert.Equal(t, 1.0, r.WorldModelAccuracy, "a one-step episode's only prediction is scored")
+	assert.Equal(t, episode.Measured(1), r.WorldModelAccuracy, "a one-step episode's only prediction is scored")
 }
 
 // TestTimeoutIsCheckedEveryStep: with a player that takes 60 ms a step,

@@ -21,6 +21,8 @@ func WriteReport(path string, s Summary, rs []Result) error {
 
 type reportView struct {
 	S        Summary
+	Cols     []Metric      // the per-group table's metrics
+	XCols    []Metric      // the external agents' table's
 	Success  template.HTML // chart
 	Hists    []template.HTML
 	Groups   []Group
@@ -31,25 +33,22 @@ type reportView struct {
 func reportData(s Summary, rs []Result) reportView {
 	v := reportView{S: s, Groups: s.Groups}
 	v.Success = successChart(s.Groups)
-	for _, m := range []struct {
-		name string
-		get  func(Result) (float64, bool)
-		max  float64
-	}{
-		{"steps per episode", func(r Result) (float64, bool) { return float64(r.Steps), r.Err == "" }, 0},
-		{"milestones reached (fraction)", func(r Result) (float64, bool) {
-			return frac(r.Milestones, r.MilestonesOf), r.MilestonesOf > 0
-		}, 1},
-		{"valid-action ratio", func(r Result) (float64, bool) { return r.ValidActionRatio, r.Steps > 0 }, 1},
-		{"repeated-failure rate", func(r Result) (float64, bool) { return r.RepeatedFailures, r.FailedActions > 0 }, 1},
-	} {
+	for _, m := range Metrics() {
+		if m.External {
+			v.XCols = append(v.XCols, m)
+		} else {
+			v.Cols = append(v.Cols, m)
+		}
+		if !m.Histogram {
+			continue
+		}
 		var xs []float64
 		for _, r := range rs {
-			if x, ok := m.get(r); ok {
+			if x, ok := m.Of(r); ok && r.Err == "" {
 				xs = append(xs, x)
 			}
 		}
-		v.Hists = append(v.Hists, histogram(m.name, xs, m.max))
+		v.Hists = append(v.Hists, histogram(m.Title, xs, m.Max))
 	}
 	for _, r := range rs {
 		if !r.Success {
@@ -166,6 +165,18 @@ func histogram(name string, xs []float64, hi float64) template.HTML {
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
 	"num": func(x float64) string { return fmt.Sprintf("%.3g", x) },
+	// cell shows a group's metric: the mean (a percentage) or mean /
+	// median, and "–" where no episode measured it, never 0.
+	"cell": func(ms map[string]Stat, m Metric) string {
+		st, ok := ms[m.Name]
+		switch {
+		case !ok || st.N == 0:
+			return "–"
+		case m.Percent:
+			return fmt.Sprintf("%.1f%%", 100*st.Mean)
+		}
+		return fmt.Sprintf("%.3g / %.3g", st.Mean, st.Median)
+	},
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Longcraft: {{.S.Agent}} on {{.S.Suite}}</title>
@@ -184,24 +195,18 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <h2>Distributions</h2>
 <div class="hists">{{range .Hists}}{{.}}{{end}}</div>
 <h2>Per family and tier</h2>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>episodes</th><th>success</th><th>95% CI</th><th>steps (mean / median)</th><th>milestones</th><th>valid actions</th><th>discovery</th><th>recovery cost</th><th>repeated failures</th><th class="l">ends</th></tr>
-{{range .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
-<td>{{with index .Metrics "steps"}}{{num .Mean}} / {{num .Median}}{{end}}</td>
-<td>{{with index .Metrics "milestones"}}{{pct .Mean}}{{end}}</td>
-<td>{{with index .Metrics "valid_action_ratio"}}{{pct .Mean}}{{end}}</td>
-<td>{{with index .Metrics "precondition_discovery"}}{{pct .Mean}}{{else}}–{{end}}</td>
-<td>{{with index .Metrics "recovery_cost"}}{{num .Mean}}{{else}}–{{end}}</td>
-<td>{{with index .Metrics "repeated_failure_rate"}}{{pct .Mean}}{{else}}–{{end}}</td>
+<p>Percentages are means; other figures mean / median, over the episodes that measured the metric ("–": none did). Hover a column for its definition (docs/metrics.md has them all).</p>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>episodes</th><th>success</th><th>95% CI</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}.">{{.Title}}</th>{{end}}<th class="l">ends</th></tr>
+{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
+{{range $.Cols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>
 {{if .S.Overall.Calls}}<h2>External agent: cost and knowledge</h2>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>latency per call (ms)</th><th>tokens per success</th><th>invalid outputs</th><th>state consistency</th><th>world-model accuracy</th></tr>
-{{range .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{.Observability}} / {{.Feedback}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
-<td>{{with index .Metrics "latency_ms_per_call"}}{{num .Mean}}{{end}}</td>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}.">{{.Title}}</th>{{end}}<th>beliefs / predictions scored</th></tr>
+{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{.Observability}} / {{.Feedback}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
 <td>{{if ge .TokensPerSuccess 0.0}}{{num .TokensPerSuccess}}{{else}}–{{end}}</td>
-<td>{{with index .Metrics "invalid_outputs"}}{{num .Mean}}{{end}}</td>
-<td>{{with index .Metrics "state_consistency"}}{{pct .Mean}}{{else}}–{{end}} <small>({{.BeliefsScored}} beliefs)</small></td>
-<td>{{with index .Metrics "world_model_accuracy"}}{{pct .Mean}}{{else}}–{{end}} <small>({{.PredictionsScored}} predictions)</small></td></tr>
+{{range $.XCols}}<td>{{cell $g.Metrics .}}</td>{{end}}
+<td>{{.BeliefsScored}} / {{.PredictionsScored}}</td></tr>
 {{end}}</table>{{end}}
 <h2>Failed episodes</h2>
 <p>Each is a trace in <code>episodes.lctrace</code>: render it with <code>longcraft render --trace episodes.lctrace --id ID</code>, or replay it in the browser: run <code>longcraft demo --traces RUN_DIR</code> (this report's directory) and follow the episode's link.</p>

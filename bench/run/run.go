@@ -112,8 +112,8 @@ func (p *worker) world(t *task.Task) (*sim.World, error) {
 // play generates the task of spec and plays it; the episode's trace is
 // returned when the config records traces.
 func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
-	res := Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, AgentStats: notProbed()}
-	res.End, res.Discovery, res.RecoveryCost = "error", -1, -1
+	res := Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent}
+	res.End = "error"
 	var t *task.Task
 	var err error
 	if p.cfg.lock != nil {

@@ -185,11 +185,7 @@ func tierRank(t string) int {
 func group(family, tier string, rs []Result) Group {
 	g := Group{Family: family, Tier: tier, Episodes: len(rs), Ends: map[string]int{}, Metrics: map[string]Stat{}, Failed: []string{}}
 	series := map[string][]float64{}
-	add := func(name string, v float64, ok bool) {
-		if ok {
-			series[name] = append(series[name], v)
-		}
-	}
+	metrics := Metrics()
 	for _, r := range rs {
 		g.Ends[r.End]++
 		if r.Success {
@@ -200,19 +196,11 @@ func group(family, tier string, rs []Result) Group {
 		if r.Err != "" {
 			continue
 		}
-		add("steps", float64(r.Steps), true)
-		add("return", r.Return, true)
-		add("milestones", frac(r.Milestones, r.MilestonesOf), r.MilestonesOf > 0)
-		add("achievements", float64(r.Unlocked), true)
-		add("valid_action_ratio", r.ValidActionRatio, r.Steps > 0)
-		add("failed_actions", float64(r.FailedActions), true)
-		add("precondition_discovery", r.Discovery, r.Discovery >= 0)
-		add("recovery_cost", r.RecoveryCost, r.RecoveryCost >= 0)
-		add("repeated_failure_rate", r.RepeatedFailures, r.FailedActions > 0)
-		add("invalid_outputs", float64(r.InvalidOutputs), r.ModelCalls > 0)
-		add("latency_ms_per_call", float64(r.LatencyMs)/float64(max(r.ModelCalls, 1)), r.ModelCalls > 0)
-		add("state_consistency", r.StateConsistency, r.StateConsistency >= 0)
-		add("world_model_accuracy", r.WorldModelAccuracy, r.WorldModelAccuracy >= 0)
+		for _, m := range metrics {
+			if v, ok := m.Of(r); ok {
+				series[m.Name] = append(series[m.Name], v)
+			}
+		}
 		g.Calls += r.ModelCalls
 		g.BeliefsScored += r.BeliefsScored
 		g.PredictionsScored += r.PredictionsScored

@@ -187,21 +187,7 @@ func printTable(w io.Writer, oc run.Outcome) {
 		fmt.Fprintf(w, ", tasks from lock %.12s", s.Lock)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%-14s %-7s %-14s %5s  %-22s %8s %9s %7s %7s %7s\n", "family", "tier", "view/feedback", "n", "success (95% CI)", "steps", "milestone", "valid", "discov", "repeat")
-	row := func(g run.Group) {
-		m := g.Metrics
-		cond := "all"
-		if g.Observability != "" {
-			cond = g.Observability + "/" + g.Feedback
-		}
-		fmt.Fprintf(w, "%-14s %-7s %-14s %5d  %5.1f%% [%5.1f, %5.1f]  %8.0f %8.0f%% %6.0f%% %6s %6.0f%%\n",
-			g.Family, g.Tier, cond, g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High, m["steps"].Mean,
-			100*m["milestones"].Mean, 100*m["valid_action_ratio"].Mean, pct(m["precondition_discovery"]), 100*m["repeated_failure_rate"].Mean)
-	}
-	for _, g := range s.Groups {
-		row(g)
-	}
-	row(s.Overall)
+	_ = run.WriteTable(w, s)
 	if o := s.Overall; o.Calls > 0 {
 		fmt.Fprintf(w, "external agent: %d model calls, %d tokens, %.0f ms per call", o.Calls, o.Tokens, float64(o.LatencyMs)/float64(o.Calls))
 		if o.TokensPerSuccess >= 0 {
@@ -221,13 +207,6 @@ func printTable(w io.Writer, oc run.Outcome) {
 	if s.Errors > 0 {
 		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", s.Errors)
 	}
-}
-
-func pct(s run.Stat) string {
-	if s.N == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f%%", 100*s.Mean)
 }
 
 func newMergeCmd() *cobra.Command {

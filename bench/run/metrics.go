@@ -1,0 +1,191 @@
+package run
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Metric is one per-episode metric, declared once: the summary aggregates
+// it, the terminal table and the report show it, and docs/metrics.md
+// (WriteMetricsDoc) defines it, all from this declaration.
+type Metric struct {
+	Name       string // the key in summary.json's metrics and the anchor in docs/metrics.md
+	Title      string // the report's column and histogram title
+	Column     string // the terminal table's column header ("": not in the terminal table)
+	Unit       string
+	Range      string
+	Definition string
+	// NotMeasured says when an episode does not measure it: those
+	// episodes are left out of its mean and median (the count is the
+	// statistic's n), and a group with none shows "–", never 0.
+	NotMeasured string
+	Percent     bool    // shown as a percentage
+	External    bool    // external agents only: the cost and knowledge table
+	Histogram   bool    // the report draws its distribution
+	Max         float64 // the histogram's upper bound (0: the data's maximum)
+	// Of reads the metric from an episode's result; false: not measured.
+	Of func(r Result) (float64, bool)
+}
+
+// Metrics lists every per-episode metric, in the order tables show them.
+// Errored episodes (a task that could not be generated) measure none.
+func Metrics() []Metric {
+	always := "always measured"
+	return []Metric{
+		{Name: "steps", Title: "steps", Column: "steps", Unit: "steps", Range: "0 to the budget", Histogram: true,
+			Definition:  "Steps taken before the episode ended (goal, death, budget, or a host's stop).",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.Steps), true }},
+		{Name: "return", Title: "return", Unit: "reward", Range: "any",
+			Definition:  "Crafter's reward summed over the episode: +1 for each step that unlocks an achievement for the first time, ±0.1 per health point gained or lost.",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return r.Return, true }},
+		{Name: "milestones", Title: "milestones", Column: "milestone", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
+			Definition:  "Milestones reached over milestones listed: the achievements along the goal's dependency chain, plus the goal's stages when it has several (waypoints, obtain then return).",
+			NotMeasured: "a task with no milestones (survive)",
+			Of:          func(r Result) (float64, bool) { return frac(r.Milestones, r.MilestonesOf), r.MilestonesOf > 0 }},
+		{Name: "achievements", Title: "achievements unlocked", Unit: "count", Range: "0 to the ruleset's achievements (22 classic, 30 extended)",
+			Definition:  "Achievements unlocked in the episode.",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.Unlocked), true }},
+		{Name: "valid_action_ratio", Title: "valid actions", Column: "valid", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
+			Definition:  "Steps whose action did something (moved, collected, placed, made, attacked, ate, drank, slept) over steps taken; a noop, a blocked move and a failed action do not count.",
+			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.ValidActionRatio, r.Steps > 0 }},
+		{Name: "failed_actions", Title: "failed actions", Unit: "count", Range: "0 to steps",
+			Definition:  "Actions that failed for a stated reason (missing tool, material or station, invalid target, …).",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.FailedActions), true }},
+		{Name: "precondition_discovery", Title: "discovery", Column: "discov", Unit: "fraction", Range: "0–1", Percent: true,
+			Definition:  "Of the distinct items and stations that failures said were missing, the fraction the agent later obtained (held or placed): whether it acts on what a failure reveals. It reads the full outcome, whatever the feedback level let the agent read.",
+			NotMeasured: "no failure named anything missing",
+			Of:          func(r Result) (float64, bool) { return r.Discovery.Value, r.Discovery.OK }},
+		{Name: "recovery_cost", Title: "recovery cost", Unit: "steps", Range: "≥ 1",
+			Definition:  "Mean steps from the first failure after a milestone (or the start) to the next milestone or stage reached.",
+			NotMeasured: "no failure was followed by a milestone",
+			Of:          func(r Result) (float64, bool) { return r.RecoveryCost.Value, r.RecoveryCost.OK }},
+		{Name: "repeated_failure_rate", Title: "repeated failures", Column: "repeat", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
+			Definition:  "Failed actions that repeat the previous failed action with nothing succeeding in between, over failed actions.",
+			NotMeasured: "no action failed", Of: func(r Result) (float64, bool) { return r.RepeatedFailures, r.FailedActions > 0 }},
+		{Name: "invalid_outputs", Title: "invalid outputs", Unit: "count", Range: "0 to steps", External: true,
+			Definition:  "Replies that did not parse or named no valid action; each was played as noop.",
+			NotMeasured: "a built-in agent", Of: func(r Result) (float64, bool) { return float64(r.InvalidOutputs), r.ModelCalls > 0 }},
+		{Name: "latency_ms_per_call", Title: "latency per call (ms)", Unit: "ms", Range: "≥ 0", External: true,
+			Definition:  "Wall-clock time of a model call, retries included, averaged over the episode's calls.",
+			NotMeasured: "a built-in agent", Of: func(r Result) (float64, bool) {
+				return float64(r.LatencyMs) / float64(max(r.ModelCalls, 1)), r.ModelCalls > 0
+			}},
+		{Name: "state_consistency", Title: "state consistency", Unit: "fraction", Range: "0–1", Percent: true, External: true,
+			Definition:  "Of the replies stating a belief that can be checked (inventory counts; position only under full observability, where the observation gives coordinates), the fraction whose every claim matched the state. An empty belief is not scored.",
+			NotMeasured: "no checkable belief was stated",
+			Of:          func(r Result) (float64, bool) { return r.StateConsistency.Value, r.StateConsistency.OK }},
+		{Name: "world_model_accuracy", Title: "world-model accuracy", Unit: "fraction", Range: "0–1", Percent: true, External: true,
+			Definition:  "Of the replies predicting their action's outcome kind or inventory change, the fraction that came true; the last reply's prediction is scored at the episode's end. An empty prediction is not scored.",
+			NotMeasured: "nothing was predicted",
+			Of:          func(r Result) (float64, bool) { return r.WorldModelAccuracy.Value, r.WorldModelAccuracy.OK }},
+	}
+}
+
+// MetricsDocIntro opens docs/metrics.md.
+const metricsDocIntro = `# Metrics
+
+Every figure Longcraft reports, defined. This file is generated from the
+metric declarations (` + "`bench/run/metrics.go`" + `, run.Metrics) and
+TestMetricsDocumented fails when they differ; regenerate it with
+` + "`go test ./bench/run -run TestMetricsDocumented -rewrite`" + `.
+
+## Per group
+
+- **success rate**: episodes that succeeded over episodes, with a 95%
+  Wilson score interval. An episode succeeds by its task's rule
+  (task.Judge): a goal task when its goal is reached; an achievements task
+  when the tier's count of achievements is unlocked by its end.
+- **ends**: how many episodes ended each way: goal, death, budget,
+  no_progress, timeout, agent_error, stopped, error.
+- **Crafter score** (achievements episodes): the geometric mean of the
+  achievements' success rates, exp(mean ln(1 + rate%)) − 1, as Crafter
+  defines it.
+- **progression** (achievements episodes): the mean fraction of the
+  ruleset's achievements unlocked per episode, as BALROG reports it.
+- **tokens per success** (external agents): prompt and completion tokens
+  of the group over its successes; not measured when none succeeded.
+- Groups never pool conditions: each family × tier × observability ×
+  feedback is its own row.
+
+## Per episode
+
+Each is aggregated per group as the mean and the median over the episodes
+that measured it; n, the number of those episodes, is in summary.json. A
+group in which no episode measured it shows "–", never 0. In results.jsonl
+an episode's unmeasured value is null (runs written before this said -1,
+which reads as not measured).
+
+`
+
+// WriteMetricsDoc writes docs/metrics.md from the declarations.
+func WriteMetricsDoc(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(metricsDocIntro)
+	for _, m := range Metrics() {
+		fmt.Fprintf(&b, "### %s\n\n", m.Name)
+		fmt.Fprintf(&b, "%s\n\n", m.Definition)
+		shown := "the report"
+		if m.Column != "" {
+			shown = fmt.Sprintf("the report and the terminal table (column `%s`)", m.Column)
+		}
+		if m.External {
+			shown = "the report's cost and knowledge table (external agents)"
+		}
+		fmt.Fprintf(&b, "- unit: %s; range: %s\n- not measured: %s\n- shown in: %s, as %q\n\n", m.Unit, m.Range, m.NotMeasured, shown, m.Title)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteTable writes the summary's groups as the terminal table: success
+// with its interval, then the metrics that have a column, "-" where a
+// group measured none; a legend line names the columns' metrics.
+func WriteTable(w io.Writer, s Summary) error {
+	var cols []Metric
+	for _, m := range Metrics() {
+		if m.Column != "" {
+			cols = append(cols, m)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-14s %-7s %-14s %5s  %-22s", "family", "tier", "view/feedback", "n", "success (95% CI)")
+	for _, m := range cols {
+		fmt.Fprintf(&b, " %9s", m.Column)
+	}
+	b.WriteByte('\n')
+	row := func(g Group) {
+		cond := "all"
+		if g.Observability != "" {
+			cond = g.Observability + "/" + g.Feedback
+		}
+		fmt.Fprintf(&b, "%-14s %-7s %-14s %5d  %5.1f%% [%5.1f, %5.1f]", g.Family, g.Tier, cond, g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
+		for _, m := range cols {
+			st := g.Metrics[m.Name]
+			switch {
+			case st.N == 0:
+				fmt.Fprintf(&b, " %9s", "-")
+			case m.Percent:
+				fmt.Fprintf(&b, " %8.0f%%", 100*st.Mean)
+			default:
+				fmt.Fprintf(&b, " %9.0f", st.Mean)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	for _, g := range s.Groups {
+		row(g)
+	}
+	row(s.Overall)
+	b.WriteString("columns (means over the episodes that measured them; - none did; docs/metrics.md):")
+	for i, m := range cols {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s %s = %s", sep, m.Column, m.Name)
+	}
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}
