@@ -730,52 +730,28 @@ func (p *ExplorerPolicy) gather() (sim.Action, bool) {
 		return p.approach(tgtMaterial, int(m), limit, sim.ActDo)
 	}
 	pick := inv[sim.ItemWoodPickaxe] > 0
-	if inv[sim.ItemWood] < 4 || !pick && inv[sim.ItemWood] < 6 {
-		if a, ok := try(sim.MatTree, 40); ok {
-			return a, true
-		}
+	iron := inv[sim.ItemIronPickaxe] > 0
+	// What to fetch, in order, and how far to walk for it: the next
+	// craft's materials first, then stocks up to full (collect tasks ask
+	// for up to nine).
+	wants := [...]struct {
+		when  bool
+		m     sim.Material
+		limit int32
+	}{
+		{inv[sim.ItemWood] < 4 || !pick && inv[sim.ItemWood] < 6, sim.MatTree, 40},
+		{pick && inv[sim.ItemStone] < 5, sim.MatStone, 40},
+		{pick && inv[sim.ItemCoal] < 3, sim.MatCoal, 40},
+		{inv[sim.ItemStonePickaxe] > 0 && inv[sim.ItemIron] < 3 && !iron, sim.MatIron, 60},
+		{iron, sim.MatDiamond, 60},
+		{iron && p.extended && inv[sim.ItemTorch] > 0, sim.MatCrystal, 60},
+		{inv[sim.ItemWood] < 9, sim.MatTree, 12},
+		{pick && inv[sim.ItemStone] < 9, sim.MatStone, 12},
+		{pick && inv[sim.ItemCoal] < 9, sim.MatCoal, 20},
 	}
-	if pick {
-		if inv[sim.ItemStone] < 5 {
-			if a, ok := try(sim.MatStone, 40); ok {
-				return a, true
-			}
-		}
-		if inv[sim.ItemCoal] < 3 {
-			if a, ok := try(sim.MatCoal, 40); ok {
-				return a, true
-			}
-		}
-	}
-	if inv[sim.ItemStonePickaxe] > 0 && inv[sim.ItemIron] < 3 && inv[sim.ItemIronPickaxe] == 0 {
-		if a, ok := try(sim.MatIron, 60); ok {
-			return a, true
-		}
-	}
-	if inv[sim.ItemIronPickaxe] > 0 {
-		if a, ok := try(sim.MatDiamond, 60); ok {
-			return a, true
-		}
-		if p.extended && (inv[sim.ItemTorch] > 0) {
-			if a, ok := try(sim.MatCrystal, 60); ok {
-				return a, true
-			}
-		}
-	}
-	// Stock up to full: collect tasks ask for up to nine.
-	if inv[sim.ItemWood] < 9 {
-		if a, ok := try(sim.MatTree, 12); ok {
-			return a, true
-		}
-	}
-	if pick {
-		if inv[sim.ItemStone] < 9 {
-			if a, ok := try(sim.MatStone, 12); ok {
-				return a, true
-			}
-		}
-		if inv[sim.ItemCoal] < 9 {
-			if a, ok := try(sim.MatCoal, 20); ok {
+	for _, w := range wants {
+		if w.when {
+			if a, ok := try(w.m, w.limit); ok {
 				return a, true
 			}
 		}
