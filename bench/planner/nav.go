@@ -39,14 +39,24 @@ const inf = math.MaxInt32
 const ringSize = 32
 
 // nav is a cost field over the map: Dijkstra from the player with small
-// integer step costs, in a bucket (Dial) queue so a whole 64×64 map takes
-// tens of microseconds and no allocation.
+// integer step costs, in a bucket (Dial) queue, run lazily. reset seeds
+// the queue; the buckets are then settled in order of distance only as far
+// as the step's queries need (most look for the nearest of something), and
+// every settled tile's dist and prev are final and exactly those of the
+// whole-map run (run, kept as the reference): the buckets are processed in
+// the same order whether they are processed at once or on demand.
 type nav struct {
 	w, h int
 	cost []uint8 // cost of entering each tile; 0: impassable
-	dist []int32
+	dist []int32 // final for dist <= radius; an upper bound beyond (inf: not reached yet)
 	prev []int32
 	ring [ringSize][]int32
+
+	radius  int32   // every tile at distance <= radius is settled
+	d       int32   // the next bucket to process
+	pending int     // queue entries not yet processed
+	order   []int32 // settled tiles, in settling order
+	touched []int32 // tiles whose dist is not inf, to reset
 }
 
 func (n *nav) init(w, h int) {
@@ -54,63 +64,130 @@ func (n *nav) init(w, h int) {
 	n.cost = make([]uint8, w*h)
 	n.dist = make([]int32, w*h)
 	n.prev = make([]int32, w*h)
-	for i := range n.ring {
-		n.ring[i] = make([]int32, 0, 64)
-	}
-}
-
-// run computes dist and prev from tile start.
-func (n *nav) run(start int) {
 	for i := range n.dist {
 		n.dist[i] = inf
 		n.prev[i] = -1
 	}
 	for i := range n.ring {
+		n.ring[i] = make([]int32, 0, 64)
+	}
+	n.order = make([]int32, 0, w*h)
+	n.touched = make([]int32, 0, w*h)
+}
+
+// reset starts a search from tile start, settling nothing yet.
+func (n *nav) reset(start int) {
+	for _, i := range n.touched {
+		n.dist[i] = inf
+		n.prev[i] = -1
+	}
+	n.touched = n.touched[:0]
+	n.order = n.order[:0]
+	for i := range n.ring {
 		n.ring[i] = n.ring[i][:0]
 	}
 	n.dist[start] = 0
+	n.touched = append(n.touched, int32(start))
 	n.ring[0] = append(n.ring[0], int32(start))
-	pending := 1
+	n.pending = 1
+	n.d = 0
+	n.radius = -1
+}
+
+// run computes dist and prev from tile start over the whole map.
+func (n *nav) run(start int) {
+	n.reset(start)
+	n.settleAll()
+}
+
+// done reports whether every reachable tile is settled.
+func (n *nav) done() bool { return n.pending == 0 }
+
+// next settles the next bucket that holds tiles (appending them to order)
+// and reports whether there was one. After it, radius is that bucket's
+// distance, or inf when the queue ran out.
+func (n *nav) next() bool {
 	W, H := n.w, n.h
-	for d := int32(0); pending > 0; d++ {
+	for n.pending > 0 {
+		d := n.d
+		n.d++
 		b := &n.ring[d&(ringSize-1)]
+		if len(*b) == 0 {
+			continue
+		}
+		before := len(n.order)
 		for k := 0; k < len(*b); k++ {
 			u := int((*b)[k])
-			pending--
+			n.pending--
 			if n.dist[u] != d {
 				continue // superseded
 			}
+			n.order = append(n.order, int32(u))
 			x, y := u%W, u/W
 			if x > 0 {
-				pending += n.relax(u, u-1, d)
+				n.relax(u, u-1, d)
 			}
 			if x < W-1 {
-				pending += n.relax(u, u+1, d)
+				n.relax(u, u+1, d)
 			}
 			if y > 0 {
-				pending += n.relax(u, u-W, d)
+				n.relax(u, u-W, d)
 			}
 			if y < H-1 {
-				pending += n.relax(u, u+W, d)
+				n.relax(u, u+W, d)
 			}
 		}
 		*b = (*b)[:0]
+		n.radius = d
+		if len(n.order) > before {
+			return true
+		}
 	}
+	n.radius = inf
+	return false
 }
 
-func (n *nav) relax(u, v int, d int32) int {
+func (n *nav) relax(u, v int, d int32) {
 	c := n.cost[v]
 	if c == 0 {
-		return 0
+		return
 	}
 	nd := d + int32(c)
-	if nd >= n.dist[v] {
-		return 0
+	old := n.dist[v]
+	if nd >= old {
+		return
+	}
+	if old == inf {
+		n.touched = append(n.touched, int32(v))
 	}
 	n.dist[v] = nd
 	n.prev[v] = int32(u)
 	n.ring[nd&(ringSize-1)] = append(n.ring[nd&(ringSize-1)], int32(v))
-	return 1
+	n.pending++
+}
+
+// settleTo settles every tile at distance <= r.
+func (n *nav) settleTo(r int32) {
+	for n.radius < r && n.next() {
+	}
+}
+
+// settleAll settles every reachable tile.
+func (n *nav) settleAll() {
+	for n.next() {
+	}
+	n.radius = inf
+}
+
+// at returns the distance of tile i (inf if unreachable), settling as far
+// as needed.
+func (n *nav) at(i int) int32 {
+	for n.dist[i] > n.radius && n.next() {
+	}
+	if n.dist[i] > n.radius {
+		return inf
+	}
+	return n.dist[i]
 }
 
 // classify sets each material's passability class and cost for this step:
@@ -397,7 +474,7 @@ func (p *Planner) goTo(t int) (sim.Action, bool) {
 	if t == p.pos {
 		return p.tab.noop, true
 	}
-	if p.nav.dist[t] == inf {
+	if p.nav.at(t) == inf {
 		return 0, false
 	}
 	return p.stepToward(t), true
@@ -410,7 +487,7 @@ func (p *Planner) goNear(x, y int) (sim.Action, bool) {
 	for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
 		for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
 			i := yy*W + xx
-			if d := p.nav.dist[i]; d < bestD && (p.obj[i] == sim.ObjNone || i == p.pos) {
+			if d := p.nav.at(i); d < bestD && (p.obj[i] == sim.ObjNone || i == p.pos) {
 				best, bestD = i, d
 			}
 		}

@@ -1,6 +1,9 @@
 package planner
 
 import (
+	"bytes"
+	"unsafe"
+
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -203,6 +206,52 @@ func (p *Planner) stationDist(s sim.Material) int64 {
 	if p.stations[s] >= 0 {
 		return p.stations[s]
 	}
+	var best int64
+	switch {
+	case p.ref:
+		best = p.stationDistScan(s)
+	case !p.onMap(s):
+		best = inf
+	default:
+		best = p.stationDistNearest(s)
+	}
+	p.stations[s] = best
+	return best
+}
+
+// onMap reports whether some tile is of material m.
+func (p *Planner) onMap(m sim.Material) bool {
+	return bytes.IndexByte(unsafe.Slice((*byte)(unsafe.SliceData(p.mat)), len(p.mat)), byte(m)) >= 0
+}
+
+// stationDistNearest is stationDist nearest first: the first settled
+// standing tile with s in its 3×3 square.
+func (p *Planner) stationDistNearest(s sim.Material) int64 {
+	n := &p.nav
+	W, H := n.w, n.h
+	for k := 0; ; {
+		for ; k < len(n.order); k++ {
+			j := int(n.order[k])
+			if j != p.pos && p.obj[j] != sim.ObjNone {
+				continue
+			}
+			x, y := j%W, j/W
+			for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
+				for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
+					if p.mat[yy*W+xx] == s {
+						return int64(n.dist[j])
+					}
+				}
+			}
+		}
+		if !n.next() {
+			return inf
+		}
+	}
+}
+
+// stationDistScan is stationDist over the whole map: the reference.
+func (p *Planner) stationDistScan(s sim.Material) int64 {
 	W, H := p.nav.w, p.nav.h
 	best := int64(inf)
 	for i, m := range p.mat {
@@ -219,7 +268,6 @@ func (p *Planner) stationDist(s sim.Material) int64 {
 			}
 		}
 	}
-	p.stations[s] = best
 	return best
 }
 
@@ -331,7 +379,7 @@ func (p *Planner) gather() (sim.Action, bool) {
 		return 0, false
 	}
 	u, f, ok := p.gatherFrom(hard, soft)
-	if ok && !hard.Has(p.mat[f]) && p.nav.dist[u] > softLimit {
+	if ok && !hard.Has(p.mat[f]) && p.nav.at(u) > softLimit {
 		if hard == 0 {
 			return 0, false
 		}
@@ -440,17 +488,17 @@ func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 			penalty[k] += int64(u.Amount) * p.unitCost(u.Item)
 		}
 	}
-	best, bestCost := -1, int64(inf)
-	for u := range p.mat {
-		d := p.nav.dist[u]
-		if d == inf || (u != p.pos && p.obj[u] != sim.ObjNone) {
-			continue
+	// The cheapest standing tile, counting the stations to place there
+	// (the lowest of equal ones).
+	cost := func(u int) (int64, bool) {
+		if u != p.pos && p.obj[u] != sim.ObjNone {
+			return 0, false
 		}
 		missing := all &^ p.near[u]
 		if missing&^afford != 0 {
-			continue
+			return 0, false
 		}
-		c := int64(d)
+		c := int64(p.nav.dist[u])
 		for k := range S {
 			if missing&(1<<k) != 0 {
 				c += penalty[k]
@@ -459,12 +507,39 @@ func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 		if missing != 0 {
 			pc := p.placeCost(S, missing, u)
 			if pc < 0 {
-				continue
+				return 0, false
 			}
 			c += pc
 		}
-		if c < bestCost {
-			best, bestCost = u, c
+		return c, true
+	}
+	best, bestCost := -1, int64(inf)
+	if p.ref {
+		for u := range p.mat {
+			if p.nav.dist[u] == inf {
+				continue
+			}
+			if c, ok := cost(u); ok && c < bestCost {
+				best, bestCost = u, c
+			}
+		}
+	} else {
+		// Nearest first: the extra costs are never negative, so no tile
+		// farther than the best cost so far can beat it.
+		n := &p.nav
+		for k := 0; ; {
+			for ; k < len(n.order); k++ {
+				u := int(n.order[k])
+				if int64(n.dist[u]) > bestCost {
+					break
+				}
+				if c, ok := cost(u); ok && (c < bestCost || c == bestCost && u < best) {
+					best, bestCost = u, c
+				}
+			}
+			if k < len(n.order) || int64(n.radius) >= bestCost || !n.next() {
+				break
+			}
 		}
 	}
 	if best < 0 {

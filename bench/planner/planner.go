@@ -41,6 +41,11 @@ type Planner struct {
 	tab *tables // derived from the rules; rebuilt when the rules change
 	nav nav     // the cost field of the current step
 
+	// ref makes every step compute the whole cost field and every query
+	// scan the whole map: the plain algorithm, kept as the reference the
+	// tests hold the lazy, nearest-first one to (same actions).
+	ref bool
+
 	// Per-step view of the world.
 	w        *sim.World
 	px, py   int
@@ -198,7 +203,11 @@ func (p *Planner) observe(w *sim.World) {
 	if p.prevPos >= 0 && p.prevPos < len(p.nav.cost) && p.prevPos != p.pos && p.nav.cost[p.prevPos] != 0 {
 		p.nav.cost[p.prevPos] = min(p.nav.cost[p.prevPos]+reverseCost, maxCost)
 	}
-	p.nav.run(p.pos)
+	if p.ref {
+		p.nav.run(p.pos)
+	} else {
+		p.nav.reset(p.pos) // settled on demand by the step's queries
+	}
 	p.prevPos = p.pos
 }
 
