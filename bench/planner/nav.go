@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"bytes"
 	"math"
+	"unsafe"
 
 	"github.com/longcraft/longcraft/sim"
 )
@@ -284,13 +286,56 @@ func (p *Planner) returns(pr *sim.PlaceRule) bool {
 	return c.Receive.Item == pr.Uses[0].Item && c.Receive.Amount >= pr.Uses[0].Amount && c.Chance >= 65536
 }
 
+// readTiles reads the tiles and objects of the world into p.mat and
+// p.obj and brings p.base up to date: the tiles that changed since the
+// last step, or all of them when the material costs changed.
+func (p *Planner) readTiles(w *sim.World) {
+	W := w.Width()
+	next := p.next
+	w.SemanticMap(materialBytes(next)) // tiles, and objects' ids over theirs
+	clear(p.obj)
+	for _, o := range w.Objects() {
+		if o.Kind != sim.ObjNone {
+			x, y := int(o.X), int(o.Y)
+			i := y*W + x
+			p.obj[i] = o.Kind
+			next[i] = w.Material(x, y)
+		}
+	}
+	old := p.mat
+	p.mat, p.next = next, old
+	if !p.baseOK || p.baseCost != p.matCost || p.ref {
+		for i, m := range next {
+			p.base[i] = p.matCost[m]
+		}
+		p.baseCost, p.baseOK = p.matCost, true
+		return
+	}
+	a, b := materialBytes(old), materialBytes(next)
+	const span = 64
+	for lo := 0; lo < len(a); lo += span {
+		hi := min(lo+span, len(a))
+		if bytes.Equal(a[lo:hi], b[lo:hi]) {
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			if a[i] != b[i] {
+				p.base[i] = p.matCost[b[i]]
+			}
+		}
+	}
+}
+
+// materialBytes returns the bytes of a material slice.
+func materialBytes(m []sim.Material) []byte {
+	return unsafe.Slice((*byte)(unsafe.SliceData(m)), len(m))
+}
+
 // buildCosts fills the cost of entering each tile: the material's cost,
 // creatures (attacked out of the way), and detours around danger.
 func (p *Planner) buildCosts(w *sim.World) {
 	cost := p.nav.cost
-	for i, m := range p.mat {
-		cost[i] = p.matCost[m]
-	}
+	copy(cost, p.base)
 	W, H := w.Width(), w.Height()
 	add := func(x, y int, c uint8) {
 		if x < 0 || y < 0 || x >= W || y >= H {
@@ -332,18 +377,8 @@ func (p *Planner) buildCosts(w *sim.World) {
 			}
 			// Skeletons shoot along a row or column from up to a few
 			// tiles away: keep out of their range.
-			for dy := -skeletonRange; dy <= skeletonRange; dy++ {
-				for dx := -skeletonRange; dx <= skeletonRange; dx++ {
-					d := abs(dx) + abs(dy)
-					if d == 0 || d > skeletonRange {
-						continue
-					}
-					c := uint8(skeletonRange + 1 - d)
-					if dx == 0 || dy == 0 {
-						c += 2
-					}
-					add(x+dx, y+dy, c)
-				}
+			for _, e := range skeletonZone {
+				add(x+int(e.dx), y+int(e.dy), e.c)
 			}
 		case sim.ObjArrow:
 			if cost[i] != 0 {
@@ -358,6 +393,35 @@ func (p *Planner) buildCosts(w *sim.World) {
 		}
 	}
 }
+
+// skeletonZone lists the extra costs of the tiles around a skeleton, in
+// rows from the top: more the nearer, more again in line with it.
+var skeletonZone = func() []struct {
+	dx, dy int8
+	c      uint8
+} {
+	var z []struct {
+		dx, dy int8
+		c      uint8
+	}
+	for dy := -skeletonRange; dy <= skeletonRange; dy++ {
+		for dx := -skeletonRange; dx <= skeletonRange; dx++ {
+			d := abs(dx) + abs(dy)
+			if d == 0 || d > skeletonRange {
+				continue
+			}
+			c := uint8(skeletonRange + 1 - d)
+			if dx == 0 || dy == 0 {
+				c += 2
+			}
+			z = append(z, struct {
+				dx, dy int8
+				c      uint8
+			}{int8(dx), int8(dy), c})
+		}
+	}
+	return z
+}()
 
 // dirTo returns the direction from tile a to its neighbour b.
 func (p *Planner) dirTo(a, b int) sim.Dir {

@@ -229,19 +229,33 @@ func (p *Planner) onMap(m sim.Material) bool {
 func (p *Planner) stationDistNearest(s sim.Material) int64 {
 	n := &p.nav
 	W, H := n.w, n.h
+	// Mark the tiles next to (or on) a tile of s.
+	p.markGen++
+	if p.markGen == 0 {
+		clear(p.mark)
+		p.markGen = 1
+	}
+	gen := p.markGen
+	tiles := materialBytes(p.mat)
+	for off := 0; ; {
+		k := bytes.IndexByte(tiles[off:], byte(s))
+		if k < 0 {
+			break
+		}
+		i := off + k
+		off = i + 1
+		x, y := i%W, i/W
+		for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
+			for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
+				p.mark[yy*W+xx] = gen
+			}
+		}
+	}
 	for k := 0; ; {
 		for ; k < len(n.order); k++ {
 			j := int(n.order[k])
-			if j != p.pos && p.obj[j] != sim.ObjNone {
-				continue
-			}
-			x, y := j%W, j/W
-			for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
-				for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
-					if p.mat[yy*W+xx] == s {
-						return int64(n.dist[j])
-					}
-				}
+			if p.mark[j] == gen && (j == p.pos || p.obj[j] == sim.ObjNone) {
+				return int64(n.dist[j])
 			}
 		}
 		if !n.next() {

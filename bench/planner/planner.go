@@ -57,12 +57,22 @@ type Planner struct {
 	matClass [sim.MaxMaterials]uint8 // passability class of each material this step
 	matCost  [sim.MaxMaterials]uint8
 
+	// The cost of entering each tile by its material alone (before
+	// creatures), kept across steps: base[i] is baseCost[mat[i]] when
+	// baseOK, and only tiles that changed are recomputed.
+	base     []uint8
+	baseCost [sim.MaxMaterials]uint8
+	baseOK   bool
+	next     []sim.Material // scratch: the tiles being read
+
 	// Bill of materials of the current step.
 	bom      bom
 	stations stationCache
 
 	// Scratch grids.
-	near    []uint8 // station bits by tile (make spots)
+	near    []uint8  // station bits by tile (make spots)
+	mark    []uint32 // tiles marked markGen belong to the set at hand
+	markGen uint32
 	visited []bool
 
 	// Episode state.
@@ -152,12 +162,17 @@ func (p *Planner) setup(w *sim.World) {
 	if p.tab == nil || p.tab.r != w.Rules() {
 		p.tab = newTables(w.Rules())
 		p.ach = achState{}
+		p.baseOK = false
 	}
 	n := w.Width() * w.Height()
 	if len(p.mat) != n {
 		p.mat = make([]sim.Material, n)
+		p.next = make([]sim.Material, n)
+		p.base = make([]uint8, n)
+		p.baseOK = false
 		p.obj = make([]sim.ObjectKind, n)
 		p.near = make([]uint8, n)
+		p.mark = make([]uint32, n)
 		p.visited = make([]bool, n)
 		p.nav.init(w.Width(), w.Height())
 	}
@@ -175,18 +190,8 @@ func (p *Planner) observe(w *sim.World) {
 		p.inv[i] = w.Inventory(sim.Item(i))
 	}
 	W := w.Width()
-	for y := 0; y < w.Height(); y++ {
-		row := p.mat[y*W : (y+1)*W]
-		for x := range row {
-			row[x] = w.Material(x, y)
-		}
-	}
-	clear(p.obj)
-	for _, o := range w.Objects() {
-		if o.Kind != sim.ObjNone {
-			p.obj[int(o.Y)*W+int(o.X)] = o.Kind
-		}
-	}
+	p.classify()
+	p.readTiles(w)
 	// Mark the 9×9 view around the player as visited.
 	for y := max(p.py-4, 0); y <= min(p.py+4, w.Height()-1); y++ {
 		for x := max(p.px-4, 0); x <= min(p.px+4, W-1); x++ {
@@ -196,7 +201,6 @@ func (p *Planner) observe(w *sim.World) {
 	for i := range p.stations {
 		p.stations[i] = -1
 	}
-	p.classify()
 	p.buildCosts(w)
 	// Turning back costs a little more, so that a path does not flip
 	// between two equal ways as creatures move.
