@@ -49,8 +49,10 @@ const ringSize = 32
 // the same order whether they are processed at once or on demand.
 type nav struct {
 	w, h int
-	cost []uint8 // cost of entering each tile; 0: impassable
-	dist []int32 // final for dist <= radius; an upper bound beyond (inf: not reached yet)
+	cost []uint8  // cost of entering each tile; 0: impassable
+	col  []uint16 // the column of each tile
+	zone []int32  // the offsets of skeletonZone's tiles
+	dist []int32  // final for dist <= radius; an upper bound beyond (inf: not reached yet)
 	prev []int32
 	ring [ringSize][]int32
 
@@ -64,6 +66,14 @@ type nav struct {
 func (n *nav) init(w, h int) {
 	n.w, n.h = w, h
 	n.cost = make([]uint8, w*h)
+	n.col = make([]uint16, w*h)
+	for i := range n.col {
+		n.col[i] = uint16(i % w)
+	}
+	n.zone = make([]int32, len(skeletonZone))
+	for k, e := range skeletonZone {
+		n.zone[k] = int32(int(e.dy)*w + int(e.dx))
+	}
 	n.dist = make([]int32, w*h)
 	n.prev = make([]int32, w*h)
 	for i := range n.dist {
@@ -109,7 +119,8 @@ func (n *nav) done() bool { return n.pending == 0 }
 // and reports whether there was one. After it, radius is that bucket's
 // distance, or inf when the queue ran out.
 func (n *nav) next() bool {
-	W, H := n.w, n.h
+	W := n.w
+	last := n.w*n.h - W // the first tile of the bottom row
 	for n.pending > 0 {
 		d := n.d
 		n.d++
@@ -125,17 +136,17 @@ func (n *nav) next() bool {
 				continue // superseded
 			}
 			n.order = append(n.order, int32(u))
-			x, y := u%W, u/W
+			x := int(n.col[u])
 			if x > 0 {
 				n.relax(u, u-1, d)
 			}
 			if x < W-1 {
 				n.relax(u, u+1, d)
 			}
-			if y > 0 {
+			if u >= W {
 				n.relax(u, u-W, d)
 			}
-			if y < H-1 {
+			if u < last {
 				n.relax(u, u+W, d)
 			}
 		}
@@ -294,12 +305,16 @@ func (p *Planner) readTiles(w *sim.World) {
 	next := p.next
 	w.SemanticMap(materialBytes(next)) // tiles, and objects' ids over theirs
 	clear(p.obj)
+	p.skeletons = p.skeletons[:0]
 	for _, o := range w.Objects() {
 		if o.Kind != sim.ObjNone {
 			x, y := int(o.X), int(o.Y)
 			i := y*W + x
 			p.obj[i] = o.Kind
 			next[i] = w.Material(x, y)
+			if o.Kind == sim.ObjSkeleton {
+				p.skeletons = append(p.skeletons, [2]int16{o.X, o.Y})
+			}
 		}
 	}
 	old := p.mat
@@ -377,6 +392,15 @@ func (p *Planner) buildCosts(w *sim.World) {
 			}
 			// Skeletons shoot along a row or column from up to a few
 			// tiles away: keep out of their range.
+			if x >= skeletonRange && y >= skeletonRange && x < W-skeletonRange && y < H-skeletonRange {
+				for k, off := range p.nav.zone { // all on the map
+					j := i + int(off)
+					if c := cost[j]; c != 0 {
+						cost[j] = min(c+skeletonZone[k].c, maxCost)
+					}
+				}
+				break
+			}
 			for _, e := range skeletonZone {
 				add(x+int(e.dx), y+int(e.dy), e.c)
 			}

@@ -47,15 +47,16 @@ type Planner struct {
 	ref bool
 
 	// Per-step view of the world.
-	w        *sim.World
-	px, py   int
-	pos      int
-	facing   sim.Dir
-	inv      [sim.MaxItems]int
-	mat      []sim.Material
-	obj      []sim.ObjectKind
-	matClass [sim.MaxMaterials]uint8 // passability class of each material this step
-	matCost  [sim.MaxMaterials]uint8
+	w         *sim.World
+	px, py    int
+	pos       int
+	facing    sim.Dir
+	inv       [sim.MaxItems]int
+	mat       []sim.Material
+	obj       []sim.ObjectKind
+	skeletons [][2]int16              // where the skeletons are this step
+	matClass  [sim.MaxMaterials]uint8 // passability class of each material this step
+	matCost   [sim.MaxMaterials]uint8
 
 	// The cost of entering each tile by its material alone (before
 	// creatures), kept across steps: base[i] is baseCost[mat[i]] when

@@ -120,6 +120,14 @@ func (p *Planner) night() bool {
 func (p *Planner) creatureNear(k sim.ObjectKind, q, r int) bool {
 	W := p.nav.w
 	qx, qy := q%W, q/W
+	if k == sim.ObjSkeleton { // the step's list
+		for _, o := range p.skeletons {
+			if abs(int(o[0])-qx)+abs(int(o[1])-qy) <= r {
+				return true
+			}
+		}
+		return false
+	}
 	for _, o := range p.w.Objects() {
 		if o.Kind == k && abs(int(o.X)-qx)+abs(int(o.Y)-qy) <= r {
 			return true
@@ -387,17 +395,22 @@ func (p *Planner) findShelter() bool {
 // pocketCost returns the cost of sheltering in pocket a, a+d (a settled
 // tile in reach) with n wall blocks of rule pr, and whether it can be had.
 func (p *Planner) pocketCost(a int, d sim.Dir, pr *sim.PlaceRule, n int) (int64, bool) {
-	b, open, sides := p.pocketOpen(a, d, pr)
-	if open < 0 || open+sides > n || p.banned(a, d) {
+	b := p.neighbour(a, d)
+	if b < 0 {
 		return 0, false
 	}
 	// The path must come in through an end (or the player is in the
-	// pocket already), not by mining a side open.
+	// pocket already), not by mining a side open. (The cheapest test
+	// first: it rules out most pockets.)
 	if a != p.pos && b != p.pos {
 		pv := int(p.nav.prev[a])
 		if pv != p.neighbour(a, d.Opposite()) && (pv != b || int(p.nav.prev[b]) != p.neighbour(b, d)) {
 			return 0, false
 		}
+	}
+	b, open, sides := p.pocketOpen(a, d, pr)
+	if open < 0 || open+sides > n || p.banned(a, d) {
+		return 0, false
 	}
 	c := int64(p.nav.dist[a]) + 2*int64(open)
 	if sides > 0 {
