@@ -3,6 +3,7 @@ package planner
 import (
 	"bytes"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/longcraft/longcraft/sim"
@@ -320,6 +321,14 @@ func (p *Planner) readTiles(w *sim.World) {
 	old := p.mat
 	p.mat, p.next = next, old
 	if !p.baseOK || p.baseCost != p.matCost || p.ref {
+		for m := range p.matCost {
+			if (p.matCost[m] == 0) != (p.baseCost[m] == 0) {
+				p.reachOK = false // some material became passable or not
+			}
+		}
+		if !p.baseOK {
+			p.reachOK = false
+		}
 		for i, m := range next {
 			p.base[i] = p.matCost[m]
 		}
@@ -335,7 +344,11 @@ func (p *Planner) readTiles(w *sim.World) {
 		}
 		for i := lo; i < hi; i++ {
 			if a[i] != b[i] {
-				p.base[i] = p.matCost[b[i]]
+				c := p.matCost[b[i]]
+				if (c == 0) != (p.base[i] == 0) {
+					p.reachOK = false
+				}
+				p.base[i] = c
 			}
 		}
 	}
@@ -351,6 +364,7 @@ func materialBytes(m []sim.Material) []byte {
 func (p *Planner) buildCosts(w *sim.World) {
 	cost := p.nav.cost
 	copy(cost, p.base)
+	p.blockers, p.blockers2 = p.blockers2[:0], p.blockers
 	W, H := w.Width(), w.Height()
 	add := func(x, y int, c uint8) {
 		if x < 0 || y < 0 || x >= W || y >= H {
@@ -414,7 +428,11 @@ func (p *Planner) buildCosts(w *sim.World) {
 			}
 		default: // plants and landmarks stay where they are and block
 			cost[i] = 0
+			p.blockers = append(p.blockers, int32(i))
 		}
+	}
+	if !slices.Equal(p.blockers, p.blockers2) {
+		p.reachOK = false
 	}
 }
 

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"bytes"
-	"unsafe"
 
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
@@ -93,7 +92,7 @@ func (p *Planner) plan(item sim.Item, n int) {
 			continue
 		}
 		for _, s := range j.make.Nearby {
-			if spared.Has(s) || b.planned.Has(s) || p.stationDist(s) <= spareDist {
+			if spared.Has(s) || b.planned.Has(s) || p.stationWithin(s, spareDist) {
 				continue
 			}
 			spared |= 1 << s
@@ -185,7 +184,7 @@ func (p *Planner) requireHeld(item sim.Item, n, depth int) {
 // requireStation plans station s unless one stands within reach.
 func (p *Planner) requireStation(s sim.Material, depth int) {
 	b := &p.bom
-	if b.planned.Has(s) || p.stationDist(s) < inf {
+	if b.planned.Has(s) || p.stationReachable(s) {
 		return
 	}
 	b.planned |= 1 << s
@@ -200,42 +199,82 @@ func (p *Planner) requireStation(s sim.Material, depth int) {
 	b.jobs = append(b.jobs, job{kind: jobPlace, place: pr})
 }
 
+// stationReachable reports whether a standing tile within the 3×3 square
+// of a tile of material s can be reached.
+func (p *Planner) stationReachable(s sim.Material) bool {
+	if p.ref {
+		return p.stationDist(s) < inf
+	}
+	if p.stationReach[s] == 0 {
+		p.stationReach[s] = 1
+		if p.onMap(s) {
+			p.markStation(s)
+			for _, j := range p.marked {
+				if (int(j) == p.pos || p.obj[j] == sim.ObjNone) && p.reachable(int(j)) {
+					p.stationReach[s] = 2
+					break
+				}
+			}
+		}
+	}
+	return p.stationReach[s] == 2
+}
+
+// stationWithin reports whether a standing tile within the 3×3 square of
+// a tile of material s is at path cost r at most.
+func (p *Planner) stationWithin(s sim.Material, r int32) bool {
+	if p.ref {
+		return p.stationDist(s) <= int64(r)
+	}
+	if !p.onMap(s) {
+		return false
+	}
+	p.markStation(s)
+	n := &p.nav
+	n.settleTo(r)
+	for _, j := range n.order {
+		if n.dist[j] > r {
+			break
+		}
+		if p.mark[j] == p.markGen && (int(j) == p.pos || p.obj[j] == sim.ObjNone) {
+			return true
+		}
+	}
+	return false
+}
+
 // stationDist returns the cost of the cheapest standing tile within the
-// 3×3 square of a tile of material s (inf if none).
+// 3×3 square of a tile of material s (inf if none), over the whole map:
+// the reference.
 func (p *Planner) stationDist(s sim.Material) int64 {
-	if p.stations[s] >= 0 {
-		return p.stations[s]
+	if p.stations[s] < 0 {
+		p.stations[s] = p.stationDistScan(s)
 	}
-	var best int64
-	switch {
-	case p.ref:
-		best = p.stationDistScan(s)
-	case !p.onMap(s):
-		best = inf
-	default:
-		best = p.stationDistNearest(s)
-	}
-	p.stations[s] = best
-	return best
+	return p.stations[s]
 }
 
 // onMap reports whether some tile is of material m.
 func (p *Planner) onMap(m sim.Material) bool {
-	return bytes.IndexByte(unsafe.Slice((*byte)(unsafe.SliceData(p.mat)), len(p.mat)), byte(m)) >= 0
+	return bytes.IndexByte(materialBytes(p.mat), byte(m)) >= 0
 }
 
-// stationDistNearest is stationDist nearest first: the first settled
-// standing tile with s in its 3×3 square.
-func (p *Planner) stationDistNearest(s sim.Material) int64 {
+// markStation marks (with markGen, and lists in marked) the tiles within
+// the 3×3 square of a tile of material s, unless they are marked for s
+// this step already.
+func (p *Planner) markStation(s sim.Material) {
+	if p.markedS == s && p.markedStep == p.stepN {
+		return
+	}
+	p.markedS, p.markedStep = s, p.stepN
 	n := &p.nav
 	W, H := n.w, n.h
-	// Mark the tiles next to (or on) a tile of s.
 	p.markGen++
 	if p.markGen == 0 {
 		clear(p.mark)
 		p.markGen = 1
 	}
 	gen := p.markGen
+	p.marked = p.marked[:0]
 	tiles := materialBytes(p.mat)
 	for off := 0; ; {
 		k := bytes.IndexByte(tiles[off:], byte(s))
@@ -247,21 +286,55 @@ func (p *Planner) stationDistNearest(s sim.Material) int64 {
 		x, y := i%W, i/W
 		for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
 			for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
-				p.mark[yy*W+xx] = gen
+				if j := yy*W + xx; p.mark[j] != gen {
+					p.mark[j] = gen
+					p.marked = append(p.marked, int32(j))
+				}
 			}
 		}
 	}
-	for k := 0; ; {
-		for ; k < len(n.order); k++ {
-			j := int(n.order[k])
-			if p.mark[j] == gen && (j == p.pos || p.obj[j] == sim.ObjNone) {
-				return int64(n.dist[j])
+}
+
+// reachable reports whether tile i can be reached from the player's:
+// a flood fill of the passable tiles, kept across steps while no tile
+// changes between passable and not (tiles, held tools, plants).
+func (p *Planner) reachable(i int) bool {
+	if !p.reachOK || p.reach[p.pos] != p.reachGen {
+		p.flood()
+	}
+	return p.reach[i] == p.reachGen
+}
+
+// flood marks (with reachGen) the tiles the cost field can reach.
+func (p *Planner) flood() {
+	n := &p.nav
+	p.reachGen++
+	if p.reachGen == 0 {
+		clear(p.reach)
+		p.reachGen = 1
+	}
+	gen := p.reachGen
+	W, last := n.w, n.w*n.h-n.w
+	q := append(p.queue[:0], int32(p.pos))
+	p.reach[p.pos] = gen
+	for k := 0; k < len(q); k++ {
+		u := int(q[k])
+		x := int(n.col[u])
+		for _, v := range [4]int{u - 1, u + 1, u - W, u + W} {
+			switch {
+			case v == u-1 && x == 0, v == u+1 && x == W-1, v == u-W && u < W, v == u+W && u >= last:
+				continue
+			}
+			if n.cost[v] != 0 && p.reach[v] != gen {
+				p.reach[v] = gen
+				q = append(q, int32(v))
 			}
 		}
-		if !n.next() {
-			return inf
-		}
 	}
+	p.queue = q
+	// The set is a component of the passable tiles (and so the same from
+	// any of them) only if the start is passable.
+	p.reachOK = n.cost[p.pos] != 0
 }
 
 // stationDistScan is stationDist over the whole map: the reference.

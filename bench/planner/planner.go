@@ -74,7 +74,22 @@ type Planner struct {
 	near    []uint8  // station bits by tile (make spots)
 	mark    []uint32 // tiles marked markGen belong to the set at hand
 	markGen uint32
-	visited []bool
+	marked  []int32
+	queue   []int32
+
+	markedS      sim.Material // the station marked, at step markedStep
+	markedStep   uint64
+	stepN        uint64                 // counts observed steps
+	stationReach [sim.MaxMaterials]int8 // 0: not known this step, 1: no, 2: yes
+
+	// Which tiles the cost field reaches (reach[i] == reachGen), kept
+	// while reachOK: no tile changed between passable and not since.
+	reach     []uint32
+	reachGen  uint32
+	reachOK   bool
+	blockers  []int32 // the tiles of objects that block, this step and the last
+	blockers2 []int32
+	visited   []bool
 
 	// Episode state.
 	thirsty, hungry, tired, hurt bool
@@ -107,6 +122,7 @@ func (p *Planner) Reset(seed uint64) {
 	p.bans = [8]pocketBan{}
 	p.stuck = 0
 	p.ach = achState{}
+	p.baseOK, p.reachOK = false, false
 	for i := range p.visited {
 		p.visited[i] = false
 	}
@@ -174,6 +190,8 @@ func (p *Planner) setup(w *sim.World) {
 		p.obj = make([]sim.ObjectKind, n)
 		p.near = make([]uint8, n)
 		p.mark = make([]uint32, n)
+		p.reach = make([]uint32, n)
+		p.reachOK = false
 		p.visited = make([]bool, n)
 		p.nav.init(w.Width(), w.Height())
 	}
@@ -202,6 +220,8 @@ func (p *Planner) observe(w *sim.World) {
 	for i := range p.stations {
 		p.stations[i] = -1
 	}
+	p.stationReach = [sim.MaxMaterials]int8{}
+	p.stepN++
 	p.buildCosts(w)
 	// Turning back costs a little more, so that a path does not flip
 	// between two equal ways as creatures move.
