@@ -53,9 +53,16 @@ type nav struct {
 	cost []uint8  // cost of entering each tile; 0: impassable
 	col  []uint16 // the column of each tile
 	zone []int32  // the offsets of skeletonZone's tiles
-	dist []int32  // final for dist <= radius; an upper bound beyond (inf: not reached yet)
-	prev []int32
-	ring [ringSize][]int32
+
+	// The detour costs not added yet (see buildCostsLazy).
+	adders   []adder
+	keyHead  []int32 // the first adder of each key (+skeletonRange), chained by link
+	nextKey  int32   // the adders of keys below are added
+	setBy    []int32 // 1 + the object index that set a tile's cost; 0: none
+	setTiles []int32
+	dist     []int32 // final for dist <= radius; an upper bound beyond (inf: not reached yet)
+	prev     []int32
+	ring     [ringSize][]int32
 
 	radius  int32   // every tile at distance <= radius is settled
 	d       int32   // the next bucket to process
@@ -77,6 +84,8 @@ func (n *nav) init(w, h int) {
 	}
 	n.dist = make([]int32, w*h)
 	n.prev = make([]int32, w*h)
+	n.setBy = make([]int32, w*h)
+	n.adders, n.keyHead = n.adders[:0], nil
 	for i := range n.dist {
 		n.dist[i] = inf
 		n.prev[i] = -1
@@ -128,6 +137,9 @@ func (n *nav) next() bool {
 		b := &n.ring[d&(ringSize-1)]
 		if len(*b) == 0 {
 			continue
+		}
+		if n.nextKey <= d+1 && len(n.adders) > 0 {
+			n.overlay(d + 1)
 		}
 		before := len(n.order)
 		for k := 0; k < len(*b); k++ {
@@ -360,8 +372,14 @@ func materialBytes(m []sim.Material) []byte {
 }
 
 // buildCosts fills the cost of entering each tile: the material's cost,
-// creatures (attacked out of the way), and detours around danger.
+// creatures (attacked out of the way), and detours around danger, in the
+// order of the world's objects. This is the reference; buildCostsLazy
+// leaves the detours to be added as the search gets near them.
 func (p *Planner) buildCosts(w *sim.World) {
+	if !p.ref {
+		p.buildCostsLazy(w)
+		return
+	}
 	cost := p.nav.cost
 	copy(cost, p.base)
 	p.blockers, p.blockers2 = p.blockers2[:0], p.blockers
@@ -433,6 +451,154 @@ func (p *Planner) buildCosts(w *sim.World) {
 	}
 	if !slices.Equal(p.blockers, p.blockers2) {
 		p.reachOK = false
+	}
+}
+
+// buildCostsLazy fills what buildCosts does, but of the detours around
+// zombies, skeletons and arrows (the additions to tiles near them) it
+// only lists the creatures, nearest first: the search adds each one's
+// before it reads a tile the creature reaches (see nav.overlay), and only
+// if it gets that far. The result is the same: additions commute (they
+// saturate at maxCost), except that a cow, zombie or skeleton sets its own
+// tile's cost, dropping what earlier objects added there; so each tile
+// that holds one records the creature's place in the object order, and
+// only later objects' additions count there.
+func (p *Planner) buildCostsLazy(w *sim.World) {
+	n := &p.nav
+	cost := n.cost
+	copy(cost, p.base)
+	p.blockers, p.blockers2 = p.blockers2[:0], p.blockers
+	for _, i := range n.setTiles {
+		n.setBy[i] = 0
+	}
+	n.setTiles = n.setTiles[:0]
+	n.adders = n.adders[:0]
+	W := n.w
+	set := func(i, k int, c uint8) {
+		if cost[i] != 0 {
+			cost[i] = c
+			n.setBy[i] = int32(k + 1)
+			n.setTiles = append(n.setTiles, int32(i))
+		}
+	}
+	for k, o := range w.Objects() {
+		x, y := int(o.X), int(o.Y)
+		i := y*W + x
+		var reach int
+		switch o.Kind {
+		case sim.ObjPlayer, sim.ObjNone:
+			continue
+		case sim.ObjCow:
+			set(i, k, costCow)
+			continue
+		case sim.ObjZombie:
+			set(i, k, costZombie)
+			reach = 2
+		case sim.ObjSkeleton:
+			set(i, k, costSkeleton)
+			reach = skeletonRange
+		case sim.ObjArrow:
+			reach = 3
+		default: // plants and landmarks stay where they are and block
+			cost[i] = 0
+			p.blockers = append(p.blockers, int32(i))
+			continue
+		}
+		n.adders = append(n.adders, adder{
+			key: int32(abs(x-p.px) + abs(y-p.py) - reach), k: int32(k),
+			x: o.X, y: o.Y, kind: o.Kind, facing: o.Facing,
+		})
+	}
+	// Nearest first: chained by key (keys run from -skeletonRange to W+H).
+	if len(n.keyHead) < n.w+n.h+skeletonRange+1 {
+		n.keyHead = make([]int32, n.w+n.h+skeletonRange+1)
+	}
+	for i := range n.keyHead {
+		n.keyHead[i] = -1
+	}
+	for j := len(n.adders) - 1; j >= 0; j-- { // lists in object order
+		kk := n.adders[j].key + skeletonRange
+		n.adders[j].link = n.keyHead[kk]
+		n.keyHead[kk] = int32(j)
+	}
+	n.nextKey = -skeletonRange
+	if !slices.Equal(p.blockers, p.blockers2) {
+		p.reachOK = false
+	}
+}
+
+// An adder is a creature whose detour costs are still to be added to
+// the tiles around it: key is the least L1 distance from the player of a
+// tile it reaches, k its place among the world's objects.
+type adder struct {
+	key    int32
+	link   int32 // the next adder of the same key, or -1
+	k      int32
+	x, y   int16
+	kind   sim.ObjectKind
+	facing sim.Dir
+}
+
+// overlay adds the detour costs of the creatures that reach a tile at L1
+// distance r from the start or nearer. Path costs are at least L1
+// distances, so settling bucket d reads no tile farther than d+1.
+func (n *nav) overlay(r int32) {
+	r = min(r, int32(len(n.keyHead)-1-skeletonRange))
+	for ; n.nextKey <= r; n.nextKey++ {
+		for j := n.keyHead[n.nextKey+skeletonRange]; j >= 0; j = n.adders[j].link {
+			n.add(&n.adders[j])
+		}
+	}
+}
+
+// add adds adder a's detour costs.
+func (n *nav) add(a *adder) {
+	cost, W, H := n.cost, n.w, n.h
+	x, y := int(a.x), int(a.y)
+	k := a.k + 1
+	add := func(x, y int, c uint8) {
+		if x < 0 || y < 0 || x >= W || y >= H {
+			return
+		}
+		i := y*W + x
+		if cost[i] != 0 && n.setBy[i] <= k { // not set by a later object
+			cost[i] = min(cost[i]+c, maxCost)
+		}
+	}
+	switch a.kind {
+	case sim.ObjZombie:
+		add(x-1, y, 4)
+		add(x+1, y, 4)
+		add(x, y-1, 4)
+		add(x, y+1, 4)
+		add(x-2, y, 1)
+		add(x+2, y, 1)
+		add(x, y-2, 1)
+		add(x, y+2, 1)
+		add(x-1, y-1, 1)
+		add(x+1, y-1, 1)
+		add(x-1, y+1, 1)
+		add(x+1, y+1, 1)
+	case sim.ObjSkeleton:
+		if x >= skeletonRange && y >= skeletonRange && x < W-skeletonRange && y < H-skeletonRange {
+			i := y*W + x
+			for z, off := range n.zone { // all on the map
+				j := i + int(off)
+				if c := cost[j]; c != 0 && n.setBy[j] <= k {
+					cost[j] = min(c+skeletonZone[z].c, maxCost)
+				}
+			}
+			break
+		}
+		for _, e := range skeletonZone {
+			add(x+int(e.dx), y+int(e.dy), e.c)
+		}
+	case sim.ObjArrow:
+		add(x, y, 1)
+		dx, dy := a.facing.Offset()
+		for s := 1; s <= 3; s++ {
+			add(x+s*dx, y+s*dy, 2)
+		}
 	}
 }
 

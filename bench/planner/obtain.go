@@ -317,18 +317,25 @@ func (p *Planner) flood() {
 	W, last := n.w, n.w*n.h-n.w
 	q := append(p.queue[:0], int32(p.pos))
 	p.reach[p.pos] = gen
+	cost, reach := n.cost, p.reach
 	for k := 0; k < len(q); k++ {
 		u := int(q[k])
 		x := int(n.col[u])
-		for _, v := range [4]int{u - 1, u + 1, u - W, u + W} {
-			switch {
-			case v == u-1 && x == 0, v == u+1 && x == W-1, v == u-W && u < W, v == u+W && u >= last:
-				continue
-			}
-			if n.cost[v] != 0 && p.reach[v] != gen {
-				p.reach[v] = gen
-				q = append(q, int32(v))
-			}
+		if v := u - 1; x > 0 && cost[v] != 0 && reach[v] != gen {
+			reach[v] = gen
+			q = append(q, int32(v))
+		}
+		if v := u + 1; x < W-1 && cost[v] != 0 && reach[v] != gen {
+			reach[v] = gen
+			q = append(q, int32(v))
+		}
+		if v := u - W; u >= W && cost[v] != 0 && reach[v] != gen {
+			reach[v] = gen
+			q = append(q, int32(v))
+		}
+		if v := u + W; u < last && cost[v] != 0 && reach[v] != gen {
+			reach[v] = gen
+			q = append(q, int32(v))
 		}
 	}
 	p.queue = q
