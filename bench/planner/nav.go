@@ -315,20 +315,95 @@ func (p *Planner) returns(pr *sim.PlaceRule) bool {
 // last step, or all of them when the material costs changed.
 func (p *Planner) readTiles(w *sim.World) {
 	W := w.Width()
-	next := p.next
-	w.SemanticMap(materialBytes(next)) // tiles, and objects' ids over theirs
-	clear(p.obj)
+	for _, i := range p.objTiles {
+		p.obj[i] = sim.ObjNone
+	}
+	p.objTiles = p.objTiles[:0]
 	p.skeletons = p.skeletons[:0]
 	for _, o := range w.Objects() {
 		if o.Kind != sim.ObjNone {
-			x, y := int(o.X), int(o.Y)
-			i := y*W + x
+			i := int(o.Y)*W + int(o.X)
 			p.obj[i] = o.Kind
-			next[i] = w.Material(x, y)
+			p.objTiles = append(p.objTiles, int32(i))
 			if o.Kind == sim.ObjSkeleton {
 				p.skeletons = append(p.skeletons, [2]int16{o.X, o.Y})
 			}
 		}
+	}
+	s := &p.seen
+	if p.trackTiles && !p.ref && p.baseOK && p.baseCost == p.matCost &&
+		s.w == w && s.seed == w.Seed() && s.rules == w.Rules() && s.step+1 == w.StepCount() {
+		p.retile(w, s.pos)
+		p.retile(w, s.target)
+		for k := 0; k < len(p.hitTiles); k++ {
+			if i := int(p.hitTiles[k]); p.retile(w, i) && !p.tab.arrowHit[p.mat[i]] {
+				k-- // retile moved the last one here
+			}
+		}
+	} else {
+		p.readAllTiles(w)
+	}
+	*s = seenTiles{w: w, seed: w.Seed(), rules: w.Rules(), step: w.StepCount(), pos: p.pos, target: p.neighbour(p.pos, p.facing)}
+	if s.target < 0 {
+		s.target = p.pos
+	}
+}
+
+// seenTiles is when and where the tiles were last read: after one step of
+// that world, only the tiles the player faced and those arrows can change
+// (see retile) can differ.
+type seenTiles struct {
+	w           *sim.World
+	seed        uint64
+	rules       *sim.Rules
+	step        int
+	pos, target int
+}
+
+// retile rereads tile i, keeping p.base and p.hitTiles, and reports
+// whether it changed.
+func (p *Planner) retile(w *sim.World, i int) bool {
+	W := p.nav.w
+	m := w.Material(i%W, i/W)
+	old := p.mat[i]
+	if m == old {
+		return false
+	}
+	p.mat[i] = m
+	c := p.matCost[m]
+	if (c == 0) != (p.base[i] == 0) {
+		p.reachOK = false
+	}
+	p.base[i] = c
+	hit := &p.tab.arrowHit
+	switch {
+	case hit[old] && !hit[m]:
+		k := slices.Index(p.hitTiles, int32(i))
+		last := len(p.hitTiles) - 1
+		p.hitTiles[k] = p.hitTiles[last]
+		p.hitTiles = p.hitTiles[:last]
+	case !hit[old] && hit[m]:
+		p.hitTiles = append(p.hitTiles, int32(i))
+	}
+	return true
+}
+
+// readAllTiles reads every tile into p.mat and brings p.base and
+// p.hitTiles up to date.
+func (p *Planner) readAllTiles(w *sim.World) {
+	defer func() {
+		p.hitTiles = p.hitTiles[:0]
+		for i, m := range p.mat {
+			if p.tab.arrowHit[m] {
+				p.hitTiles = append(p.hitTiles, int32(i))
+			}
+		}
+	}()
+	W := w.Width()
+	next := p.next
+	w.SemanticMap(materialBytes(next)) // tiles, and objects' ids over theirs
+	for _, i := range p.objTiles {
+		next[i] = w.Material(int(i)%W, int(i)/W)
 	}
 	old := p.mat
 	p.mat, p.next = next, old

@@ -46,6 +46,14 @@ type Planner struct {
 	// tests hold the lazy, nearest-first one to (same actions).
 	ref bool
 
+	// trackTiles lets the planner reread only the tiles one step can change
+	// when it sees the same world one step later: Solve sets it, since it
+	// alone steps its world. hitTiles lists the tiles arrows change.
+	trackTiles bool
+	seen       seenTiles
+	hitTiles   []int32
+	objTiles   []int32 // the tiles of this step's objects
+
 	// Per-step view of the world.
 	w         *sim.World
 	px, py    int
@@ -123,6 +131,7 @@ func (p *Planner) Reset(seed uint64) {
 	p.stuck = 0
 	p.ach = achState{}
 	p.baseOK, p.reachOK = false, false
+	p.seen = seenTiles{}
 	for i := range p.visited {
 		p.visited[i] = false
 	}
@@ -134,6 +143,7 @@ func (p *Planner) Reset(seed uint64) {
 func Solve(w *sim.World, goal task.Goal, budget int) (reached bool, steps int) {
 	p := New(goal)
 	p.Reset(w.Seed())
+	p.trackTiles = true // nothing else steps or edits w meanwhile
 	prog := task.NewProgress(goal, w)
 	if prog.Update(w) {
 		return true, 0
@@ -188,6 +198,7 @@ func (p *Planner) setup(w *sim.World) {
 		p.base = make([]uint8, n)
 		p.baseOK = false
 		p.obj = make([]sim.ObjectKind, n)
+		p.objTiles, p.hitTiles, p.seen = p.objTiles[:0], p.hitTiles[:0], seenTiles{}
 		p.near = make([]uint8, n)
 		p.mark = make([]uint32, n)
 		p.reach = make([]uint32, n)

@@ -77,6 +77,7 @@ func play(w *sim.World, goal task.Goal, budget int, ref bool) []sim.Action {
 	p := New(goal)
 	p.ref = ref
 	p.Reset(w.Seed())
+	p.trackTiles = !ref // as Solve plays
 	prog := task.NewProgress(goal, w)
 	var acts []sim.Action
 	var last *sim.Outcome
@@ -110,5 +111,39 @@ func TestLazyFieldMatchesReference(t *testing.T) {
 		fast := play(c.w.Clone(), c.goal, c.budget, false)
 		ref := play(c.w.Clone(), c.goal, c.budget, true)
 		require.Equal(t, ref, fast, "case %d (%s, seed %d)", i, c.goal, c.w.Seed())
+	}
+}
+
+// TestTrackedTilesMatchTheWorld plays with the tiles tracked as Solve
+// does (only those one step can change are reread) and checks every step
+// that the planner's tiles are the world's.
+func TestTrackedTilesMatchTheWorld(t *testing.T) {
+	cases := certWorkload(t)
+	if testing.Short() {
+		cases = cases[:len(cases)/4]
+	}
+	for i, c := range cases {
+		w := c.w.Clone()
+		p := New(c.goal)
+		p.Reset(w.Seed())
+		p.trackTiles = true
+		prog := task.NewProgress(c.goal, w)
+		var last *sim.Outcome
+		for n := 0; n < c.budget && !w.Done() && !prog.Update(w); n++ {
+			a := p.Act(w, last)
+			if p.seen.w == w && p.seen.step == w.StepCount() { // it read the tiles
+				W := w.Width()
+				for j, m := range p.mat {
+					if m != w.Material(j%W, j/W) {
+						require.Failf(t, "tile differs", "case %d step %d tile (%d, %d): planner %d, world %d", i, n, j%W, j/W, m, w.Material(j%W, j/W))
+					}
+					if p.base[j] != p.matCost[m] {
+						require.Failf(t, "cost differs", "case %d step %d tile %d", i, n, j)
+					}
+				}
+			}
+			out := w.Step(a)
+			last = &out
+		}
 	}
 }
