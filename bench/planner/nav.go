@@ -85,6 +85,7 @@ func (n *nav) init(w, h int) {
 	n.dist = make([]int32, w*h)
 	n.prev = make([]int32, w*h)
 	n.setBy = make([]int32, w*h)
+	n.setTiles = n.setTiles[:0]
 	n.adders, n.keyHead = n.adders[:0], nil
 	for i := range n.dist {
 		n.dist[i] = inf

@@ -27,6 +27,8 @@
 package planner
 
 import (
+	"sync"
+
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -128,6 +130,7 @@ func (p *Planner) Reset(seed uint64) {
 	p.prevPos = -1
 	p.shelter = shelterPlan{}
 	p.bans = [8]pocketBan{}
+	p.nextBan = 0
 	p.stuck = 0
 	p.ach = achState{}
 	p.baseOK, p.reachOK = false, false
@@ -137,11 +140,20 @@ func (p *Planner) Reset(seed uint64) {
 	}
 }
 
+// solvers keeps the planners of finished Solve calls, with their scratch
+// grids.
+var solvers sync.Pool
+
 // Solve plays goal on w (which it modifies: pass a clone) for at most
 // budget steps and reports whether the goal was reached and after how many
 // steps.
 func Solve(w *sim.World, goal task.Goal, budget int) (reached bool, steps int) {
-	p := New(goal)
+	p, _ := solvers.Get().(*Planner) // reused: Reset starts it afresh
+	if p == nil {
+		p = New(goal)
+	}
+	defer solvers.Put(p)
+	p.goal = goal
 	p.Reset(w.Seed())
 	p.trackTiles = true // nothing else steps or edits w meanwhile
 	prog := task.NewProgress(goal, w)
@@ -192,7 +204,7 @@ func (p *Planner) setup(w *sim.World) {
 		p.baseOK = false
 	}
 	n := w.Width() * w.Height()
-	if len(p.mat) != n {
+	if len(p.mat) != n || p.nav.w != w.Width() {
 		p.mat = make([]sim.Material, n)
 		p.next = make([]sim.Material, n)
 		p.base = make([]uint8, n)
