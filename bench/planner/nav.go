@@ -726,6 +726,30 @@ func (p *Planner) dirTo(a, b int) sim.Dir {
 // neighbour returns the tile next to i in direction d, or -1 off the map.
 func (p *Planner) neighbour(i int, d sim.Dir) int {
 	W, H := p.nav.w, p.nav.h
+	if i >= 0 { // the same as below, without dividing
+		switch d {
+		case sim.DirLeft:
+			if p.nav.col[i] == 0 {
+				return -1
+			}
+			return i - 1
+		case sim.DirRight:
+			if int(p.nav.col[i]) == W-1 {
+				return -1
+			}
+			return i + 1
+		case sim.DirUp:
+			if i < W {
+				return -1
+			}
+			return i - W
+		case sim.DirDown:
+			if i >= W*H-W {
+				return -1
+			}
+			return i + W
+		}
+	}
 	x, y := i%W, i/W
 	dx, dy := d.Offset()
 	x, y = x+dx, y+dy

@@ -147,3 +147,25 @@ func TestTrackedTilesMatchTheWorld(t *testing.T) {
 		}
 	}
 }
+
+// TestNeighbourMatchesTheFormula checks neighbour's shortcut against the
+// plain arithmetic on every tile and direction of a small map.
+func TestNeighbourMatchesTheFormula(t *testing.T) {
+	w, err := sim.New(sim.Config{Width: 7, Height: 5})
+	require.NoError(t, err)
+	w.Reset(1)
+	p := New(task.Obtain("wood", 1))
+	p.setup(w)
+	for i := -1; i < 35; i++ {
+		for d := sim.DirNone; d <= sim.DirDown; d++ {
+			x, y := i%7, i/7
+			dx, dy := d.Offset()
+			x, y = x+dx, y+dy
+			want := y*7 + x
+			if x < 0 || y < 0 || x >= 7 || y >= 5 {
+				want = -1
+			}
+			require.Equal(t, want, p.neighbour(i, d), "tile %d dir %v", i, d)
+		}
+	}
+}
