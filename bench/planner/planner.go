@@ -11,7 +11,11 @@
 //     small integer costs: walking, tunnelling through what the held tools
 //     can mine, crossing water by placing and mining back a block, detours
 //     around zombies, skeletons and arrows; lava and other deadly tiles are
-//     never entered);
+//     never entered), lazily: it settles tiles nearest first only as far
+//     as the step's questions (the nearest water, tree, table…) need, with
+//     the same distances and paths as the whole field (the reference mode,
+//     Planner.ref, computes the whole field and scans the whole map; the
+//     tests hold the two to the same actions);
 //   - keeps the player alive: fights adjacent zombies and skeletons, drinks
 //     and hunts when thirsty or hungry, and sleeps at night or when tired
 //     inside a sealed two-tile pocket it builds with a couple of blocks;
