@@ -231,10 +231,10 @@ func (p *Planner) needItems(items []sim.ItemAmount) (sim.Action, bool) {
 
 // huntNear hunts the nearest creature of kind k within path cost limit.
 func (p *Planner) huntNear(k sim.ObjectKind, limit int32) (sim.Action, bool) {
-	u, f, ok := p.approach(func(t int) (bool, int32) {
+	u, f, ok := p.approachWithin(func(t int) (bool, int32) {
 		return p.obj[t] == k, 0
-	})
-	if !ok || p.nav.dist[u] > limit {
+	}, 0, limit)
+	if !ok || p.nav.at(u) > limit {
 		return 0, false
 	}
 	return p.act(u, f, p.tab.do), true

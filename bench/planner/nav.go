@@ -1,7 +1,10 @@
 package planner
 
 import (
+	"bytes"
 	"math"
+	"slices"
+	"unsafe"
 
 	"github.com/longcraft/longcraft/sim"
 )
@@ -39,78 +42,179 @@ const inf = math.MaxInt32
 const ringSize = 32
 
 // nav is a cost field over the map: Dijkstra from the player with small
-// integer step costs, in a bucket (Dial) queue so a whole 64×64 map takes
-// tens of microseconds and no allocation.
+// integer step costs, in a bucket (Dial) queue, run lazily. reset seeds
+// the queue; the buckets are then settled in order of distance only as far
+// as the step's queries need (most look for the nearest of something), and
+// every settled tile's dist and prev are final and exactly those of the
+// whole-map run (run, kept as the reference): the buckets are processed in
+// the same order whether they are processed at once or on demand.
 type nav struct {
 	w, h int
-	cost []uint8 // cost of entering each tile; 0: impassable
-	dist []int32
-	prev []int32
-	ring [ringSize][]int32
+	cost []uint8  // cost of entering each tile; 0: impassable
+	col  []uint16 // the column of each tile
+	zone []int32  // the offsets of skeletonZone's tiles
+
+	// The detour costs not added yet (see buildCostsLazy).
+	adders   []adder
+	keyHead  []int32 // the first adder of each key (+skeletonRange), chained by link
+	nextKey  int32   // the adders of keys below are added
+	setBy    []int32 // 1 + the object index that set a tile's cost; 0: none
+	setTiles []int32
+	dist     []int32 // final for dist <= radius; an upper bound beyond (inf: not reached yet)
+	prev     []int32
+	ring     [ringSize][]int32
+
+	radius  int32   // every tile at distance <= radius is settled
+	d       int32   // the next bucket to process
+	pending int     // queue entries not yet processed
+	order   []int32 // settled tiles, in settling order
+	touched []int32 // tiles whose dist is not inf, to reset
 }
 
 func (n *nav) init(w, h int) {
 	n.w, n.h = w, h
 	n.cost = make([]uint8, w*h)
+	n.col = make([]uint16, w*h)
+	for i := range n.col {
+		n.col[i] = uint16(i % w)
+	}
+	n.zone = make([]int32, len(skeletonZone))
+	for k, e := range skeletonZone {
+		n.zone[k] = int32(int(e.dy)*w + int(e.dx))
+	}
 	n.dist = make([]int32, w*h)
 	n.prev = make([]int32, w*h)
-	for i := range n.ring {
-		n.ring[i] = make([]int32, 0, 64)
-	}
-}
-
-// run computes dist and prev from tile start.
-func (n *nav) run(start int) {
+	n.setBy = make([]int32, w*h)
+	n.setTiles = n.setTiles[:0]
+	n.adders, n.keyHead = n.adders[:0], nil
 	for i := range n.dist {
 		n.dist[i] = inf
 		n.prev[i] = -1
 	}
 	for i := range n.ring {
+		n.ring[i] = make([]int32, 0, 64)
+	}
+	n.order = make([]int32, 0, w*h)
+	n.touched = make([]int32, 0, w*h)
+}
+
+// reset starts a search from tile start, settling nothing yet.
+func (n *nav) reset(start int) {
+	for _, i := range n.touched {
+		n.dist[i] = inf
+		n.prev[i] = -1
+	}
+	n.touched = n.touched[:0]
+	n.order = n.order[:0]
+	for i := range n.ring {
 		n.ring[i] = n.ring[i][:0]
 	}
 	n.dist[start] = 0
+	n.touched = append(n.touched, int32(start))
 	n.ring[0] = append(n.ring[0], int32(start))
-	pending := 1
-	W, H := n.w, n.h
-	for d := int32(0); pending > 0; d++ {
+	n.pending = 1
+	n.d = 0
+	n.radius = -1
+}
+
+// run computes dist and prev from tile start over the whole map.
+func (n *nav) run(start int) {
+	n.reset(start)
+	n.settleAll()
+}
+
+// done reports whether every reachable tile is settled.
+func (n *nav) done() bool { return n.pending == 0 }
+
+// next settles the next bucket that holds tiles (appending them to order)
+// and reports whether there was one. After it, radius is that bucket's
+// distance, or inf when the queue ran out.
+func (n *nav) next() bool {
+	W := n.w
+	last := n.w*n.h - W // the first tile of the bottom row
+	for n.pending > 0 {
+		d := n.d
+		n.d++
 		b := &n.ring[d&(ringSize-1)]
+		if len(*b) == 0 {
+			continue
+		}
+		if n.nextKey <= d+1 && len(n.adders) > 0 {
+			n.overlay(d + 1)
+		}
+		before := len(n.order)
 		for k := 0; k < len(*b); k++ {
 			u := int((*b)[k])
-			pending--
+			n.pending--
 			if n.dist[u] != d {
 				continue // superseded
 			}
-			x, y := u%W, u/W
+			n.order = append(n.order, int32(u))
+			x := int(n.col[u])
 			if x > 0 {
-				pending += n.relax(u, u-1, d)
+				n.relax(u, u-1, d)
 			}
 			if x < W-1 {
-				pending += n.relax(u, u+1, d)
+				n.relax(u, u+1, d)
 			}
-			if y > 0 {
-				pending += n.relax(u, u-W, d)
+			if u >= W {
+				n.relax(u, u-W, d)
 			}
-			if y < H-1 {
-				pending += n.relax(u, u+W, d)
+			if u < last {
+				n.relax(u, u+W, d)
 			}
 		}
 		*b = (*b)[:0]
+		n.radius = d
+		if len(n.order) > before {
+			return true
+		}
 	}
+	n.radius = inf
+	return false
 }
 
-func (n *nav) relax(u, v int, d int32) int {
+func (n *nav) relax(u, v int, d int32) {
 	c := n.cost[v]
 	if c == 0 {
-		return 0
+		return
 	}
 	nd := d + int32(c)
-	if nd >= n.dist[v] {
-		return 0
+	old := n.dist[v]
+	if nd >= old {
+		return
+	}
+	if old == inf {
+		n.touched = append(n.touched, int32(v))
 	}
 	n.dist[v] = nd
 	n.prev[v] = int32(u)
 	n.ring[nd&(ringSize-1)] = append(n.ring[nd&(ringSize-1)], int32(v))
-	return 1
+	n.pending++
+}
+
+// settleTo settles every tile at distance <= r.
+func (n *nav) settleTo(r int32) {
+	for n.radius < r && n.next() {
+	}
+}
+
+// settleAll settles every reachable tile.
+func (n *nav) settleAll() {
+	for n.next() {
+	}
+	n.radius = inf
+}
+
+// at returns the distance of tile i (inf if unreachable), settling as far
+// as needed.
+func (n *nav) at(i int) int32 {
+	for n.dist[i] > n.radius && n.next() {
+	}
+	if n.dist[i] > n.radius {
+		return inf
+	}
+	return n.dist[i]
 }
 
 // classify sets each material's passability class and cost for this step:
@@ -207,13 +311,154 @@ func (p *Planner) returns(pr *sim.PlaceRule) bool {
 	return c.Receive.Item == pr.Uses[0].Item && c.Receive.Amount >= pr.Uses[0].Amount && c.Chance >= 65536
 }
 
-// buildCosts fills the cost of entering each tile: the material's cost,
-// creatures (attacked out of the way), and detours around danger.
-func (p *Planner) buildCosts(w *sim.World) {
-	cost := p.nav.cost
-	for i, m := range p.mat {
-		cost[i] = p.matCost[m]
+// readTiles reads the tiles and objects of the world into p.mat and
+// p.obj and brings p.base up to date: the tiles that changed since the
+// last step, or all of them when the material costs changed.
+func (p *Planner) readTiles(w *sim.World) {
+	W := w.Width()
+	for _, i := range p.objTiles {
+		p.obj[i] = sim.ObjNone
 	}
+	p.objTiles = p.objTiles[:0]
+	p.skeletons = p.skeletons[:0]
+	for _, o := range w.Objects() {
+		if o.Kind != sim.ObjNone {
+			i := int(o.Y)*W + int(o.X)
+			p.obj[i] = o.Kind
+			p.objTiles = append(p.objTiles, int32(i))
+			if o.Kind == sim.ObjSkeleton {
+				p.skeletons = append(p.skeletons, [2]int16{o.X, o.Y})
+			}
+		}
+	}
+	s := &p.seen
+	if p.trackTiles && !p.ref && p.baseOK && p.baseCost == p.matCost &&
+		s.w == w && s.seed == w.Seed() && s.rules == w.Rules() && s.step+1 == w.StepCount() {
+		p.retile(w, s.pos)
+		p.retile(w, s.target)
+		for k := 0; k < len(p.hitTiles); k++ {
+			if i := int(p.hitTiles[k]); p.retile(w, i) && !p.tab.arrowHit[p.mat[i]] {
+				k-- // retile moved the last one here
+			}
+		}
+	} else {
+		p.readAllTiles(w)
+	}
+	*s = seenTiles{w: w, seed: w.Seed(), rules: w.Rules(), step: w.StepCount(), pos: p.pos, target: p.neighbour(p.pos, p.facing)}
+	if s.target < 0 {
+		s.target = p.pos
+	}
+}
+
+// seenTiles is when and where the tiles were last read: after one step of
+// that world, only the tiles the player faced and those arrows can change
+// (see retile) can differ.
+type seenTiles struct {
+	w           *sim.World
+	seed        uint64
+	rules       *sim.Rules
+	step        int
+	pos, target int
+}
+
+// retile rereads tile i, keeping p.base and p.hitTiles, and reports
+// whether it changed.
+func (p *Planner) retile(w *sim.World, i int) bool {
+	W := p.nav.w
+	m := w.Material(i%W, i/W)
+	old := p.mat[i]
+	if m == old {
+		return false
+	}
+	p.mat[i] = m
+	c := p.matCost[m]
+	if (c == 0) != (p.base[i] == 0) {
+		p.reachOK = false
+	}
+	p.base[i] = c
+	hit := &p.tab.arrowHit
+	switch {
+	case hit[old] && !hit[m]:
+		k := slices.Index(p.hitTiles, int32(i))
+		last := len(p.hitTiles) - 1
+		p.hitTiles[k] = p.hitTiles[last]
+		p.hitTiles = p.hitTiles[:last]
+	case !hit[old] && hit[m]:
+		p.hitTiles = append(p.hitTiles, int32(i))
+	}
+	return true
+}
+
+// readAllTiles reads every tile into p.mat and brings p.base and
+// p.hitTiles up to date.
+func (p *Planner) readAllTiles(w *sim.World) {
+	defer func() {
+		p.hitTiles = p.hitTiles[:0]
+		for i, m := range p.mat {
+			if p.tab.arrowHit[m] {
+				p.hitTiles = append(p.hitTiles, int32(i))
+			}
+		}
+	}()
+	W := w.Width()
+	next := p.next
+	w.SemanticMap(materialBytes(next)) // tiles, and objects' ids over theirs
+	for _, i := range p.objTiles {
+		next[i] = w.Material(int(i)%W, int(i)/W)
+	}
+	old := p.mat
+	p.mat, p.next = next, old
+	if !p.baseOK || p.baseCost != p.matCost || p.ref {
+		for m := range p.matCost {
+			if (p.matCost[m] == 0) != (p.baseCost[m] == 0) {
+				p.reachOK = false // some material became passable or not
+			}
+		}
+		if !p.baseOK {
+			p.reachOK = false
+		}
+		for i, m := range next {
+			p.base[i] = p.matCost[m]
+		}
+		p.baseCost, p.baseOK = p.matCost, true
+		return
+	}
+	a, b := materialBytes(old), materialBytes(next)
+	const span = 64
+	for lo := 0; lo < len(a); lo += span {
+		hi := min(lo+span, len(a))
+		if bytes.Equal(a[lo:hi], b[lo:hi]) {
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			if a[i] != b[i] {
+				c := p.matCost[b[i]]
+				if (c == 0) != (p.base[i] == 0) {
+					p.reachOK = false
+				}
+				p.base[i] = c
+			}
+		}
+	}
+}
+
+// materialBytes returns the bytes of a material slice.
+func materialBytes(m []sim.Material) []byte {
+	return unsafe.Slice((*byte)(unsafe.SliceData(m)), len(m))
+}
+
+// buildCosts fills the cost of entering each tile: the material's cost,
+// creatures (attacked out of the way), and detours around danger, in the
+// order of the world's objects. This is the reference; buildCostsLazy
+// leaves the detours to be added as the search gets near them.
+func (p *Planner) buildCosts(w *sim.World) {
+	if !p.ref {
+		p.buildCostsLazy(w)
+		return
+	}
+	cost := p.nav.cost
+	copy(cost, p.base)
+	p.blockers, p.blockers2 = p.blockers2[:0], p.blockers
 	W, H := w.Width(), w.Height()
 	add := func(x, y int, c uint8) {
 		if x < 0 || y < 0 || x >= W || y >= H {
@@ -255,18 +500,17 @@ func (p *Planner) buildCosts(w *sim.World) {
 			}
 			// Skeletons shoot along a row or column from up to a few
 			// tiles away: keep out of their range.
-			for dy := -skeletonRange; dy <= skeletonRange; dy++ {
-				for dx := -skeletonRange; dx <= skeletonRange; dx++ {
-					d := abs(dx) + abs(dy)
-					if d == 0 || d > skeletonRange {
-						continue
+			if x >= skeletonRange && y >= skeletonRange && x < W-skeletonRange && y < H-skeletonRange {
+				for k, off := range p.nav.zone { // all on the map
+					j := i + int(off)
+					if c := cost[j]; c != 0 {
+						cost[j] = min(c+skeletonZone[k].c, maxCost)
 					}
-					c := uint8(skeletonRange + 1 - d)
-					if dx == 0 || dy == 0 {
-						c += 2
-					}
-					add(x+dx, y+dy, c)
 				}
+				break
+			}
+			for _, e := range skeletonZone {
+				add(x+int(e.dx), y+int(e.dy), e.c)
 			}
 		case sim.ObjArrow:
 			if cost[i] != 0 {
@@ -278,9 +522,190 @@ func (p *Planner) buildCosts(w *sim.World) {
 			}
 		default: // plants and landmarks stay where they are and block
 			cost[i] = 0
+			p.blockers = append(p.blockers, int32(i))
+		}
+	}
+	if !slices.Equal(p.blockers, p.blockers2) {
+		p.reachOK = false
+	}
+}
+
+// buildCostsLazy fills what buildCosts does, but of the detours around
+// zombies, skeletons and arrows (the additions to tiles near them) it
+// only lists the creatures, nearest first: the search adds each one's
+// before it reads a tile the creature reaches (see nav.overlay), and only
+// if it gets that far. The result is the same: additions commute (they
+// saturate at maxCost), except that a cow, zombie or skeleton sets its own
+// tile's cost, dropping what earlier objects added there; so each tile
+// that holds one records the creature's place in the object order, and
+// only later objects' additions count there.
+func (p *Planner) buildCostsLazy(w *sim.World) {
+	n := &p.nav
+	cost := n.cost
+	copy(cost, p.base)
+	p.blockers, p.blockers2 = p.blockers2[:0], p.blockers
+	for _, i := range n.setTiles {
+		n.setBy[i] = 0
+	}
+	n.setTiles = n.setTiles[:0]
+	n.adders = n.adders[:0]
+	W := n.w
+	set := func(i, k int, c uint8) {
+		if cost[i] != 0 {
+			cost[i] = c
+			n.setBy[i] = int32(k + 1)
+			n.setTiles = append(n.setTiles, int32(i))
+		}
+	}
+	for k, o := range w.Objects() {
+		x, y := int(o.X), int(o.Y)
+		i := y*W + x
+		var reach int
+		switch o.Kind {
+		case sim.ObjPlayer, sim.ObjNone:
+			continue
+		case sim.ObjCow:
+			set(i, k, costCow)
+			continue
+		case sim.ObjZombie:
+			set(i, k, costZombie)
+			reach = 2
+		case sim.ObjSkeleton:
+			set(i, k, costSkeleton)
+			reach = skeletonRange
+		case sim.ObjArrow:
+			reach = 3
+		default: // plants and landmarks stay where they are and block
+			cost[i] = 0
+			p.blockers = append(p.blockers, int32(i))
+			continue
+		}
+		n.adders = append(n.adders, adder{
+			key: int32(abs(x-p.px) + abs(y-p.py) - reach), k: int32(k),
+			x: o.X, y: o.Y, kind: o.Kind, facing: o.Facing,
+		})
+	}
+	// Nearest first: chained by key (keys run from -skeletonRange to W+H).
+	if len(n.keyHead) < n.w+n.h+skeletonRange+1 {
+		n.keyHead = make([]int32, n.w+n.h+skeletonRange+1)
+	}
+	for i := range n.keyHead {
+		n.keyHead[i] = -1
+	}
+	for j := len(n.adders) - 1; j >= 0; j-- { // lists in object order
+		kk := n.adders[j].key + skeletonRange
+		n.adders[j].link = n.keyHead[kk]
+		n.keyHead[kk] = int32(j)
+	}
+	n.nextKey = -skeletonRange
+	if !slices.Equal(p.blockers, p.blockers2) {
+		p.reachOK = false
+	}
+}
+
+// An adder is a creature whose detour costs are still to be added to
+// the tiles around it: key is the least L1 distance from the player of a
+// tile it reaches, k its place among the world's objects.
+type adder struct {
+	key    int32
+	link   int32 // the next adder of the same key, or -1
+	k      int32
+	x, y   int16
+	kind   sim.ObjectKind
+	facing sim.Dir
+}
+
+// overlay adds the detour costs of the creatures that reach a tile at L1
+// distance r from the start or nearer. Path costs are at least L1
+// distances, so settling bucket d reads no tile farther than d+1.
+func (n *nav) overlay(r int32) {
+	r = min(r, int32(len(n.keyHead)-1-skeletonRange))
+	for ; n.nextKey <= r; n.nextKey++ {
+		for j := n.keyHead[n.nextKey+skeletonRange]; j >= 0; j = n.adders[j].link {
+			n.add(&n.adders[j])
 		}
 	}
 }
+
+// add adds adder a's detour costs.
+func (n *nav) add(a *adder) {
+	cost, W, H := n.cost, n.w, n.h
+	x, y := int(a.x), int(a.y)
+	k := a.k + 1
+	add := func(x, y int, c uint8) {
+		if x < 0 || y < 0 || x >= W || y >= H {
+			return
+		}
+		i := y*W + x
+		if cost[i] != 0 && n.setBy[i] <= k { // not set by a later object
+			cost[i] = min(cost[i]+c, maxCost)
+		}
+	}
+	switch a.kind {
+	case sim.ObjZombie:
+		add(x-1, y, 4)
+		add(x+1, y, 4)
+		add(x, y-1, 4)
+		add(x, y+1, 4)
+		add(x-2, y, 1)
+		add(x+2, y, 1)
+		add(x, y-2, 1)
+		add(x, y+2, 1)
+		add(x-1, y-1, 1)
+		add(x+1, y-1, 1)
+		add(x-1, y+1, 1)
+		add(x+1, y+1, 1)
+	case sim.ObjSkeleton:
+		if x >= skeletonRange && y >= skeletonRange && x < W-skeletonRange && y < H-skeletonRange {
+			i := y*W + x
+			for z, off := range n.zone { // all on the map
+				j := i + int(off)
+				if c := cost[j]; c != 0 && n.setBy[j] <= k {
+					cost[j] = min(c+skeletonZone[z].c, maxCost)
+				}
+			}
+			break
+		}
+		for _, e := range skeletonZone {
+			add(x+int(e.dx), y+int(e.dy), e.c)
+		}
+	case sim.ObjArrow:
+		add(x, y, 1)
+		dx, dy := a.facing.Offset()
+		for s := 1; s <= 3; s++ {
+			add(x+s*dx, y+s*dy, 2)
+		}
+	}
+}
+
+// skeletonZone lists the extra costs of the tiles around a skeleton, in
+// rows from the top: more the nearer, more again in line with it.
+var skeletonZone = func() []struct {
+	dx, dy int8
+	c      uint8
+} {
+	var z []struct {
+		dx, dy int8
+		c      uint8
+	}
+	for dy := -skeletonRange; dy <= skeletonRange; dy++ {
+		for dx := -skeletonRange; dx <= skeletonRange; dx++ {
+			d := abs(dx) + abs(dy)
+			if d == 0 || d > skeletonRange {
+				continue
+			}
+			c := uint8(skeletonRange + 1 - d)
+			if dx == 0 || dy == 0 {
+				c += 2
+			}
+			z = append(z, struct {
+				dx, dy int8
+				c      uint8
+			}{int8(dx), int8(dy), c})
+		}
+	}
+	return z
+}()
 
 // dirTo returns the direction from tile a to its neighbour b.
 func (p *Planner) dirTo(a, b int) sim.Dir {
@@ -301,6 +726,30 @@ func (p *Planner) dirTo(a, b int) sim.Dir {
 // neighbour returns the tile next to i in direction d, or -1 off the map.
 func (p *Planner) neighbour(i int, d sim.Dir) int {
 	W, H := p.nav.w, p.nav.h
+	if i >= 0 { // the same as below, without dividing
+		switch d {
+		case sim.DirLeft:
+			if p.nav.col[i] == 0 {
+				return -1
+			}
+			return i - 1
+		case sim.DirRight:
+			if int(p.nav.col[i]) == W-1 {
+				return -1
+			}
+			return i + 1
+		case sim.DirUp:
+			if i < W {
+				return -1
+			}
+			return i - W
+		case sim.DirDown:
+			if i >= W*H-W {
+				return -1
+			}
+			return i + W
+		}
+	}
 	x, y := i%W, i/W
 	dx, dy := d.Offset()
 	x, y = x+dx, y+dy
@@ -397,7 +846,7 @@ func (p *Planner) goTo(t int) (sim.Action, bool) {
 	if t == p.pos {
 		return p.tab.noop, true
 	}
-	if p.nav.dist[t] == inf {
+	if p.nav.at(t) == inf {
 		return 0, false
 	}
 	return p.stepToward(t), true
@@ -410,7 +859,7 @@ func (p *Planner) goNear(x, y int) (sim.Action, bool) {
 	for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
 		for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
 			i := yy*W + xx
-			if d := p.nav.dist[i]; d < bestD && (p.obj[i] == sim.ObjNone || i == p.pos) {
+			if d := p.nav.at(i); d < bestD && (p.obj[i] == sim.ObjNone || i == p.pos) {
 				best, bestD = i, d
 			}
 		}

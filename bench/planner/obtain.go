@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"bytes"
+
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -90,7 +92,7 @@ func (p *Planner) plan(item sim.Item, n int) {
 			continue
 		}
 		for _, s := range j.make.Nearby {
-			if spared.Has(s) || b.planned.Has(s) || p.stationDist(s) <= spareDist {
+			if spared.Has(s) || b.planned.Has(s) || p.stationWithin(s, spareDist) {
 				continue
 			}
 			spared |= 1 << s
@@ -182,7 +184,7 @@ func (p *Planner) requireHeld(item sim.Item, n, depth int) {
 // requireStation plans station s unless one stands within reach.
 func (p *Planner) requireStation(s sim.Material, depth int) {
 	b := &p.bom
-	if b.planned.Has(s) || p.stationDist(s) < inf {
+	if b.planned.Has(s) || p.stationReachable(s) {
 		return
 	}
 	b.planned |= 1 << s
@@ -197,12 +199,153 @@ func (p *Planner) requireStation(s sim.Material, depth int) {
 	b.jobs = append(b.jobs, job{kind: jobPlace, place: pr})
 }
 
-// stationDist returns the cost of the cheapest standing tile within the
-// 3×3 square of a tile of material s (inf if none).
-func (p *Planner) stationDist(s sim.Material) int64 {
-	if p.stations[s] >= 0 {
-		return p.stations[s]
+// stationReachable reports whether a standing tile within the 3×3 square
+// of a tile of material s can be reached.
+func (p *Planner) stationReachable(s sim.Material) bool {
+	if p.ref {
+		return p.stationDist(s) < inf
 	}
+	if p.stationReach[s] == 0 {
+		p.stationReach[s] = 1
+		if p.onMap(s) {
+			p.markStation(s)
+			for _, j := range p.marked {
+				if (int(j) == p.pos || p.obj[j] == sim.ObjNone) && p.reachable(int(j)) {
+					p.stationReach[s] = 2
+					break
+				}
+			}
+		}
+	}
+	return p.stationReach[s] == 2
+}
+
+// stationWithin reports whether a standing tile within the 3×3 square of
+// a tile of material s is at path cost r at most.
+func (p *Planner) stationWithin(s sim.Material, r int32) bool {
+	if p.ref {
+		return p.stationDist(s) <= int64(r)
+	}
+	if !p.onMap(s) {
+		return false
+	}
+	p.markStation(s)
+	n := &p.nav
+	n.settleTo(r)
+	for _, j := range n.order {
+		if n.dist[j] > r {
+			break
+		}
+		if p.mark[j] == p.markGen && (int(j) == p.pos || p.obj[j] == sim.ObjNone) {
+			return true
+		}
+	}
+	return false
+}
+
+// stationDist returns the cost of the cheapest standing tile within the
+// 3×3 square of a tile of material s (inf if none), over the whole map:
+// the reference.
+func (p *Planner) stationDist(s sim.Material) int64 {
+	if p.stations[s] < 0 {
+		p.stations[s] = p.stationDistScan(s)
+	}
+	return p.stations[s]
+}
+
+// onMap reports whether some tile is of material m.
+func (p *Planner) onMap(m sim.Material) bool {
+	return bytes.IndexByte(materialBytes(p.mat), byte(m)) >= 0
+}
+
+// markStation marks (with markGen, and lists in marked) the tiles within
+// the 3×3 square of a tile of material s, unless they are marked for s
+// this step already.
+func (p *Planner) markStation(s sim.Material) {
+	if p.markedS == s && p.markedStep == p.stepN {
+		return
+	}
+	p.markedS, p.markedStep = s, p.stepN
+	n := &p.nav
+	W, H := n.w, n.h
+	p.markGen++
+	if p.markGen == 0 {
+		clear(p.mark)
+		p.markGen = 1
+	}
+	gen := p.markGen
+	p.marked = p.marked[:0]
+	tiles := materialBytes(p.mat)
+	for off := 0; ; {
+		k := bytes.IndexByte(tiles[off:], byte(s))
+		if k < 0 {
+			break
+		}
+		i := off + k
+		off = i + 1
+		x, y := i%W, i/W
+		for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
+			for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
+				if j := yy*W + xx; p.mark[j] != gen {
+					p.mark[j] = gen
+					p.marked = append(p.marked, int32(j))
+				}
+			}
+		}
+	}
+}
+
+// reachable reports whether tile i can be reached from the player's:
+// a flood fill of the passable tiles, kept across steps while no tile
+// changes between passable and not (tiles, held tools, plants).
+func (p *Planner) reachable(i int) bool {
+	if !p.reachOK || p.reach[p.pos] != p.reachGen {
+		p.flood()
+	}
+	return p.reach[i] == p.reachGen
+}
+
+// flood marks (with reachGen) the tiles the cost field can reach.
+func (p *Planner) flood() {
+	n := &p.nav
+	p.reachGen++
+	if p.reachGen == 0 {
+		clear(p.reach)
+		p.reachGen = 1
+	}
+	gen := p.reachGen
+	W, last := n.w, n.w*n.h-n.w
+	q := append(p.queue[:0], int32(p.pos))
+	p.reach[p.pos] = gen
+	cost, reach := n.cost, p.reach
+	for k := 0; k < len(q); k++ {
+		u := int(q[k])
+		x := int(n.col[u])
+		if v := u - 1; x > 0 && cost[v] != 0 && reach[v] != gen {
+			reach[v] = gen
+			q = append(q, int32(v))
+		}
+		if v := u + 1; x < W-1 && cost[v] != 0 && reach[v] != gen {
+			reach[v] = gen
+			q = append(q, int32(v))
+		}
+		if v := u - W; u >= W && cost[v] != 0 && reach[v] != gen {
+			reach[v] = gen
+			q = append(q, int32(v))
+		}
+		if v := u + W; u < last && cost[v] != 0 && reach[v] != gen {
+			reach[v] = gen
+			q = append(q, int32(v))
+		}
+	}
+	p.queue = q
+	// The set is a component of the passable tiles (and so the same from
+	// any of them) only if the start is passable.
+	p.reachOK = n.cost[p.pos] != 0
+}
+
+// stationDistScan is stationDist over the whole map: the reference.
+func (p *Planner) stationDistScan(s sim.Material) int64 {
 	W, H := p.nav.w, p.nav.h
 	best := int64(inf)
 	for i, m := range p.mat {
@@ -219,7 +362,6 @@ func (p *Planner) stationDist(s sim.Material) int64 {
 			}
 		}
 	}
-	p.stations[s] = best
 	return best
 }
 
@@ -331,7 +473,7 @@ func (p *Planner) gather() (sim.Action, bool) {
 		return 0, false
 	}
 	u, f, ok := p.gatherFrom(hard, soft)
-	if ok && !hard.Has(p.mat[f]) && p.nav.dist[u] > softLimit {
+	if ok && !hard.Has(p.mat[f]) && p.nav.at(u) > softLimit {
 		if hard == 0 {
 			return 0, false
 		}
@@ -440,17 +582,17 @@ func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 			penalty[k] += int64(u.Amount) * p.unitCost(u.Item)
 		}
 	}
-	best, bestCost := -1, int64(inf)
-	for u := range p.mat {
-		d := p.nav.dist[u]
-		if d == inf || (u != p.pos && p.obj[u] != sim.ObjNone) {
-			continue
+	// The cheapest standing tile, counting the stations to place there
+	// (the lowest of equal ones).
+	cost := func(u int) (int64, bool) {
+		if u != p.pos && p.obj[u] != sim.ObjNone {
+			return 0, false
 		}
 		missing := all &^ p.near[u]
 		if missing&^afford != 0 {
-			continue
+			return 0, false
 		}
-		c := int64(d)
+		c := int64(p.nav.dist[u])
 		for k := range S {
 			if missing&(1<<k) != 0 {
 				c += penalty[k]
@@ -459,12 +601,39 @@ func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 		if missing != 0 {
 			pc := p.placeCost(S, missing, u)
 			if pc < 0 {
-				continue
+				return 0, false
 			}
 			c += pc
 		}
-		if c < bestCost {
-			best, bestCost = u, c
+		return c, true
+	}
+	best, bestCost := -1, int64(inf)
+	if p.ref {
+		for u := range p.mat {
+			if p.nav.dist[u] == inf {
+				continue
+			}
+			if c, ok := cost(u); ok && c < bestCost {
+				best, bestCost = u, c
+			}
+		}
+	} else {
+		// Nearest first: the extra costs are never negative, so no tile
+		// farther than the best cost so far can beat it.
+		n := &p.nav
+		for k := 0; ; {
+			for ; k < len(n.order); k++ {
+				u := int(n.order[k])
+				if int64(n.dist[u]) > bestCost {
+					break
+				}
+				if c, ok := cost(u); ok && (c < bestCost || c == bestCost && u < best) {
+					best, bestCost = u, c
+				}
+			}
+			if k < len(n.order) || int64(n.radius) >= bestCost || !n.next() {
+				break
+			}
 		}
 	}
 	if best < 0 {

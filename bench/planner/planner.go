@@ -11,7 +11,11 @@
 //     small integer costs: walking, tunnelling through what the held tools
 //     can mine, crossing water by placing and mining back a block, detours
 //     around zombies, skeletons and arrows; lava and other deadly tiles are
-//     never entered);
+//     never entered), lazily: it settles tiles nearest first only as far
+//     as the step's questions (the nearest water, tree, table…) need, with
+//     the same distances and paths as the whole field (the reference mode,
+//     Planner.ref, computes the whole field and scans the whole map; the
+//     tests hold the two to the same actions);
 //   - keeps the player alive: fights adjacent zombies and skeletons, drinks
 //     and hunts when thirsty or hungry, and sleeps at night or when tired
 //     inside a sealed two-tile pocket it builds with a couple of blocks;
@@ -27,6 +31,8 @@
 package planner
 
 import (
+	"sync"
+
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -41,24 +47,63 @@ type Planner struct {
 	tab *tables // derived from the rules; rebuilt when the rules change
 	nav nav     // the cost field of the current step
 
+	// ref makes every step compute the whole cost field and every query
+	// scan the whole map: the plain algorithm, kept as the reference the
+	// tests hold the lazy, nearest-first one to (same actions).
+	ref bool
+
+	// trackTiles lets the planner reread only the tiles one step can change
+	// when it sees the same world one step later: Solve sets it, since it
+	// alone steps its world. hitTiles lists the tiles arrows change.
+	trackTiles bool
+	seen       seenTiles
+	hitTiles   []int32
+	objTiles   []int32 // the tiles of this step's objects
+
 	// Per-step view of the world.
-	w        *sim.World
-	px, py   int
-	pos      int
-	facing   sim.Dir
-	inv      [sim.MaxItems]int
-	mat      []sim.Material
-	obj      []sim.ObjectKind
-	matClass [sim.MaxMaterials]uint8 // passability class of each material this step
-	matCost  [sim.MaxMaterials]uint8
+	w         *sim.World
+	px, py    int
+	pos       int
+	facing    sim.Dir
+	inv       [sim.MaxItems]int
+	mat       []sim.Material
+	obj       []sim.ObjectKind
+	skeletons [][2]int16              // where the skeletons are this step
+	matClass  [sim.MaxMaterials]uint8 // passability class of each material this step
+	matCost   [sim.MaxMaterials]uint8
+
+	// The cost of entering each tile by its material alone (before
+	// creatures), kept across steps: base[i] is baseCost[mat[i]] when
+	// baseOK, and only tiles that changed are recomputed.
+	base     []uint8
+	baseCost [sim.MaxMaterials]uint8
+	baseOK   bool
+	next     []sim.Material // scratch: the tiles being read
 
 	// Bill of materials of the current step.
 	bom      bom
 	stations stationCache
 
 	// Scratch grids.
-	near    []uint8 // station bits by tile (make spots)
-	visited []bool
+	near    []uint8  // station bits by tile (make spots)
+	mark    []uint32 // tiles marked markGen belong to the set at hand
+	markGen uint32
+	marked  []int32
+	queue   []int32
+
+	markedS      sim.Material // the station marked, at step markedStep
+	markedStep   uint64
+	stepN        uint64                 // counts observed steps
+	stationReach [sim.MaxMaterials]int8 // 0: not known this step, 1: no, 2: yes
+
+	// Which tiles the cost field reaches (reach[i] == reachGen), kept
+	// while reachOK: no tile changed between passable and not since.
+	reach     []uint32
+	reachGen  uint32
+	reachOK   bool
+	blockers  []int32 // the tiles of objects that block, this step and the last
+	blockers2 []int32
+	visited   []bool
 
 	// Episode state.
 	thirsty, hungry, tired, hurt bool
@@ -89,19 +134,32 @@ func (p *Planner) Reset(seed uint64) {
 	p.prevPos = -1
 	p.shelter = shelterPlan{}
 	p.bans = [8]pocketBan{}
+	p.nextBan = 0
 	p.stuck = 0
 	p.ach = achState{}
+	p.baseOK, p.reachOK = false, false
+	p.seen = seenTiles{}
 	for i := range p.visited {
 		p.visited[i] = false
 	}
 }
 
+// solvers keeps the planners of finished Solve calls, with their scratch
+// grids.
+var solvers sync.Pool
+
 // Solve plays goal on w (which it modifies: pass a clone) for at most
 // budget steps and reports whether the goal was reached and after how many
 // steps.
 func Solve(w *sim.World, goal task.Goal, budget int) (reached bool, steps int) {
-	p := New(goal)
+	p, _ := solvers.Get().(*Planner) // reused: Reset starts it afresh
+	if p == nil {
+		p = New(goal)
+	}
+	defer solvers.Put(p)
+	p.goal = goal
 	p.Reset(w.Seed())
+	p.trackTiles = true // nothing else steps or edits w meanwhile
 	prog := task.NewProgress(goal, w)
 	if prog.Update(w) {
 		return true, 0
@@ -147,12 +205,20 @@ func (p *Planner) setup(w *sim.World) {
 	if p.tab == nil || p.tab.r != w.Rules() {
 		p.tab = newTables(w.Rules())
 		p.ach = achState{}
+		p.baseOK = false
 	}
 	n := w.Width() * w.Height()
-	if len(p.mat) != n {
+	if len(p.mat) != n || p.nav.w != w.Width() {
 		p.mat = make([]sim.Material, n)
+		p.next = make([]sim.Material, n)
+		p.base = make([]uint8, n)
+		p.baseOK = false
 		p.obj = make([]sim.ObjectKind, n)
+		p.objTiles, p.hitTiles, p.seen = p.objTiles[:0], p.hitTiles[:0], seenTiles{}
 		p.near = make([]uint8, n)
+		p.mark = make([]uint32, n)
+		p.reach = make([]uint32, n)
+		p.reachOK = false
 		p.visited = make([]bool, n)
 		p.nav.init(w.Width(), w.Height())
 	}
@@ -170,18 +236,8 @@ func (p *Planner) observe(w *sim.World) {
 		p.inv[i] = w.Inventory(sim.Item(i))
 	}
 	W := w.Width()
-	for y := 0; y < w.Height(); y++ {
-		row := p.mat[y*W : (y+1)*W]
-		for x := range row {
-			row[x] = w.Material(x, y)
-		}
-	}
-	clear(p.obj)
-	for _, o := range w.Objects() {
-		if o.Kind != sim.ObjNone {
-			p.obj[int(o.Y)*W+int(o.X)] = o.Kind
-		}
-	}
+	p.classify()
+	p.readTiles(w)
 	// Mark the 9×9 view around the player as visited.
 	for y := max(p.py-4, 0); y <= min(p.py+4, w.Height()-1); y++ {
 		for x := max(p.px-4, 0); x <= min(p.px+4, W-1); x++ {
@@ -191,14 +247,19 @@ func (p *Planner) observe(w *sim.World) {
 	for i := range p.stations {
 		p.stations[i] = -1
 	}
-	p.classify()
+	p.stationReach = [sim.MaxMaterials]int8{}
+	p.stepN++
 	p.buildCosts(w)
 	// Turning back costs a little more, so that a path does not flip
 	// between two equal ways as creatures move.
 	if p.prevPos >= 0 && p.prevPos < len(p.nav.cost) && p.prevPos != p.pos && p.nav.cost[p.prevPos] != 0 {
 		p.nav.cost[p.prevPos] = min(p.nav.cost[p.prevPos]+reverseCost, maxCost)
 	}
-	p.nav.run(p.pos)
+	if p.ref {
+		p.nav.run(p.pos)
+	} else {
+		p.nav.reset(p.pos) // settled on demand by the step's queries
+	}
 	p.prevPos = p.pos
 }
 

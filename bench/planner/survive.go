@@ -120,6 +120,14 @@ func (p *Planner) night() bool {
 func (p *Planner) creatureNear(k sim.ObjectKind, q, r int) bool {
 	W := p.nav.w
 	qx, qy := q%W, q/W
+	if k == sim.ObjSkeleton { // the step's list
+		for _, o := range p.skeletons {
+			if abs(int(o[0])-qx)+abs(int(o[1])-qy) <= r {
+				return true
+			}
+		}
+		return false
+	}
 	for _, o := range p.w.Objects() {
 		if o.Kind == k && abs(int(o.X)-qx)+abs(int(o.Y)-qy) <= r {
 			return true
@@ -150,10 +158,10 @@ func (p *Planner) drinkWithin(limit int32) (sim.Action, bool) {
 	if set == 0 {
 		return 0, false
 	}
-	u, f, ok := p.approach(func(t int) (bool, int32) {
+	u, f, ok := p.approachWithin(func(t int) (bool, int32) {
 		return set.Has(p.mat[t]) && p.obj[t] == sim.ObjNone, 0
-	})
-	if !ok || p.nav.dist[u] > limit {
+	}, 0, limit)
+	if !ok || p.nav.at(u) > limit {
 		return 0, false
 	}
 	return p.act(u, f, p.tab.do), true
@@ -353,36 +361,26 @@ const arrowReach = 7
 func (p *Planner) findShelter() bool {
 	pr, n := p.seals()
 	best, bestD, bestCost := -1, sim.DirNone, int64(inf)
-	for a := range p.mat {
-		da := p.nav.dist[a]
-		if da == inf || da > shelterReach {
-			continue
-		}
+	consider := func(a int) {
 		for d := sim.DirLeft; d <= sim.DirDown; d++ {
-			b, open, sides := p.pocketOpen(a, d, pr)
-			if open < 0 || open+sides > n || p.banned(a, d) {
-				continue
-			}
-			// The path must come in through an end (or the player is in
-			// the pocket already), not by mining a side open.
-			if a != p.pos && b != p.pos {
-				pv := int(p.nav.prev[a])
-				if pv != p.neighbour(a, d.Opposite()) && (pv != b || int(p.nav.prev[b]) != p.neighbour(b, d)) {
-					continue
-				}
-			}
-			c := int64(da) + 2*int64(open)
-			if sides > 0 {
-				c += wallCost * int64(sides) // walls are a last resort
-			}
-			if b != p.pos && !p.free(b) {
-				c += costMine
-			}
-			if p.waterEnd(a, d) >= 0 {
-				c -= waterBonus // drink without leaving
-			}
-			if c < bestCost {
+			if c, ok := p.pocketCost(a, d, pr, n); ok && (c < bestCost || c == bestCost && a < best) {
 				best, bestD, bestCost = a, d, c
+			}
+		}
+	}
+	if p.ref {
+		for a := range p.mat {
+			if p.nav.dist[a] <= shelterReach {
+				consider(a)
+			}
+		}
+	} else {
+		// Every tile in reach, in any order: ties go to the lowest tile
+		// and then the first direction, as in a scan of the map.
+		p.nav.settleTo(shelterReach)
+		for _, a := range p.nav.order {
+			if p.nav.dist[a] <= shelterReach {
+				consider(int(a))
 			}
 		}
 	}
@@ -392,6 +390,39 @@ func (p *Planner) findShelter() bool {
 	b := p.neighbour(best, bestD)
 	p.shelter = shelterPlan{valid: true, a: best, b: b, d: bestD, since: p.w.StepCount()}
 	return true
+}
+
+// pocketCost returns the cost of sheltering in pocket a, a+d (a settled
+// tile in reach) with n wall blocks of rule pr, and whether it can be had.
+func (p *Planner) pocketCost(a int, d sim.Dir, pr *sim.PlaceRule, n int) (int64, bool) {
+	b := p.neighbour(a, d)
+	if b < 0 {
+		return 0, false
+	}
+	// The path must come in through an end (or the player is in the
+	// pocket already), not by mining a side open. (The cheapest test
+	// first: it rules out most pockets.)
+	if a != p.pos && b != p.pos {
+		pv := int(p.nav.prev[a])
+		if pv != p.neighbour(a, d.Opposite()) && (pv != b || int(p.nav.prev[b]) != p.neighbour(b, d)) {
+			return 0, false
+		}
+	}
+	b, open, sides := p.pocketOpen(a, d, pr)
+	if open < 0 || open+sides > n || p.banned(a, d) {
+		return 0, false
+	}
+	c := int64(p.nav.dist[a]) + 2*int64(open)
+	if sides > 0 {
+		c += wallCost * int64(sides) // walls are a last resort
+	}
+	if b != p.pos && !p.free(b) {
+		c += costMine
+	}
+	if p.waterEnd(a, d) >= 0 {
+		c -= waterBonus // drink without leaving
+	}
+	return c, true
 }
 
 // rest waits in a sealed pocket, building it first, and sleeps there when
@@ -466,7 +497,7 @@ func (p *Planner) shelterAction(sleep bool) (sim.Action, bool) {
 			return p.tab.move[d.Opposite()], true
 		}
 	default:
-		if p.nav.dist[A] <= p.nav.dist[B] {
+		if p.nav.at(A) <= p.nav.at(B) {
 			return p.goTo(A)
 		}
 		return p.goTo(B)
@@ -598,11 +629,11 @@ func (p *Planner) sealRuleAny() (*sim.PlaceRule, bool) {
 // explore walks toward the nearest reachable tile not seen yet, or
 // wanders.
 func (p *Planner) explore() sim.Action {
-	best, bestD := -1, int32(inf)
-	for i, v := range p.visited {
-		if !v && p.nav.dist[i] < bestD && p.obj[i] == sim.ObjNone {
-			best, bestD = i, p.nav.dist[i]
-		}
+	var best int
+	if p.ref {
+		best = p.unseenScan()
+	} else {
+		best = p.unseen()
 	}
 	if best >= 0 {
 		return p.stepToward(best)
@@ -624,4 +655,41 @@ func (p *Planner) wander() sim.Action {
 		return p.tab.noop
 	}
 	return p.tab.move[dirs[p.rng.Intn(n)]]
+}
+
+// unseen returns the nearest reachable tile not seen yet and free of
+// objects (the lowest of equally near ones), or -1: nearest first, the
+// result of unseenScan.
+func (p *Planner) unseen() int {
+	n := &p.nav
+	for k := 0; ; {
+		for ; k < len(n.order); k++ {
+			i := int(n.order[k])
+			if p.visited[i] || p.obj[i] != sim.ObjNone {
+				continue
+			}
+			// The first at this distance: the lowest of the bucket wins.
+			best, d := i, n.dist[i]
+			for k++; k < len(n.order) && n.dist[n.order[k]] == d; k++ {
+				if j := int(n.order[k]); j < best && !p.visited[j] && p.obj[j] == sim.ObjNone {
+					best = j
+				}
+			}
+			return best
+		}
+		if !n.next() {
+			return -1
+		}
+	}
+}
+
+// unseenScan is unseen over the whole map: the reference.
+func (p *Planner) unseenScan() int {
+	best, bestD := -1, int32(inf)
+	for i, v := range p.visited {
+		if !v && p.nav.dist[i] < bestD && p.obj[i] == sim.ObjNone {
+			best, bestD = i, p.nav.dist[i]
+		}
+	}
+	return best
 }

@@ -16,7 +16,8 @@ type tables struct {
 	makeAct         []sim.Action  // by make rule index
 	placeOK         []bool
 	makeOK          []bool
-	collectOf       [sim.MaxMaterials]int // 1 + index into r.Collect; 0: none
+	collectOf       [sim.MaxMaterials]int  // 1 + index into r.Collect; 0: none
+	arrowHit        [sim.MaxMaterials]bool // an arrow that hits it changes it
 
 	steps map[task.Node]*task.Step // the rule the dependency chains choose
 	tried map[sim.Item]bool
@@ -63,6 +64,10 @@ func newTables(r *sim.Rules) *tables {
 	}
 	for i := range r.Collect {
 		t.collectOf[r.Collect[i].Material] = i + 1
+	}
+	for m := range r.Materials {
+		info := &r.Materials[m]
+		t.arrowHit[m] = sim.Material(m) != sim.MatNone && !info.ArrowPasses && info.ArrowLeaves != sim.MatNone
 	}
 	for i := range r.Items {
 		if st := t.stepFor(task.Node{Item: sim.Item(i)}); st != nil {
