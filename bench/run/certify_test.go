@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
@@ -39,8 +40,9 @@ func TestCertification(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				var solver planner.Solver // as LockSuite's workers certify
 				for i := range jobs {
-					tk, err := task.Generate(task.Spec{Family: task.FamilyObtain, Tier: tier.Name, Split: task.Eval, Index: uint64(i)}, Certify)
+					tk, err := task.Generate(task.Spec{Family: task.FamilyObtain, Tier: tier.Name, Split: task.Eval, Index: uint64(i)}, solver.Solve)
 					mu.Lock()
 					if err != nil {
 						failures = append(failures, err.Error())

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 )
@@ -35,12 +36,13 @@ func LockSuite(ctx context.Context, s *suite.Suite, workers int, progress func(d
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var solver planner.Solver // one per worker: its scratch grids are reused
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= len(specs) {
 					return
 				}
-				tasks[i], errs[i] = task.Generate(specs[i], Certify)
+				tasks[i], errs[i] = task.Generate(specs[i], solver.Solve)
 				if progress != nil {
 					progress(int(done.Add(1)), len(specs))
 				}
