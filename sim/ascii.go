@@ -6,12 +6,12 @@ import (
 )
 
 // The ASCII map format, for tests, task files and debugging: one line per
-// row, one character per tile. Objects stand on the material their kind
-// lives on.
+// row, one character per tile. A material's character is its Glyph in the
+// rules table (classic: ~ water, . grass, # stone, _ path, : sand, T tree,
+// % lava, c coal, i iron, d diamond, t table, f furnace; extended adds
+// ! torch, * crystal, a anvil, = bridge; Rules.ASCIILegend lists a
+// ruleset's). Objects stand on the material their kind lives on:
 //
-//	materials  ~ water   . grass   # stone   _ path    : sand   T tree
-//	           % lava    c coal    i iron    d diamond t table  f furnace
-//	extended   ! torch   * crystal a anvil   = bridge
 //	objects    @ player (on grass)    C cow (grass)    Z zombie (grass)
 //	           S skeleton (path)      p plant (grass)  P ripe plant (grass)
 //	           < > ^ v arrows flying left, right, up, down (over path)
@@ -19,8 +19,34 @@ import (
 //
 // Blank lines around the map and trailing spaces are ignored.
 
-// asciiMaterials lists the material characters, indexed by Material.
-const asciiMaterials = " ~.#_:T%cidtf!*a="
+// materialOfGlyph returns the material of r whose glyph is c.
+func (r *Rules) materialOfGlyph(c byte) (Material, bool) {
+	if c == ' ' {
+		return MatNone, false
+	}
+	for m := range r.Materials {
+		if r.Materials[m].Glyph == c {
+			return Material(m), true
+		}
+	}
+	return MatNone, false
+}
+
+// objectLegend is the legend of the object characters, which every
+// ruleset shares.
+const objectLegend = "@ you, C cow, Z zombie, S skeleton, p plant, P ripe plant, <>^v arrows, 1-9 landmarks A-I"
+
+// ASCIILegend lists the characters of r's ASCII map ("~ water, . grass,
+// …, 1-9 landmarks A-I"), derived from the rules table: the legend agents
+// read beside the map under full observability.
+func (r *Rules) ASCIILegend() string {
+	var b strings.Builder
+	for _, m := range r.Materials[1:] {
+		fmt.Fprintf(&b, "%c %s, ", m.Glyph, m.Name)
+	}
+	b.WriteString(objectLegend)
+	return b.String()
+}
 
 // asciiObject describes an object character.
 type asciiObject struct {
@@ -61,7 +87,8 @@ func parseObjectChar(c byte) (asciiObject, bool) {
 }
 
 // ParseASCII splits an ASCII map into rows and checks that it is
-// rectangular, uses known characters and holds exactly one player.
+// rectangular, has no blank tile and holds exactly one player. Which
+// characters are materials depends on the rules: LoadASCII checks them.
 func ParseASCII(text string) (rows []string, err error) {
 	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		line = strings.TrimRight(line, " \t")
@@ -89,7 +116,7 @@ func ParseASCII(text string) (rows []string, err error) {
 				}
 				continue
 			}
-			if c == ' ' || strings.IndexByte(asciiMaterials, c) < 0 {
+			if c <= ' ' || c > '~' {
 				return nil, fmt.Errorf("ascii map: row %d, column %d: unknown tile %q", y+1, x+1, c)
 			}
 		}
@@ -116,12 +143,12 @@ func (w *World) LoadASCII(text string) error {
 	w.RemoveObjects()
 	for y, row := range rows {
 		for x := 0; x < len(row); x++ {
-			m := Material(strings.IndexByte(asciiMaterials, row[x]))
-			if o, ok := parseObjectChar(row[x]); ok {
-				m = o.ground
+			m, ok := w.rules.materialOfGlyph(row[x])
+			if o, isObject := parseObjectChar(row[x]); isObject {
+				m, ok = o.ground, true
 			}
-			if int(m) >= len(w.rules.Materials) {
-				return fmt.Errorf("ascii map: row %d, column %d: %q is not a material of the %s rules", y+1, x+1, row[x], w.rules.Name)
+			if !ok {
+				return fmt.Errorf("ascii map: row %d, column %d: %q is not a tile of the %s rules (%s)", y+1, x+1, row[x], w.rules.Name, w.rules.ASCIILegend())
 			}
 			w.setMaterial(x, y, m)
 		}
@@ -193,8 +220,8 @@ func (w *World) asciiAt(x, y int) byte {
 			return '1' + byte(o.Timer)
 		}
 	}
-	if m := w.Material(x, y); int(m) < len(asciiMaterials) {
-		return asciiMaterials[m]
+	if m := w.Material(x, y); int(m) < len(w.rules.Materials) {
+		return w.rules.Materials[m].Glyph
 	}
 	return '?'
 }

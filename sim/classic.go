@@ -23,10 +23,12 @@ func Classic() *Rules {
 		}
 		panic("classic: unknown achievement " + name)
 	}
-	walk := func(name string) MaterialInfo {
-		return MaterialInfo{Name: name, Walkable: true, ArrowPasses: true, Natural: true}
+	walk := func(name string, glyph byte) MaterialInfo {
+		return MaterialInfo{Name: name, Glyph: glyph, Walkable: true, ArrowPasses: true, Natural: true}
 	}
-	solid := func(name string) MaterialInfo { return MaterialInfo{Name: name, Natural: true} }
+	solid := func(name string, glyph byte) MaterialInfo {
+		return MaterialInfo{Name: name, Glyph: glyph, Natural: true}
+	}
 	item := func(name string, initial int8, vital bool) ItemInfo {
 		return ItemInfo{Name: name, Max: 9, Initial: initial, Vital: vital}
 	}
@@ -37,19 +39,19 @@ func Classic() *Rules {
 		Name:    ClassicName,
 		Version: 2,
 		Materials: []MaterialInfo{
-			MatNone:    {Name: "none"},
-			MatWater:   {Name: "water", ArrowPasses: true, Natural: true},
-			MatGrass:   walk("grass"),
-			MatStone:   solid("stone"),
-			MatPath:    walk("path"),
-			MatSand:    walk("sand"),
-			MatTree:    solid("tree"),
-			MatLava:    {Name: "lava", Deadly: true, ArrowPasses: true, Natural: true},
-			MatCoal:    solid("coal"),
-			MatIron:    solid("iron"),
-			MatDiamond: solid("diamond"),
-			MatTable:   {Name: "table", ArrowLeaves: MatPath},
-			MatFurnace: {Name: "furnace", ArrowLeaves: MatPath},
+			MatNone:    {Name: "none", Glyph: ' '},
+			MatWater:   {Name: "water", Glyph: '~', ArrowPasses: true, Natural: true},
+			MatGrass:   walk("grass", '.'),
+			MatStone:   solid("stone", '#'),
+			MatPath:    walk("path", '_'),
+			MatSand:    walk("sand", ':'),
+			MatTree:    solid("tree", 'T'),
+			MatLava:    {Name: "lava", Glyph: '%', Deadly: true, ArrowPasses: true, Natural: true},
+			MatCoal:    solid("coal", 'c'),
+			MatIron:    solid("iron", 'i'),
+			MatDiamond: solid("diamond", 'd'),
+			MatTable:   {Name: "table", Glyph: 't', ArrowLeaves: MatPath},
+			MatFurnace: {Name: "furnace", Glyph: 'f', ArrowLeaves: MatPath},
 		},
 		Items: []ItemInfo{
 			ItemHealth:       item("health", 9, true),

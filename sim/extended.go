@@ -50,10 +50,10 @@ func Extended() *Rules {
 	}
 	single := func(it Item) ItemAmount { return ItemAmount{it, 1} }
 	r.Materials = append(r.Materials,
-		MaterialInfo{Name: "torch", ArrowLeaves: MatPath},
-		MaterialInfo{Name: "crystal", Natural: true},
-		MaterialInfo{Name: "anvil", ArrowLeaves: MatPath},
-		MaterialInfo{Name: "bridge", Walkable: true, ArrowPasses: true},
+		MaterialInfo{Name: "torch", Glyph: '!', ArrowLeaves: MatPath},
+		MaterialInfo{Name: "crystal", Glyph: '*', Natural: true},
+		MaterialInfo{Name: "anvil", Glyph: 'a', ArrowLeaves: MatPath},
+		MaterialInfo{Name: "bridge", Glyph: '=', Walkable: true, ArrowPasses: true},
 	)
 	r.Items = append(r.Items,
 		ItemInfo{Name: "iron_ingot", Max: 9},

@@ -50,6 +50,9 @@ type Rules struct {
 // MaterialInfo describes one material.
 type MaterialInfo struct {
 	Name string
+	// Glyph is its character in the ASCII map format (LoadASCII, ASCII)
+	// and in the legend agents read under full observability.
+	Glyph byte
 	// Walkable: the player and creatures may stand on it.
 	Walkable bool
 	// Deadly: the player may step on it and dies there (lava).

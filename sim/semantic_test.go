@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,5 +25,38 @@ func TestSemanticNames(t *testing.T) {
 			assert.Equal(t, k.String(), names[id], name)
 		}
 		assert.Len(t, names, len(r.Materials)+int(numObjectKinds-ObjPlayer), name)
+	}
+}
+
+// TestEveryMaterialHasAGlyph: every material of every ruleset has its own
+// printable glyph in the rules table, apart from the object characters,
+// and a line in the legend agents read; a map of every material round-trips.
+func TestEveryMaterialHasAGlyph(t *testing.T) {
+	for _, name := range []string{ClassicName, ExtendedName} {
+		r, err := RulesByName(name)
+		require.NoError(t, err)
+		seen := map[byte]string{}
+		legend := r.ASCIILegend()
+		row := []byte{'@'}
+		for m, info := range r.Materials {
+			if m == int(MatNone) {
+				continue
+			}
+			c := info.Glyph
+			require.True(t, c > ' ' && c <= '~', "%s: %s has no printable glyph", name, info.Name)
+			_, object := parseObjectChar(c)
+			assert.False(t, object, "%s: %s's glyph %q is an object's", name, info.Name, c)
+			assert.Empty(t, seen[c], "%s: %s and %s share %q", name, info.Name, seen[c], c)
+			seen[c] = info.Name
+			assert.Contains(t, legend, string(c)+" "+info.Name, name)
+			row = append(row, c)
+		}
+		grass := strings.Repeat(".", len(row))
+		scene := grass + "\n" + string(row) + "\n" + grass + "\n"
+		w, err := New(Config{Width: len(row), Height: 3, Rules: r})
+		require.NoError(t, err)
+		w.Reset(1)
+		require.NoError(t, w.LoadASCII(scene), name)
+		assert.Equal(t, scene, w.ASCII(), name)
 	}
 }

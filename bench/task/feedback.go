@@ -109,6 +109,6 @@ func TextObservation(w *sim.World, last *sim.Outcome, f Feedback, o Observabilit
 	px, py := w.Player()
 	fmt.Fprintf(&b, "Map (you are @ at x=%d, y=%d; x grows east, y grows south):\n", px, py)
 	b.WriteString(w.ASCII())
-	b.WriteString("Legend: ~ water, . grass, # stone, _ path, : sand, T tree, % lava, c coal, i iron, d diamond, t table, f furnace, ! torch, * crystal, a anvil, = bridge, C cow, Z zombie, S skeleton, p plant, P ripe plant, <>^v arrows, 1-9 landmarks A-I.\n")
+	b.WriteString("Legend: " + w.Rules().ASCIILegend() + ".\n") // from the rules table
 	return b.String()
 }
