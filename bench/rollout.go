@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
+	"github.com/longcraft/longcraft/internal/workers"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -49,38 +47,25 @@ func Rollout(ctx context.Context, cfg RolloutConfig, progress func(steps int)) (
 	if _, err := NewPolicy(cfg.Policy); err != nil {
 		return nil, fmt.Errorf("rollout: %w", err)
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	results := make([]EpisodeResult, cfg.Worlds)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for k := 0; k < workers; k++ {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
-			w, err := sim.New(sim.Config{Width: cfg.Width, Height: cfg.Height})
-			if err != nil {
-				errs[k] = err
-				return
-			}
-			policy, _ := NewPolicy(cfg.Policy) // checked above
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= cfg.Worlds {
-					return
-				}
-				results[i] = playEpisode(w, policy, cfg.Seed+uint64(i), cfg.MaxSteps, progress)
-			}
-		}(k)
+	type worker struct {
+		w      *sim.World
+		policy Policy
 	}
-	wg.Wait()
-	for _, err := range errs {
+	pool := workers.Pool[worker]{Jobs: cfg.Worlds, Workers: cfg.Workers, New: func(int) (worker, error) {
+		w, err := sim.New(sim.Config{Width: cfg.Width, Height: cfg.Height})
 		if err != nil {
-			return nil, fmt.Errorf("rollout: %w", err)
+			return worker{}, fmt.Errorf("rollout: %w", err)
 		}
+		policy, _ := NewPolicy(cfg.Policy) // checked above
+		return worker{w, policy}, nil
+	}}
+	err := pool.Run(ctx, func(k worker, i int) error {
+		results[i] = playEpisode(k.w, k.policy, cfg.Seed+uint64(i), cfg.MaxSteps, progress)
+		return nil
+	})
+	if err != nil && ctx.Err() == nil {
+		return nil, err
 	}
 	return results, ctx.Err()
 }

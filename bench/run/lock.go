@@ -6,51 +6,38 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/workers"
 )
 
 // LockFile is where a run keeps the lock of a suite file that had none
 // beside it.
 const LockFile = "suite.lock.json"
 
-// LockSuite generates and certifies every episode of s across workers
+// LockSuite generates and certifies every episode of s across nWorkers
 // goroutines (0: GOMAXPROCS) and returns the suite's lock; the lock does
 // not depend on workers. progress, if not nil, is called after each task.
-func LockSuite(ctx context.Context, s *suite.Suite, workers int, progress func(done, total int)) (*suite.Lock, error) {
+func LockSuite(ctx context.Context, s *suite.Suite, nWorkers int, progress func(done, total int)) (*suite.Lock, error) {
 	specs := s.Expand()
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	tasks := make([]*task.Task, len(specs))
 	errs := make([]error, len(specs))
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, max(len(specs), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var solver planner.Solver // one per worker: its scratch grids are reused
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(specs) {
-					return
-				}
-				tasks[i], errs[i] = task.Generate(specs[i], solver.Solve)
-				if progress != nil {
-					progress(int(done.Add(1)), len(specs))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	var done atomic.Int64
+	// One planner.Solver per worker: its scratch grids are reused.
+	pool := workers.Pool[*planner.Solver]{Jobs: len(specs), Workers: nWorkers,
+		New: func(int) (*planner.Solver, error) { return &planner.Solver{}, nil }}
+	err := pool.Run(ctx, func(solver *planner.Solver, i int) error {
+		tasks[i], errs[i] = task.Generate(specs[i], solver.Solve)
+		if progress != nil {
+			progress(int(done.Add(1)), len(specs))
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -4,9 +4,7 @@ package run
 
 import (
 	"context"
-	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/longcraft/longcraft/bench/agent"
@@ -16,6 +14,7 @@ import (
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/internal/workers"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -217,41 +216,22 @@ func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, do
 	if _, err := agent.Lookup(cfg.Agent); err != nil {
 		return err
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var next atomic.Int64
 	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
-	for k := 0; k < workers; k++ {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
-			p := newWorker(cfg, k)
-			defer p.close()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(specs) {
-					return
-				}
-				res, ep := p.play(indices[i], specs[i])
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = done(Done{Result: res, Trace: ep})
-				}
-				stop := firstErr != nil
-				mu.Unlock()
-				if stop {
-					return
-				}
-			}
-		}(k)
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
+	failed := false // a done error: later episodes are not handed on
+	pool := workers.Pool[*worker]{Jobs: len(specs), Workers: cfg.Workers,
+		New:     func(k int) (*worker, error) { return newWorker(cfg, k), nil },
+		Release: (*worker).close}
+	return pool.Run(ctx, func(p *worker, i int) error {
+		res, ep := p.play(indices[i], specs[i])
+		mu.Lock()
+		defer mu.Unlock()
+		if failed {
+			return nil
+		}
+		if err := done(Done{Result: res, Trace: ep}); err != nil {
+			failed = true
+			return err
+		}
+		return nil
+	})
 }
