@@ -29,7 +29,9 @@ import (
 
 // Agent chooses each action from the world and the outcome of its last
 // action, as the task's feedback level lets it read it. Reset starts an
-// episode with a seed for the agent's own randomness (never the world's).
+// episode with a seed for the agent's own randomness; the runner passes
+// the task's world seed, which built-in policies may use but external
+// players are never told.
 type Agent = bench.Policy
 
 // Failer is an agent that can fail (an external player's transport): a
@@ -46,6 +48,13 @@ type Annotator interface {
 // Stopper is an agent that can run out of actions (recorded play): the
 // episode ends as stopped.
 type Stopper interface{ Stopped() bool }
+
+// Scorer is an agent that scores predictions: after every step the host
+// gives it the outcome in full (never shown to the player), so that a
+// prediction is scored against what happened whatever the feedback level.
+type Scorer interface {
+	Observed(full *sim.Outcome)
+}
 
 // Finisher is an agent that scores something when the episode ends (an
 // external player's last prediction).

@@ -51,8 +51,12 @@ type Agent struct {
 	invalid string // why the last reply was rejected
 	note    trace.Note
 	noted   bool
-	// The last reply's prediction, scored when its outcome arrives.
+	// The last reply's prediction, scored when its outcome arrives,
+	// against the outcome in full (Observed), whatever the feedback level
+	// let the player read.
 	expect    *protocol.Expect
+	full      sim.Outcome
+	hasFull   bool
 	invBefore [sim.MaxItems]int
 }
 
@@ -68,7 +72,7 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 // Reset starts the episode on the player's side. The world seed is the
 // runner's agent interface's; it is not passed on to the player.
 func (a *Agent) Reset(uint64) {
-	a.stats, a.err, a.invalid, a.expect, a.noted = Stats{}, nil, "", nil, false
+	a.stats, a.err, a.invalid, a.expect, a.noted, a.hasFull = Stats{}, nil, "", nil, false, false
 	if err := a.p.Reset(a.ctx, a.t.Describe()); err != nil {
 		a.err = fmt.Errorf("agent reset: %w", err)
 	}
@@ -90,7 +94,7 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	}
 	r := w.Rules()
 	if a.expect != nil && last != nil {
-		a.score(w, last)
+		a.score(w, a.truth(last))
 	}
 	obs := a.observe(w, last)
 	ctx := a.ctx
@@ -174,9 +178,26 @@ func (a *Agent) checkBelief(w *sim.World, b *protocol.Belief) {
 // last outcome; the runner calls it when the episode ends.
 func (a *Agent) Finish(w *sim.World, last *sim.Outcome) {
 	if a.expect != nil && last != nil {
-		a.score(w, last)
+		a.score(w, a.truth(last))
 	}
 	a.expect = nil
+}
+
+// Observed gives the evaluator's full outcome of the step just played
+// (agent.Scorer): predictions are scored against what happened, not
+// against what the feedback level let the player read (at none, a failed
+// action reads as nothing happening).
+func (a *Agent) Observed(full *sim.Outcome) {
+	a.full, a.hasFull = *full, true
+}
+
+// truth is the outcome a prediction is scored against: the full one when
+// the host gave it, else the one the player read.
+func (a *Agent) truth(last *sim.Outcome) *sim.Outcome {
+	if a.hasFull {
+		return &a.full
+	}
+	return last
 }
 
 // score compares the previous reply's prediction with what happened.

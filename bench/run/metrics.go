@@ -112,7 +112,8 @@ TestMetricsDocumented fails when they differ; regenerate it with
 
 Each is aggregated per group as the mean and the median over the episodes
 that measured it; n, the number of those episodes, is in summary.json. A
-group in which no episode measured it shows "–", never 0. In results.jsonl
+group in which no episode measured it shows "–" in the report and "-" in
+the terminal table, never 0. In results.jsonl
 an episode's unmeasured value is null (runs written before this said -1,
 which reads as not measured).
 

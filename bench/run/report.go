@@ -204,7 +204,7 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 {{if .S.Overall.Calls}}<h2>External agent: cost and knowledge</h2>
 <table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}.">{{.Title}}</th>{{end}}<th>beliefs / predictions scored</th></tr>
 {{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{.Observability}} / {{.Feedback}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
-<td>{{if ge .TokensPerSuccess 0.0}}{{num .TokensPerSuccess}}{{else}}–{{end}}</td>
+<td>{{if .TokensPerSuccess.OK}}{{num .TokensPerSuccess.Value}}{{else}}–{{end}}</td>
 {{range $.XCols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td>{{.BeliefsScored}} / {{.PredictionsScored}}</td></tr>
 {{end}}</table>{{end}}

@@ -139,6 +139,7 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 	failer, _ := ag.(agent.Failer)
 	stopper, _ := ag.(agent.Stopper)
 	annotator, _ := ag.(agent.Annotator)
+	scorer, _ := ag.(agent.Scorer)
 	w, err := p.world(t)
 	if err != nil {
 		res.Err = err.Error()
@@ -164,6 +165,9 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 			break
 		}
 		e.Step(a)
+		if scorer != nil {
+			scorer.Observed(e.LastFull())
+		}
 		if annotator != nil {
 			if n, ok := annotator.Note(); ok {
 				e.Annotate(n)

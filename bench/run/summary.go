@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
@@ -32,11 +33,11 @@ type Group struct {
 	Metrics       map[string]Stat `json:"metrics"`
 	Failed        []string        `json:"failed"` // ids of the episodes that did not reach their goal
 	// External agents' cost: totals over the group, and tokens per success
-	// (-1 when nothing succeeded).
-	Calls            int     `json:"model_calls"`
-	Tokens           int     `json:"tokens"`
-	LatencyMs        int     `json:"latency_ms"`
-	TokensPerSuccess float64 `json:"tokens_per_success"`
+	// (null, not measured, when nothing succeeded).
+	Calls            int             `json:"model_calls"`
+	Tokens           int             `json:"tokens"`
+	LatencyMs        int             `json:"latency_ms"`
+	TokensPerSuccess episode.Measure `json:"tokens_per_success"`
 	// The exchanges the probes rest on: beliefs and predictions scored
 	// (an empty one is not).
 	BeliefsScored     int `json:"beliefs_scored"`
@@ -207,9 +208,8 @@ func group(family, tier string, rs []Result) Group {
 		g.Tokens += r.Tokens
 		g.LatencyMs += r.LatencyMs
 	}
-	g.TokensPerSuccess = -1
 	if g.Successes > 0 {
-		g.TokensPerSuccess = float64(g.Tokens) / float64(g.Successes)
+		g.TokensPerSuccess = episode.Measured(float64(g.Tokens) / float64(g.Successes))
 	}
 	g.Rate = frac(g.Successes, g.Episodes)
 	g.Low, g.High = Wilson(g.Successes, g.Episodes)

@@ -190,8 +190,8 @@ func printTable(w io.Writer, oc run.Outcome) {
 	_ = run.WriteTable(w, s)
 	if o := s.Overall; o.Calls > 0 {
 		fmt.Fprintf(w, "external agent: %d model calls, %d tokens, %.0f ms per call", o.Calls, o.Tokens, float64(o.LatencyMs)/float64(o.Calls))
-		if o.TokensPerSuccess >= 0 {
-			fmt.Fprintf(w, ", %.0f tokens per success", o.TokensPerSuccess)
+		if o.TokensPerSuccess.OK {
+			fmt.Fprintf(w, ", %.0f tokens per success", o.TokensPerSuccess.Value)
 		}
 		if st := o.Metrics["state_consistency"]; st.N > 0 {
 			fmt.Fprintf(w, ", state consistency %.0f%% (%d beliefs)", 100*st.Mean, o.BeliefsScored)

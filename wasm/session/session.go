@@ -292,7 +292,7 @@ type Status struct {
 	Agent      string `json:"agent"`
 	TaskID     string `json:"task"`
 	Goal       string `json:"goal"`
-	Seed       uint64 `json:"seed"`
+	Seed       uint64 `json:"seed,omitempty"` // not in Play: a scored human must not regenerate the map
 	Step       int    `json:"step"`
 	Budget     int    `json:"budget"`
 	Milestones string `json:"milestones"` // e.g. "collect_wood ✓, place_table ·"
@@ -309,15 +309,23 @@ type Status struct {
 
 // Status reports the HUD's figures.
 func (s *Session) Status() Status {
-	st := Status{Mode: s.Mode.String(), Agent: s.Agent, Goal: s.header.Goal, Seed: s.World.Seed(),
+	st := Status{Mode: s.Mode.String(), Agent: s.Agent, Goal: s.header.Goal,
 		Step: s.Steps(), Budget: s.Budget(), Ended: s.Ended(), Hash: fmt.Sprintf("%016x", s.World.Hash())}
 	if s.header.Task != nil {
 		st.TaskID = s.header.Task.ID()
+	}
+	if s.Mode != Play {
+		// A human playing a task is an agent being scored (a trace:FILE
+		// baseline): the seed would let them regenerate the map.
+		st.Seed = s.World.Seed()
 	}
 	r := s.World.Rules()
 	reward, last, prog := s.reward, &s.last, s.prog
 	if !s.stepped {
 		last = nil
+	} else if s.Task != nil {
+		f := s.Task.Feedback.Filter(s.last) // a replay shows what the agent read too
+		last = &f
 	}
 	if s.game != nil {
 		reward, last, prog = s.game.RewardTenths(), s.game.Last(), s.game.Progress()
@@ -345,13 +353,7 @@ func (s *Session) Status() Status {
 		}
 	}
 	if s.obs != nil {
-		if s.game != nil {
-			last = s.game.Last() // the filtered outcome
-		} else if last != nil {
-			f := s.Task.Feedback.Filter(*last)
-			last = &f
-		}
-		st.Observation = s.obs.Observe(s.World, last).Text
+		st.Observation = s.obs.Observe(s.World, last).Text // last is filtered
 	}
 	if n, ok := s.Note(); ok {
 		st.Note = n.Reasoning

@@ -213,3 +213,23 @@ func TestStatusShowsWhatAnAgentReads(t *testing.T) {
 	assert.NotContains(t, st.Observation, "table nearby", "reason feedback names no station")
 	assert.Contains(t, st.Last, "(needs_nearby)")
 }
+
+// TestHUDShowsWhatTheAgentRead: a replay's last outcome is filtered by
+// the task's feedback level as the play's was, and Play shows no seed.
+func TestHUDShowsWhatTheAgentRead(t *testing.T) {
+	spec := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 1, Feedback: task.FeedbackNone}
+	s, err := New(spec, Play, "")
+	require.NoError(t, err)
+	require.True(t, s.Act(sim.ActMakeWoodPickaxe))
+	played := s.Status()
+	assert.Zero(t, played.Seed, "no seed in Play")
+	data, err := s.Recording(1)
+	require.NoError(t, err)
+	r, err := OpenReplay("rec", data, 0)
+	require.NoError(t, err)
+	require.True(t, r.Tick())
+	replayed := r.Status()
+	assert.Equal(t, played.Last, replayed.Last)
+	assert.NotContains(t, replayed.Last, "needs")
+	assert.NotZero(t, replayed.Seed)
+}
