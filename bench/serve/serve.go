@@ -7,8 +7,9 @@
 // The server keeps every episode's world; an agent sees only what the
 // task lets it see: the goal statement, the budget, the text observation
 // and outcomes filtered by the task's feedback level, and optionally the
-// agent-view image and the 9×9 symbolic view. Never the world seed of a
-// task, nor its per-seed rule variants.
+// agent-view image and the 9×9 symbolic view; never a task's world seed
+// nor its per-seed rule variants while the episode is played. The client
+// names the spec, so this is not a sealed scoring host (docs/serve.md).
 //
 // It has no authentication. Serve it on a loopback address (the
 // `longcraft serve` default, 127.0.0.1); binding 0.0.0.0 exposes it to
@@ -74,6 +75,10 @@ type Server struct {
 
 	mu       sync.Mutex // guards episodes and every episode's lastUsed
 	episodes map[string]*openEpisode
+
+	frozenOnce sync.Once // the embedded suites' locked tasks, loaded on the first task episode
+	frozen     *suite.FrozenTasks
+	frozenErr  error
 
 	atlasOnce sync.Once
 	atlas     *render.Atlas
@@ -230,10 +235,14 @@ type CreateRequest struct {
 
 // EpisodeInfo is what the agent may know about its episode.
 type EpisodeInfo struct {
-	Task          string   `json:"task"`              // the statement, as Task.Describe
-	Goal          string   `json:"goal,omitempty"`    // the goal alone; empty for a plain world
-	TaskID        string   `json:"task_id,omitempty"` // the spec's stable id
-	Seed          *uint64  `json:"seed,omitempty"`    // plain worlds only: a task's seed stays hidden
+	Task   string `json:"task"`              // the statement, as Task.Describe
+	Goal   string `json:"goal,omitempty"`    // the goal alone; empty for a plain world
+	TaskID string `json:"task_id,omitempty"` // the spec's stable id
+	// Certified: the task is an embedded suite's locked one, certified
+	// solvable by the planner; false for other specs, generated without
+	// the certificate.
+	Certified     bool     `json:"certified"`
+	Seed          *uint64  `json:"seed,omitempty"` // plain worlds only: a task's seed stays hidden
 	Ruleset       string   `json:"ruleset"`
 	Budget        int      `json:"budget"`
 	Feedback      string   `json:"feedback"`
@@ -415,11 +424,17 @@ func (s *Server) newEpisode(req *CreateRequest) (*openEpisode, int, error) {
 			return bad("split %q: train or eval", req.Split)
 		}
 		// An episode of an embedded suite is its locked task, the one
-		// `longcraft score` plays; any other spec is generated without
-		// certification, so creating stays fast.
+		// `longcraft score` plays. Any other spec is generated without the
+		// planner's certificate (a short budget would leave no certifiable
+		// world): info.certified says so, and the world may differ from
+		// the certified one score and the browser play for that spec.
+		s.frozenOnce.Do(func() { s.frozen, s.frozenErr = suite.LoadFrozen() })
+		if s.frozenErr != nil {
+			return nil, http.StatusInternalServerError, s.frozenErr
+		}
 		var ok bool
 		var err error
-		if t, ok, err = suite.Frozen(req.Spec); err == nil && !ok {
+		if t, ok, err = s.frozen.Task(req.Spec); err == nil && !ok {
 			t, err = task.Generate(req.Spec, nil)
 		}
 		if err != nil {
@@ -493,7 +508,7 @@ func (e *openEpisode) info(seed *uint64) EpisodeInfo {
 	if e.plain {
 		in.Seed = seed
 	} else {
-		in.Goal, in.TaskID = t.Goal.String(), t.ID
+		in.Goal, in.TaskID, in.Certified = t.Goal.String(), t.ID, t.Certified
 	}
 	return in
 }

@@ -233,34 +233,64 @@ func (l *Lock) Rebuild(i int, spec task.Spec) (*task.Task, error) {
 	return t, nil
 }
 
-// Frozen returns the task of spec as the embedded suites' locks freeze
-// it, when one of them holds spec (and is fresh for this build); ok is
-// false otherwise. Hosts that play a spec outside a scoring run (the HTTP
-// server, the browser) use it, so an episode of an embedded suite is the
-// same task everywhere.
-func Frozen(spec task.Spec) (t *task.Task, ok bool, err error) {
-	id := spec.ID()
+// FrozenTasks indexes the embedded suites' locked tasks by episode id, so
+// that a host that plays specs outside a scoring run (the HTTP server, the
+// browser) plays an episode of an embedded suite as the same task score
+// plays. Build it once (LoadFrozen) and keep it: loading checks every
+// embedded suite and lock.
+type FrozenTasks struct {
+	byID map[string]frozenRef
+}
+
+type frozenRef struct {
+	lock *Lock
+	i    int
+}
+
+// LoadFrozen reads the embedded suites and their locks; a lock stale for
+// this build is left out (TestEmbeddedLocksAreFresh fails the build).
+func LoadFrozen() (*FrozenTasks, error) {
+	f := &FrozenTasks{byID: map[string]frozenRef{}}
 	for _, name := range Embedded() {
 		s, err := Load(name)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		l, err := LoadLock(name)
 		if errors.Is(err, ErrNoLock) {
 			continue
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		if l.Check(s, "longcraft suite lock "+name) != nil {
-			continue // stale: TestEmbeddedLocksAreFresh fails the build
+			continue
 		}
 		for i := range l.Episodes {
-			if l.Episodes[i].ID == id {
-				t, err := l.Rebuild(i, spec)
-				return t, err == nil, err
+			if _, dup := f.byID[l.Episodes[i].ID]; !dup {
+				f.byID[l.Episodes[i].ID] = frozenRef{l, i}
 			}
 		}
 	}
-	return nil, false, nil
+	return f, nil
+}
+
+// Task returns the locked task of spec; ok is false when no embedded
+// suite holds spec.
+func (f *FrozenTasks) Task(spec task.Spec) (t *task.Task, ok bool, err error) {
+	ref, ok := f.byID[spec.ID()]
+	if !ok {
+		return nil, false, nil
+	}
+	t, err = ref.lock.Rebuild(ref.i, spec)
+	return t, err == nil, err
+}
+
+// Frozen is LoadFrozen().Task(spec), for a host that asks once.
+func Frozen(spec task.Spec) (*task.Task, bool, error) {
+	f, err := LoadFrozen()
+	if err != nil {
+		return nil, false, err
+	}
+	return f.Task(spec)
 }
