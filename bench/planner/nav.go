@@ -482,18 +482,9 @@ func (p *Planner) buildCosts(w *sim.World) {
 			if cost[i] != 0 {
 				cost[i] = costZombie
 			}
-			add(x-1, y, 4)
-			add(x+1, y, 4)
-			add(x, y-1, 4)
-			add(x, y+1, 4)
-			add(x-2, y, 1)
-			add(x+2, y, 1)
-			add(x, y-2, 1)
-			add(x, y+2, 1)
-			add(x-1, y-1, 1)
-			add(x+1, y-1, 1)
-			add(x-1, y+1, 1)
-			add(x+1, y+1, 1)
+			for _, d := range zombieDetour {
+				add(x+d.dx, y+d.dy, d.cost)
+			}
 		case sim.ObjSkeleton:
 			if cost[i] != 0 {
 				cost[i] = costSkeleton
@@ -643,18 +634,9 @@ func (n *nav) add(a *adder) {
 	}
 	switch a.kind {
 	case sim.ObjZombie:
-		add(x-1, y, 4)
-		add(x+1, y, 4)
-		add(x, y-1, 4)
-		add(x, y+1, 4)
-		add(x-2, y, 1)
-		add(x+2, y, 1)
-		add(x, y-2, 1)
-		add(x, y+2, 1)
-		add(x-1, y-1, 1)
-		add(x+1, y-1, 1)
-		add(x-1, y+1, 1)
-		add(x+1, y+1, 1)
+		for _, d := range zombieDetour {
+			add(x+d.dx, y+d.dy, d.cost)
+		}
 	case sim.ObjSkeleton:
 		if x >= skeletonRange && y >= skeletonRange && x < W-skeletonRange && y < H-skeletonRange {
 			i := y*W + x
@@ -875,4 +857,16 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+// zombieDetour is the extra cost of the tiles around a zombie, in the
+// order both the reference and the lazy field add them: 4 next to it, 1
+// two away or diagonal.
+var zombieDetour = [...]struct {
+	dx, dy int
+	cost   uint8
+}{
+	{-1, 0, 4}, {1, 0, 4}, {0, -1, 4}, {0, 1, 4},
+	{-2, 0, 1}, {2, 0, 1}, {0, -2, 1}, {0, 2, 1},
+	{-1, -1, 1}, {1, -1, 1}, {-1, 1, 1}, {1, 1, 1},
 }
