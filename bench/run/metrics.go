@@ -76,7 +76,7 @@ func Metrics() []Metric {
 			NotMeasured: "no checkable belief was stated",
 			Of:          func(r Result) (float64, bool) { return r.StateConsistency.Value, r.StateConsistency.OK }},
 		{Name: "world_model_accuracy", Title: "world-model accuracy", Unit: "fraction", Range: "0–1", Percent: true, External: true,
-			Definition:  "Of the replies predicting their action's outcome kind or inventory change, the fraction that came true; the last reply's prediction is scored at the episode's end. An empty prediction is not scored.",
+			Definition:  "Of the replies predicting their action's outcome kind or inventory change, the fraction that came true, judged against the outcome in full whatever the feedback level showed; the last reply's prediction is scored at the episode's end. An empty prediction is not scored.",
 			NotMeasured: "nothing was predicted",
 			Of:          func(r Result) (float64, bool) { return r.WorldModelAccuracy.Value, r.WorldModelAccuracy.OK }},
 	}
