@@ -14,23 +14,10 @@ import (
 	"github.com/longcraft/longcraft/assets/internal/art"
 )
 
-// names are the sprites' names, for messages.
-var names = [...]string{
-	"Water", "Grass", "Stone", "Path", "Sand", "Tree", "Lava", "Coal", "Iron", "Diamond", "Table", "Furnace",
-	"PlayerLeft", "PlayerRight", "PlayerUp", "PlayerDown", "PlayerSleep", "Cow", "Zombie", "Skeleton",
-	"ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Plant", "PlantRipe",
-	"ItemHealth", "ItemFood", "ItemDrink", "ItemEnergy", "ItemSapling", "ItemWood", "ItemStone", "ItemCoal",
-	"ItemIron", "ItemDiamond", "ItemWoodPickaxe", "ItemStonePickaxe", "ItemIronPickaxe",
-	"ItemWoodSword", "ItemStoneSword", "ItemIronSword",
-	"Digit0", "Digit1", "Digit2", "Digit3", "Digit4", "Digit5", "Digit6", "Digit7", "Digit8", "Digit9",
-	"Unknown", "Darkness", "Selection",
-	"IronIngot", "TorchItem", "Torch", "Crystal", "CrystalItem", "Compass", "Anvil", "Bridge", "BridgeItem", "Flag",
-}
-
-func name(s assets.Sprite) string { return names[s] }
+func name(s assets.Sprite) string { return assets.SpriteName(s) }
 
 func TestNamesCoverSprites(t *testing.T) {
-	require.Len(t, names, int(assets.NumSprites))
+	require.Len(t, assets.SpriteNames(), int(assets.NumSprites))
 	assert.Equal(t, "ItemHealth", name(assets.ItemHealth))
 	assert.Equal(t, "Digit0", name(assets.Digit0))
 	assert.Equal(t, "Selection", name(assets.Selection))

@@ -17,59 +17,72 @@ const (
 	maxCount  = 9 // counts above are drawn as 9
 )
 
-// worldSprites lists the world tile set's slots: the classic materials in
-// sim.Material order (from 1), the void, the fallback, then the objects.
+// drawn is the ruleset whose materials and items the tile sets hold:
+// extended, whose tables begin with classic's (TestRulesetsShareTheirPrefix),
+// so one set draws every ruleset.
+func drawn() *sim.Rules { return sim.Extended() }
+
+// worldSprites lists the world tile set's slots: the void, the fallback
+// and the objects, then every material of the drawn rules in sim.Material
+// order from 1, with the sprite its rules row names.
 func worldSprites() []assets.Sprite {
-	return []assets.Sprite{
-		assets.Water, assets.Grass, assets.Stone, assets.Path, assets.Sand, assets.Tree, assets.Lava,
-		assets.Coal, assets.Iron, assets.Diamond, assets.Table, assets.Furnace,
+	s := []assets.Sprite{
 		assets.Darkness, assets.Unknown,
 		assets.PlayerLeft, assets.PlayerRight, assets.PlayerUp, assets.PlayerDown, assets.PlayerSleep,
 		assets.Cow, assets.Zombie, assets.Skeleton,
 		assets.ArrowLeft, assets.ArrowRight, assets.ArrowUp, assets.ArrowDown,
 		assets.Plant, assets.PlantRipe,
 		assets.Flag,
-		assets.Torch, assets.Crystal, assets.Anvil, assets.Bridge,
 	}
+	for _, m := range drawn().Materials[1:] {
+		s = append(s, spriteNamed(m.Sprite))
+	}
+	return s
 }
 
-// itemSprites lists the inventory icons in sim.Item order: the classic
-// items, then the extended ones.
+// itemSprites lists the inventory icons in sim.Item order, as the drawn
+// rules' rows name them.
 func itemSprites() []assets.Sprite {
-	s := make([]assets.Sprite, 0, 21)
-	for i := assets.ItemHealth; i <= assets.ItemIronSword; i++ {
-		s = append(s, i)
+	var s []assets.Sprite
+	for _, it := range drawn().Items {
+		s = append(s, spriteNamed(it.Sprite))
 	}
-	return append(s, assets.IronIngot, assets.TorchItem, assets.CrystalItem, assets.Compass, assets.BridgeItem)
+	return s
+}
+
+// spriteNamed returns the sprite a rules row names, or the fallback
+// (TestEveryMaterialAndItemHasASprite keeps every row named).
+func spriteNamed(name string) assets.Sprite {
+	if sp, ok := assets.SpriteByName(name); ok {
+		return sp
+	}
+	return assets.Unknown
 }
 
 // Slots of the world tile set.
 const (
-	slotDarkness = 12
-	slotUnknown  = 13
-	slotPlayer   = 14 // + Dir − 1, or slotSleep
-	slotSleep    = 18
-	slotCow      = 19
-	slotZombie   = 20
-	slotSkeleton = 21
-	slotArrow    = 22 // + Dir − 1
-	slotPlant    = 26
-	slotRipe     = 27
-	slotFlag     = 28
-	slotExtended = 29 // + material − 13: the extended materials
-	numClassic   = 12 // classic materials with their own sprite
-	numExtended  = 4  // extended materials with their own sprite
+	slotDarkness = 0
+	slotUnknown  = 1
+	slotPlayer   = 2 // + Dir − 1, or slotSleep
+	slotSleep    = 6
+	slotCow      = 7
+	slotZombie   = 8
+	slotSkeleton = 9
+	slotArrow    = 10 // + Dir − 1
+	slotPlant    = 14
+	slotRipe     = 15
+	slotFlag     = 16
+	slotMaterial = 17 // + material − 1
 )
 
-// groundSlot returns the slot of material m.
-func groundSlot(m sim.Material) int {
+// groundSlot returns the slot of material m in a tile set of materials
+// materials (the void and unknown materials have their own).
+func groundSlot(m sim.Material, materials int) int {
 	switch {
 	case m == sim.MatNone:
 		return slotDarkness
-	case int(m) <= numClassic:
-		return int(m) - 1
-	case int(m) <= numClassic+numExtended:
-		return slotExtended + int(m) - numClassic - 1
+	case int(m) < materials:
+		return slotMaterial + int(m) - 1
 	}
 	return slotUnknown
 }
@@ -113,6 +126,7 @@ type AgentView struct {
 	world              *tileSet // variant = level·2 + sleeping
 	slots              *tileSet // inventory slots: item·(maxCount+1) + count, on black
 	noise              nightNoise
+	materials          int // materials the world tile set holds (groundSlot)
 }
 
 // NewAgentView prepares a renderer of size×size frames (size ≥ 9).
@@ -124,7 +138,8 @@ func NewAgentView(a *Atlas, size int, f Format) (*AgentView, error) {
 		return nil, fmt.Errorf("agent view: unknown format %d", f)
 	}
 	unit := size / viewCols
-	v := &AgentView{size: size, unit: unit, border: (size - unit*viewCols) / 2, format: f, atlas: a}
+	v := &AgentView{size: size, unit: unit, border: (size - unit*viewCols) / 2, format: f, atlas: a,
+		materials: len(drawn().Materials)}
 	v.world = newTileSet(a, worldSprites(), unit, f, 2*Levels, func(vr, r, g, b int) (int, int, int) {
 		return variant(r, g, b, vr/2, vr%2 == 1)
 	})
@@ -140,7 +155,7 @@ func groundOpaque(t *tileSet) {
 	for slot := 0; slot < slotPlayer; slot++ {
 		t.opaque[slot] = true
 	}
-	for slot := slotExtended; slot < slotExtended+numExtended; slot++ {
+	for slot := slotMaterial; slot < len(t.opaque); slot++ {
 		t.opaque[slot] = true
 	}
 }
@@ -221,7 +236,7 @@ func (v *AgentView) Render(w *sim.World, dst []byte) {
 		for tx := 0; tx < viewCols; tx++ {
 			x, y := px+tx-viewCols/2, py+ty-viewRows/2
 			at := origin + ty*v.unit*stride + tx*v.unit*bpp
-			v.world.draw(dst, stride, at, variant, groundSlot(w.Material(x, y)))
+			v.world.draw(dst, stride, at, variant, groundSlot(w.Material(x, y), v.materials))
 			if o, ok := w.ObjectAt(x, y); ok {
 				v.world.draw(dst, stride, at, variant, objectSlot(o, facing, sleeping, o.Grown > ripe))
 			}

@@ -13,6 +13,8 @@ type MapView struct {
 	scale  int
 	format Format
 	world  *tileSet // two variants: awake, asleep (full daylight)
+	// materials the world tile set holds (groundSlot)
+	materials int
 }
 
 // NewMapView prepares a renderer of scale pixels per tile (1 to 64).
@@ -23,7 +25,7 @@ func NewMapView(a *Atlas, scale int, f Format) (*MapView, error) {
 	if !f.valid() {
 		return nil, fmt.Errorf("map view: unknown format %d", f)
 	}
-	m := &MapView{scale: scale, format: f}
+	m := &MapView{scale: scale, format: f, materials: len(drawn().Materials)}
 	m.world = newTileSet(a, worldSprites(), scale, f, 1, func(_, r, g, b int) (int, int, int) {
 		return variant(r, g, b, Levels-1, false)
 	})
@@ -53,7 +55,7 @@ func (m *MapView) Render(w *sim.World, dst []byte) {
 	for y := 0; y < w.Height(); y++ {
 		for x := 0; x < w.Width(); x++ {
 			at := y*m.scale*stride + x*m.scale*bpp
-			m.world.draw(dst, stride, at, 0, groundSlot(w.Material(x, y)))
+			m.world.draw(dst, stride, at, 0, groundSlot(w.Material(x, y), m.materials))
 			if o, ok := w.ObjectAt(x, y); ok {
 				m.world.draw(dst, stride, at, 0, objectSlot(o, facing, sleeping, o.Grown > ripe))
 			}

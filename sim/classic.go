@@ -23,14 +23,14 @@ func Classic() *Rules {
 		}
 		panic("classic: unknown achievement " + name)
 	}
-	walk := func(name string, glyph byte) MaterialInfo {
-		return MaterialInfo{Name: name, Glyph: glyph, Walkable: true, ArrowPasses: true, Natural: true}
+	walk := func(name string, glyph byte, sprite string) MaterialInfo {
+		return MaterialInfo{Name: name, Glyph: glyph, Sprite: sprite, Walkable: true, ArrowPasses: true, Natural: true}
 	}
-	solid := func(name string, glyph byte) MaterialInfo {
-		return MaterialInfo{Name: name, Glyph: glyph, Natural: true}
+	solid := func(name string, glyph byte, sprite string) MaterialInfo {
+		return MaterialInfo{Name: name, Glyph: glyph, Sprite: sprite, Natural: true}
 	}
-	item := func(name string, initial int8, vital bool) ItemInfo {
-		return ItemInfo{Name: name, Max: 9, Initial: initial, Vital: vital}
+	item := func(name, sprite string, initial int8, vital bool) ItemInfo {
+		return ItemInfo{Name: name, Sprite: sprite, Max: 9, Initial: initial, Vital: vital}
 	}
 	one := func(it Item) ItemAmount { return ItemAmount{it, 1} }
 	const always = 65536
@@ -40,36 +40,36 @@ func Classic() *Rules {
 		Version: 2,
 		Materials: []MaterialInfo{
 			MatNone:    {Name: "none", Glyph: ' '},
-			MatWater:   {Name: "water", Glyph: '~', ArrowPasses: true, Natural: true},
-			MatGrass:   walk("grass", '.'),
-			MatStone:   solid("stone", '#'),
-			MatPath:    walk("path", '_'),
-			MatSand:    walk("sand", ':'),
-			MatTree:    solid("tree", 'T'),
-			MatLava:    {Name: "lava", Glyph: '%', Deadly: true, ArrowPasses: true, Natural: true},
-			MatCoal:    solid("coal", 'c'),
-			MatIron:    solid("iron", 'i'),
-			MatDiamond: solid("diamond", 'd'),
-			MatTable:   {Name: "table", Glyph: 't', ArrowLeaves: MatPath},
-			MatFurnace: {Name: "furnace", Glyph: 'f', ArrowLeaves: MatPath},
+			MatWater:   {Name: "water", Glyph: '~', Sprite: "Water", ArrowPasses: true, Natural: true},
+			MatGrass:   walk("grass", '.', "Grass"),
+			MatStone:   solid("stone", '#', "Stone"),
+			MatPath:    walk("path", '_', "Path"),
+			MatSand:    walk("sand", ':', "Sand"),
+			MatTree:    solid("tree", 'T', "Tree"),
+			MatLava:    {Name: "lava", Glyph: '%', Sprite: "Lava", Deadly: true, ArrowPasses: true, Natural: true},
+			MatCoal:    solid("coal", 'c', "Coal"),
+			MatIron:    solid("iron", 'i', "Iron"),
+			MatDiamond: solid("diamond", 'd', "Diamond"),
+			MatTable:   {Name: "table", Glyph: 't', Sprite: "Table", ArrowLeaves: MatPath},
+			MatFurnace: {Name: "furnace", Glyph: 'f', Sprite: "Furnace", ArrowLeaves: MatPath},
 		},
 		Items: []ItemInfo{
-			ItemHealth:       item("health", 9, true),
-			ItemFood:         item("food", 9, true),
-			ItemDrink:        item("drink", 9, true),
-			ItemEnergy:       item("energy", 9, true),
-			ItemSapling:      item("sapling", 0, false),
-			ItemWood:         item("wood", 0, false),
-			ItemStone:        item("stone", 0, false),
-			ItemCoal:         item("coal", 0, false),
-			ItemIron:         item("iron", 0, false),
-			ItemDiamond:      item("diamond", 0, false),
-			ItemWoodPickaxe:  item("wood_pickaxe", 0, false),
-			ItemStonePickaxe: item("stone_pickaxe", 0, false),
-			ItemIronPickaxe:  item("iron_pickaxe", 0, false),
-			ItemWoodSword:    item("wood_sword", 0, false),
-			ItemStoneSword:   item("stone_sword", 0, false),
-			ItemIronSword:    item("iron_sword", 0, false),
+			ItemHealth:       item("health", "ItemHealth", 9, true),
+			ItemFood:         item("food", "ItemFood", 9, true),
+			ItemDrink:        item("drink", "ItemDrink", 9, true),
+			ItemEnergy:       item("energy", "ItemEnergy", 9, true),
+			ItemSapling:      item("sapling", "ItemSapling", 0, false),
+			ItemWood:         item("wood", "ItemWood", 0, false),
+			ItemStone:        item("stone", "ItemStone", 0, false),
+			ItemCoal:         item("coal", "ItemCoal", 0, false),
+			ItemIron:         item("iron", "ItemIron", 0, false),
+			ItemDiamond:      item("diamond", "ItemDiamond", 0, false),
+			ItemWoodPickaxe:  item("wood_pickaxe", "ItemWoodPickaxe", 0, false),
+			ItemStonePickaxe: item("stone_pickaxe", "ItemStonePickaxe", 0, false),
+			ItemIronPickaxe:  item("iron_pickaxe", "ItemIronPickaxe", 0, false),
+			ItemWoodSword:    item("wood_sword", "ItemWoodSword", 0, false),
+			ItemStoneSword:   item("stone_sword", "ItemStoneSword", 0, false),
+			ItemIronSword:    item("iron_sword", "ItemIronSword", 0, false),
 		},
 		Actions: []ActionInfo{
 			ActNoop:             {Name: "noop", Kind: ActionNoop},

@@ -50,17 +50,17 @@ func Extended() *Rules {
 	}
 	single := func(it Item) ItemAmount { return ItemAmount{it, 1} }
 	r.Materials = append(r.Materials,
-		MaterialInfo{Name: "torch", Glyph: '!', ArrowLeaves: MatPath},
-		MaterialInfo{Name: "crystal", Glyph: '*', Natural: true},
-		MaterialInfo{Name: "anvil", Glyph: 'a', ArrowLeaves: MatPath},
-		MaterialInfo{Name: "bridge", Glyph: '=', Walkable: true, ArrowPasses: true},
+		MaterialInfo{Name: "torch", Glyph: '!', Sprite: "Torch", ArrowLeaves: MatPath},
+		MaterialInfo{Name: "crystal", Glyph: '*', Sprite: "Crystal", Natural: true},
+		MaterialInfo{Name: "anvil", Glyph: 'a', Sprite: "Anvil", ArrowLeaves: MatPath},
+		MaterialInfo{Name: "bridge", Glyph: '=', Sprite: "Bridge", Walkable: true, ArrowPasses: true},
 	)
 	r.Items = append(r.Items,
-		ItemInfo{Name: "iron_ingot", Max: 9},
-		ItemInfo{Name: "torch", Max: 9},
-		ItemInfo{Name: "crystal", Max: 9},
-		ItemInfo{Name: "compass", Max: 9},
-		ItemInfo{Name: "bridge", Max: 9},
+		ItemInfo{Name: "iron_ingot", Sprite: "IronIngot", Max: 9},
+		ItemInfo{Name: "torch", Sprite: "TorchItem", Max: 9},
+		ItemInfo{Name: "crystal", Sprite: "CrystalItem", Max: 9},
+		ItemInfo{Name: "compass", Sprite: "Compass", Max: 9},
+		ItemInfo{Name: "bridge", Sprite: "BridgeItem", Max: 9},
 	)
 	// Iron tools now need ingots and an anvil.
 	for i := range r.Make {

@@ -53,6 +53,9 @@ type MaterialInfo struct {
 	// Glyph is its character in the ASCII map format (LoadASCII, ASCII)
 	// and in the legend agents read under full observability.
 	Glyph byte
+	// Sprite names its picture in the sprite sheet (assets.SpriteByName);
+	// "" for the void (MatNone), which the renderer draws dark.
+	Sprite string
 	// Walkable: the player and creatures may stand on it.
 	Walkable bool
 	// Deadly: the player may step on it and dies there (lava).
@@ -68,7 +71,10 @@ type MaterialInfo struct {
 
 // ItemInfo describes one inventory entry.
 type ItemInfo struct {
-	Name    string
+	Name string
+	// Sprite names its inventory icon in the sprite sheet
+	// (assets.SpriteByName).
+	Sprite  string
 	Max     int8
 	Initial int8
 	Vital   bool // health, food, drink, energy
