@@ -267,36 +267,19 @@ func (s *Source) New(t *task.Task) (Agent, error) {
 // Close releases what the agents share (an exec process).
 func (s *Source) Close() error { return s.m.Close() }
 
-// New returns the agent name for task t. An agent that keeps a
-// connection (openai, exec:CMD) owns it: close it with Close.
+// New returns the agent name for task t (nil: a plain world). It makes
+// the agents that hold nothing to release; a remote kind keeps a
+// connection across tasks, which a Source owns and closes.
 func New(name string, t *task.Task, o Options) (Agent, error) {
 	s, err := Open(name, o)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.New(t)
-	if err != nil {
-		_ = s.Close()
-		return nil, err
-	}
 	if s.kind.Remote {
-		return closing{Agent: a, src: s}, nil
+		_ = s.Close()
+		return nil, fmt.Errorf("agent %s keeps a connection: make it with Open and Close the Source", name)
 	}
-	return a, nil
-}
-
-// Close releases what a New agent holds, if anything.
-func Close(a Agent) error {
-	if c, ok := a.(closing); ok {
-		return c.src.Close()
-	}
-	return nil
-}
-
-// closing is a New external agent with the source it owns.
-type closing struct {
-	Agent
-	src *Source
+	return s.New(t)
 }
 
 type policyMaker string

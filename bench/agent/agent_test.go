@@ -40,7 +40,6 @@ func TestRegistry(t *testing.T) {
 		assert.Less(t, int(a.Act(w, nil)), len(w.Rules().Actions), name)
 		_, fails := a.(Failer)
 		assert.False(t, fails, "%s cannot fail", name)
-		require.NoError(t, Close(a))
 	}
 	_, err = New("planner", nil, Options{})
 	assert.ErrorContains(t, err, "tasks only", "the planner reads the goal")

@@ -55,7 +55,7 @@ type snapshot struct {
 }
 
 // Agents lists the agents Watch can play: the registry's offline ones.
-func Agents() []string { return agent.Names(func(k agent.Kind) bool { return k.Offline && !k.Prefix }) }
+func Agents() []string { return agent.Names(func(k agent.Kind) bool { return k.Offline }) }
 
 // Session is one episode shown in the browser.
 type Session struct {
@@ -106,14 +106,9 @@ func New(spec task.Spec, mode Mode, name string) (*Session, error) {
 	}
 	s := &Session{Mode: mode, Task: t, World: w, Agent: "human"}
 	if mode == Watch {
-		k, err := agent.Lookup(name)
-		if err == nil && !k.Offline {
-			err = fmt.Errorf("agent %s needs a connection the browser does not have (browser agents: %v)", name, Agents())
-		}
-		if err == nil {
-			s.policy, err = agent.New(name, t, agent.Options{})
-		}
-		if err != nil {
+		// Without Options.Remote the registry refuses the agents that
+		// talk to another process, naming the offline ones.
+		if s.policy, err = agent.New(name, t, agent.Options{}); err != nil {
 			return nil, fmt.Errorf("new session: %w", err)
 		}
 		s.policy.Reset(t.Seed)
