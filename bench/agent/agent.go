@@ -20,8 +20,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/longcraft/longcraft/bench"
 	"github.com/longcraft/longcraft/bench/planner"
+	"github.com/longcraft/longcraft/bench/policy"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/sim"
@@ -32,7 +32,7 @@ import (
 // episode with a seed for the agent's own randomness; the runner passes
 // the task's world seed, which built-in policies may use but external
 // players are never told.
-type Agent = bench.Policy
+type Agent = policy.Policy
 
 // Failer is an agent that can fail (an external player's transport): a
 // non-nil Err ends the episode as agent_error, and the action returned
@@ -128,7 +128,7 @@ type Kind struct {
 func Kinds() []Kind {
 	policy := func(name string) func(string, Options) (Maker, error) {
 		return func(string, Options) (Maker, error) {
-			if _, err := bench.NewPolicy(name); err != nil {
+			if _, err := policy.New(name); err != nil {
 				return nil, err
 			}
 			return policyMaker(name), nil
@@ -284,7 +284,7 @@ func New(name string, t *task.Task, o Options) (Agent, error) {
 
 type policyMaker string
 
-func (p policyMaker) Make(*task.Task) (Agent, error) { return bench.NewPolicy(string(p)) }
+func (p policyMaker) Make(*task.Task) (Agent, error) { return policy.New(string(p)) }
 func (policyMaker) Close() error                     { return nil }
 
 type plannerMaker struct{}

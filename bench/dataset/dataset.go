@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/policy"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -54,7 +54,7 @@ type Stats struct{ Episodes, Frames int }
 // error. progress, if not nil, is called after every frame.
 func Build(ctx context.Context, cfg Config, a *render.Atlas, progress func(frames int)) (Stats, error) {
 	var st Stats
-	policy, err := bench.NewPolicy(cfg.Policy)
+	policy, err := policy.New(cfg.Policy)
 	if err != nil {
 		return st, err
 	}

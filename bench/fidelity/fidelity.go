@@ -18,7 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/policy"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -138,7 +138,7 @@ func Play(ctx context.Context, cfg Config, progress func()) ([]Episode, error) {
 				errs[k] = err
 				return
 			}
-			var policy bench.RandomPolicy
+			var policy policy.Random
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
 				if i >= cfg.Episodes {
@@ -168,7 +168,7 @@ func Play(ctx context.Context, cfg Config, progress func()) ([]Episode, error) {
 }
 
 // playEpisode plays one random episode from seed to its end.
-func playEpisode(w *sim.World, p *bench.RandomPolicy, seed uint64) Episode {
+func playEpisode(w *sim.World, p *policy.Random, seed uint64) Episode {
 	w.Reset(seed)
 	p.Reset(seed)
 	ep := Episode{Counts: make([]int64, len(Stats))}

@@ -36,7 +36,7 @@ import (
 )
 
 // Planner is a full-knowledge agent pursuing a task goal. It implements
-// bench.Policy.
+// policy.Policy.
 type Planner struct {
 	goal task.Goal
 	rng  sim.RNG

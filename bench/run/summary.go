@@ -4,8 +4,8 @@ import (
 	"math"
 	"sort"
 
-	"github.com/longcraft/longcraft/bench"
 	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/bench/score"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
@@ -114,8 +114,8 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 		for _, c := range counts {
 			rates = append(rates, 100*float64(c)/float64(achEpisodes))
 		}
-		s.CrafterScore = bench.CrafterScore(rates)
-		s.Progression = bench.Progression(unlocked, nAch)
+		s.CrafterScore = score.Crafter(rates)
+		s.Progression = score.Progression(unlocked, nAch)
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i][0] != keys[j][0] {

@@ -14,16 +14,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/longcraft/longcraft/bench"
+	"github.com/longcraft/longcraft/bench/policy"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden.lctrace")
 
-// record plays policy on w for at most steps and returns the episode.
-func record(t testing.TB, w *sim.World, h Header, policy string, steps int, notes bool) *Episode {
-	p, err := bench.NewPolicy(policy)
+// record plays the named policy on w for at most steps and returns the episode.
+func record(t testing.TB, w *sim.World, h Header, name string, steps int, notes bool) *Episode {
+	p, err := policy.New(name)
 	require.NoError(t, err)
 	p.Reset(w.Seed())
 	rec := NewRecorder(steps)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/longcraft/longcraft/bench/perf"
+	"github.com/longcraft/longcraft/internal/perf"
 )
 
 func newBenchCmd() *cobra.Command {

@@ -12,13 +12,13 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/longcraft/longcraft/bench"
 	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/rollout"
 	"github.com/longcraft/longcraft/sim"
 )
 
 func newSimulateCmd() *cobra.Command {
-	var cfg bench.RolloutConfig
+	var cfg rollout.Config
 	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "simulate",
@@ -67,7 +67,7 @@ finished.`,
 	return cmd
 }
 
-func runSimulate(cmd *cobra.Command, cfg bench.RolloutConfig, quiet bool) error {
+func runSimulate(cmd *cobra.Command, cfg rollout.Config, quiet bool) error {
 	out := cmd.OutOrStdout()
 	var bar *progressbar.ProgressBar
 	if !quiet && term.IsTerminal(int(os.Stderr.Fd())) {
@@ -84,7 +84,7 @@ func runSimulate(cmd *cobra.Command, cfg bench.RolloutConfig, quiet bool) error 
 		progress = func(n int) { _ = bar.Add(n) }
 	}
 	start := time.Now()
-	results, err := bench.Rollout(cmd.Context(), cfg, progress)
+	results, err := rollout.Run(cmd.Context(), cfg, progress)
 	elapsed := time.Since(start)
 	if bar != nil {
 		_ = bar.Finish()
@@ -94,7 +94,7 @@ func runSimulate(cmd *cobra.Command, cfg bench.RolloutConfig, quiet bool) error 
 		return err
 	}
 	rules := sim.Classic()
-	s := bench.Summarize(results, len(rules.Achievements))
+	s := rollout.Summarize(results, len(rules.Achievements))
 	printSummary(out, cfg, rules, s, elapsed)
 	if interrupted {
 		return fmt.Errorf("interrupted after %d of %d episodes (summary above covers those)", s.Episodes, cfg.Worlds)
@@ -104,14 +104,14 @@ func runSimulate(cmd *cobra.Command, cfg bench.RolloutConfig, quiet bool) error 
 
 // expectedSteps sizes the progress bar: the step budget, or a random
 // agent's typical episode when the budget is the full episode.
-func expectedSteps(cfg bench.RolloutConfig) int {
+func expectedSteps(cfg rollout.Config) int {
 	if cfg.MaxSteps > 0 && cfg.MaxSteps < 200 {
 		return cfg.MaxSteps
 	}
 	return 200
 }
 
-func printSummary(w io.Writer, cfg bench.RolloutConfig, r *sim.Rules, s bench.Summary, elapsed time.Duration) {
+func printSummary(w io.Writer, cfg rollout.Config, r *sim.Rules, s rollout.Summary, elapsed time.Duration) {
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

@@ -1,17 +1,26 @@
-package bench
+// Package rollout plays many seeded episodes of a built-in policy across
+// goroutines, headless and without tasks: the throughput runs and plain
+// statistics of `longcraft simulate`. Results land in their episode's slot,
+// so they are the same whatever the number of workers.
+//
+// It sits on sim, bench/policy and bench/score: it must not import tasks,
+// episodes or the runner (scored runs are bench/run's).
+package rollout
 
 import (
 	"context"
 	"fmt"
 	"math/bits"
 
+	"github.com/longcraft/longcraft/bench/policy"
+	"github.com/longcraft/longcraft/bench/score"
 	"github.com/longcraft/longcraft/internal/workers"
 	"github.com/longcraft/longcraft/sim"
 )
 
-// RolloutConfig describes a batch of episodes played by a built-in policy.
-type RolloutConfig struct {
-	Policy   string // a built-in policy (PolicyNames); "" means random
+// Config describes a batch of episodes played by a built-in policy.
+type Config struct {
+	Policy   string // a built-in policy (policy.Names); "" means random
 	Worlds   int    // episodes to play
 	Seed     uint64 // episode i uses world seed Seed+i
 	MaxSteps int    // per episode; 0 means the ruleset's episode length
@@ -20,8 +29,8 @@ type RolloutConfig struct {
 	Height   int
 }
 
-// EpisodeResult is the outcome of one episode.
-type EpisodeResult struct {
+// Result is the outcome of one episode.
+type Result struct {
 	Seed         uint64
 	Steps        int
 	Died         bool
@@ -30,38 +39,38 @@ type EpisodeResult struct {
 	Hash         uint64 // the final state's hash
 }
 
-// Rollout plays cfg.Worlds episodes of cfg.Policy across cfg.Workers
+// Run plays cfg.Worlds episodes of cfg.Policy across cfg.Workers
 // goroutines. Each worker owns a world and takes the next episode index
 // from a shared counter; results land in their index's slot, so they are
 // identical whatever the number of workers. When ctx is cancelled the
-// workers finish their current episode and Rollout returns the episodes
+// workers finish their current episode and Run returns the episodes
 // completed so far (Steps == 0 marks the others) with ctx's error.
 // progress, if not nil, is called with the number of steps just played.
-func Rollout(ctx context.Context, cfg RolloutConfig, progress func(steps int)) ([]EpisodeResult, error) {
+func Run(ctx context.Context, cfg Config, progress func(steps int)) ([]Result, error) {
 	if cfg.Worlds < 0 {
 		return nil, fmt.Errorf("rollout: %d worlds", cfg.Worlds)
 	}
 	if cfg.Policy == "" {
 		cfg.Policy = "random"
 	}
-	if _, err := NewPolicy(cfg.Policy); err != nil {
+	if _, err := policy.New(cfg.Policy); err != nil {
 		return nil, fmt.Errorf("rollout: %w", err)
 	}
-	results := make([]EpisodeResult, cfg.Worlds)
+	results := make([]Result, cfg.Worlds)
 	type worker struct {
-		w      *sim.World
-		policy Policy
+		w     *sim.World
+		agent policy.Policy
 	}
 	pool := workers.Pool[worker]{Jobs: cfg.Worlds, Workers: cfg.Workers, New: func(int) (worker, error) {
 		w, err := sim.New(sim.Config{Width: cfg.Width, Height: cfg.Height})
 		if err != nil {
 			return worker{}, fmt.Errorf("rollout: %w", err)
 		}
-		policy, _ := NewPolicy(cfg.Policy) // checked above
-		return worker{w, policy}, nil
+		agent, _ := policy.New(cfg.Policy) // checked above
+		return worker{w, agent}, nil
 	}}
 	err := pool.Run(ctx, func(k worker, i int) error {
-		results[i] = playEpisode(k.w, k.policy, cfg.Seed+uint64(i), cfg.MaxSteps, progress)
+		results[i] = playEpisode(k.w, k.agent, cfg.Seed+uint64(i), cfg.MaxSteps, progress)
 		return nil
 	})
 	if err != nil && ctx.Err() == nil {
@@ -70,18 +79,18 @@ func Rollout(ctx context.Context, cfg RolloutConfig, progress func(steps int)) (
 	return results, ctx.Err()
 }
 
-// playEpisode plays one episode of policy on w from seed; the policy is
+// playEpisode plays one episode of agent on w from seed; the agent is
 // seeded with the world's seed.
-func playEpisode(w *sim.World, policy Policy, seed uint64, maxSteps int, progress func(int)) EpisodeResult {
+func playEpisode(w *sim.World, agent policy.Policy, seed uint64, maxSteps int, progress func(int)) Result {
 	w.Reset(seed)
-	policy.Reset(seed)
-	res := EpisodeResult{Seed: seed}
+	agent.Reset(seed)
+	res := Result{Seed: seed}
 	const report = 1024
 	pending := 0
 	var out sim.Outcome
 	last := (*sim.Outcome)(nil)
 	for !w.Done() && (maxSteps == 0 || res.Steps < maxSteps) {
-		out = w.Step(policy.Act(w, last))
+		out = w.Step(agent.Act(w, last))
 		last = &out
 		res.Steps++
 		res.Reward += out.Reward()
@@ -113,7 +122,7 @@ type Summary struct {
 
 // Summarize aggregates the completed results (Steps > 0) over the
 // ruleset's achievements.
-func Summarize(results []EpisodeResult, achievements int) Summary {
+func Summarize(results []Result, achievements int) Summary {
 	s := Summary{SuccessRates: make([]float64, achievements)}
 	var unlocked []int
 	for _, r := range results {
@@ -141,7 +150,7 @@ func Summarize(results []EpisodeResult, achievements int) Summary {
 	for a := range s.SuccessRates {
 		s.SuccessRates[a] *= 100 / float64(s.Episodes)
 	}
-	s.Score = CrafterScore(s.SuccessRates)
-	s.Progression = Progression(unlocked, achievements)
+	s.Score = score.Crafter(s.SuccessRates)
+	s.Progression = score.Progression(unlocked, achievements)
 	return s
 }

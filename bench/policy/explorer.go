@@ -1,8 +1,8 @@
-package bench
+package policy
 
 import "github.com/longcraft/longcraft/sim"
 
-// ExplorerPolicy is the fair, non-privileged baseline: it uses only what
+// Explorer is the fair, non-privileged baseline: it uses only what
 // an agent observes — the 9×9 view around it (materials and the objects
 // standing there), its position and facing, its inventory and vitals, the
 // daylight, whether it sleeps, and the (feedback-filtered) outcome of its
@@ -17,7 +17,7 @@ import "github.com/longcraft/longcraft/sim"
 // it climbs the tech tree, stocks raw materials, visits the landmarks it
 // finds in every order, and goes back to where it started after each new
 // item (so an "obtain, then return" task is met whatever the item was).
-type ExplorerPolicy struct {
+type Explorer struct {
 	rng  sim.RNG
 	w, h int
 
@@ -74,7 +74,7 @@ type pocket struct {
 const unreached = int32(1 << 30)
 
 // Reset seeds the policy and forgets the last world.
-func (p *ExplorerPolicy) Reset(seed uint64) {
+func (p *Explorer) Reset(seed uint64) {
 	p.rng = sim.RNG{State: seed ^ 0x6578706c6f7265}
 	p.dir = sim.ActMoveLeft + sim.Action(p.rng.Intn(4))
 	clear(p.mem)
@@ -91,7 +91,7 @@ func (p *ExplorerPolicy) Reset(seed uint64) {
 }
 
 // observe copies what the agent sees of w: the only reads of the world.
-func (p *ExplorerPolicy) observe(w *sim.World) {
+func (p *Explorer) observe(w *sim.World) {
 	if p.w != w.Width() || p.h != w.Height() || p.mem == nil {
 		p.w, p.h = w.Width(), w.Height()
 		n := p.w * p.h
@@ -141,7 +141,7 @@ func (p *ExplorerPolicy) observe(w *sim.World) {
 }
 
 // objAt returns the object seen at (x, y) this step (ObjNone out of view).
-func (p *ExplorerPolicy) objAt(x, y int) sim.ObjectKind {
+func (p *Explorer) objAt(x, y int) sim.ObjectKind {
 	const half = sim.ViewSize / 2
 	dx, dy := x-p.px, y-p.py
 	if dx < -half || dx > half || dy < -half || dy > half {
@@ -150,10 +150,10 @@ func (p *ExplorerPolicy) objAt(x, y int) sim.ObjectKind {
 	return p.vobj[(dy+half)*sim.ViewSize+dx+half]
 }
 
-func (p *ExplorerPolicy) inside(x, y int) bool { return x >= 0 && y >= 0 && x < p.w && y < p.h }
+func (p *Explorer) inside(x, y int) bool { return x >= 0 && y >= 0 && x < p.w && y < p.h }
 
 // matAt returns the remembered material of (x, y), MatNone if unknown.
-func (p *ExplorerPolicy) matAt(x, y int) sim.Material {
+func (p *Explorer) matAt(x, y int) sim.Material {
 	if !p.inside(x, y) {
 		return sim.MatNone
 	}
@@ -162,20 +162,20 @@ func (p *ExplorerPolicy) matAt(x, y int) sim.Material {
 
 // passable reports whether the player may walk onto tile i (known, safe,
 // walkable, nothing seen standing there).
-func (p *ExplorerPolicy) passable(x, y int) bool {
+func (p *Explorer) passable(x, y int) bool {
 	m := p.matAt(x, y)
 	return m != sim.MatNone && p.walk[m] && !p.deadly[m] && p.objAt(x, y) == sim.ObjNone
 }
 
 // solid reports whether creatures cannot enter (x, y): a wall for a pocket.
-func (p *ExplorerPolicy) solid(x, y int) bool {
+func (p *Explorer) solid(x, y int) bool {
 	m := p.matAt(x, y)
 	return m != sim.MatNone && !p.walk[m] && !p.deadly[m] && m != sim.MatLava
 }
 
 // bfs computes walking distances and first moves from the player over
 // the remembered map.
-func (p *ExplorerPolicy) bfs() {
+func (p *Explorer) bfs() {
 	for i := range p.dist {
 		p.dist[i] = unreached
 	}
@@ -212,7 +212,7 @@ func (p *ExplorerPolicy) bfs() {
 }
 
 // zombieNear reports whether a zombie seen now stands next to (x, y).
-func (p *ExplorerPolicy) zombieNear(x, y int) bool {
+func (p *Explorer) zombieNear(x, y int) bool {
 	for d := sim.DirLeft; d <= sim.DirDown; d++ {
 		dx, dy := d.Offset()
 		if k := p.objAt(x+dx, y+dy); k == sim.ObjZombie {
@@ -234,7 +234,7 @@ const (
 // approach returns the action toward the nearest reachable tile from
 // which the player can face a target: the move there, or the turn to face
 // it, or act when already facing it. limit bounds the walking distance.
-func (p *ExplorerPolicy) approach(kind int, what int, limit int32, act sim.Action) (sim.Action, bool) {
+func (p *Explorer) approach(kind int, what int, limit int32, act sim.Action) (sim.Action, bool) {
 	// The queue holds the reached tiles in breadth-first order, nearest
 	// first: the first that faces a target is the nearest (a scan of the
 	// whole map per call made the explorer 20× slower).
@@ -266,7 +266,7 @@ scan:
 	return sim.Action(p.first[best]), true
 }
 
-func (p *ExplorerPolicy) isTarget(kind, what, x, y int) bool {
+func (p *Explorer) isTarget(kind, what, x, y int) bool {
 	switch kind {
 	case tgtMaterial:
 		return p.mem[y*p.w+x] == sim.Material(what) && p.objAt(x, y) == sim.ObjNone
@@ -286,7 +286,7 @@ func (p *ExplorerPolicy) isTarget(kind, what, x, y int) bool {
 }
 
 // goTo returns the first move toward tile t, if reachable.
-func (p *ExplorerPolicy) goTo(x, y int) (sim.Action, bool) {
+func (p *Explorer) goTo(x, y int) (sim.Action, bool) {
 	if !p.inside(x, y) {
 		return 0, false
 	}
@@ -299,7 +299,7 @@ func (p *ExplorerPolicy) goTo(x, y int) (sim.Action, bool) {
 
 // sig is a signature of the non-vital inventory: a failed attempt is
 // retried only once it changed.
-func (p *ExplorerPolicy) sig() uint64 {
+func (p *Explorer) sig() uint64 {
 	h := uint64(1469598103934665603)
 	for it := int(sim.ItemSapling); it < len(p.inv); it++ {
 		h = (h ^ uint64(uint8(p.inv[it]))) * 1099511628211
@@ -309,7 +309,7 @@ func (p *ExplorerPolicy) sig() uint64 {
 
 // learn reads the last step: what failed (the outcome's reason when the
 // feedback tells it, or nothing changing when it does not).
-func (p *ExplorerPolicy) learn(last *sim.Outcome) {
+func (p *Explorer) learn(last *sim.Outcome) {
 	if last == nil {
 		return
 	}
@@ -334,7 +334,7 @@ func (p *ExplorerPolicy) learn(last *sim.Outcome) {
 }
 
 // toolSig is a signature of the tools and lights held.
-func (p *ExplorerPolicy) toolSig() uint64 {
+func (p *Explorer) toolSig() uint64 {
 	var s uint64 = 1
 	for it := sim.ItemWoodPickaxe; it <= sim.ItemIronSword; it++ {
 		if p.inv[it] > 0 {
@@ -347,16 +347,16 @@ func (p *ExplorerPolicy) toolSig() uint64 {
 	return s
 }
 
-func (p *ExplorerPolicy) target() (int, int) {
+func (p *Explorer) target() (int, int) {
 	dx, dy := p.facing.Offset()
 	return p.px + dx, p.py + dy
 }
 
 // tried reports whether action a failed with the inventory as it is.
-func (p *ExplorerPolicy) tried(a sim.Action) bool { return p.failedAt[a] == p.sig() }
+func (p *Explorer) tried(a sim.Action) bool { return p.failedAt[a] == p.sig() }
 
 // Act chooses the next action.
-func (p *ExplorerPolicy) Act(w *sim.World, last *sim.Outcome) sim.Action {
+func (p *Explorer) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	p.observe(w)
 	a := p.decide(last)
 	p.prevInv, p.lastAct = p.inv, a
@@ -364,7 +364,7 @@ func (p *ExplorerPolicy) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	return a
 }
 
-func (p *ExplorerPolicy) decide(last *sim.Outcome) sim.Action {
+func (p *Explorer) decide(last *sim.Outcome) sim.Action {
 	if p.step == 0 {
 		p.startX, p.startY = p.px, p.py
 	}
@@ -459,7 +459,7 @@ func (p *ExplorerPolicy) decide(last *sim.Outcome) sim.Action {
 }
 
 // fight attacks an adjacent zombie or skeleton (or turns to it).
-func (p *ExplorerPolicy) fight() (sim.Action, bool) {
+func (p *Explorer) fight() (sim.Action, bool) {
 	turn := sim.DirNone
 	for d := sim.DirLeft; d <= sim.DirDown; d++ {
 		dx, dy := d.Offset()
@@ -479,7 +479,7 @@ func (p *ExplorerPolicy) fight() (sim.Action, bool) {
 }
 
 // dodge steps out of the line of an arrow flying at the player.
-func (p *ExplorerPolicy) dodge() (sim.Action, bool) {
+func (p *Explorer) dodge() (sim.Action, bool) {
 	for d := sim.DirLeft; d <= sim.DirDown; d++ {
 		dx, dy := d.Offset()
 		for k := 1; k <= 3; k++ {
@@ -508,7 +508,7 @@ func (p *ExplorerPolicy) dodge() (sim.Action, bool) {
 }
 
 // eat hunts the nearest cow seen, or eats a ripe plant.
-func (p *ExplorerPolicy) eat(limit int32) (sim.Action, bool) {
+func (p *Explorer) eat(limit int32) (sim.Action, bool) {
 	if a, ok := p.approach(tgtRipe, 0, limit, sim.ActDo); ok {
 		return a, true
 	}
@@ -517,7 +517,7 @@ func (p *ExplorerPolicy) eat(limit int32) (sim.Action, bool) {
 
 // unstuck mines its way out when no neighbour can be walked onto (a
 // sealed pocket it is done with, or a tunnel it dug).
-func (p *ExplorerPolicy) unstuck() (sim.Action, bool) {
+func (p *Explorer) unstuck() (sim.Action, bool) {
 	if p.shelter.valid && (p.py*p.w+p.px == p.shelter.a || p.py*p.w+p.px == p.shelter.b) {
 		return 0, false
 	}
@@ -549,7 +549,7 @@ func (p *ExplorerPolicy) unstuck() (sim.Action, bool) {
 }
 
 // opportunistic takes what the player faces when it is worth a step.
-func (p *ExplorerPolicy) opportunistic() (sim.Action, bool) {
+func (p *Explorer) opportunistic() (sim.Action, bool) {
 	tx, ty := p.target()
 	switch p.objAt(tx, ty) {
 	case sim.ObjCow:
@@ -571,7 +571,7 @@ func (p *ExplorerPolicy) opportunistic() (sim.Action, bool) {
 
 // near reports whether material m lies in the 3×3 square around the
 // player.
-func (p *ExplorerPolicy) near(m sim.Material) bool {
+func (p *Explorer) near(m sim.Material) bool {
 	for y := p.py - 1; y <= p.py+1; y++ {
 		for x := p.px - 1; x <= p.px+1; x++ {
 			if p.matAt(x, y) == m {
@@ -583,7 +583,7 @@ func (p *ExplorerPolicy) near(m sim.Material) bool {
 }
 
 // placeable reports whether a station can go on the faced tile.
-func (p *ExplorerPolicy) placeable() bool {
+func (p *Explorer) placeable() bool {
 	tx, ty := p.target()
 	m := p.matAt(tx, ty)
 	return (m == sim.MatGrass || m == sim.MatSand || m == sim.MatPath) && p.objAt(tx, ty) == sim.ObjNone
@@ -610,7 +610,7 @@ var explorerMakes = [...]struct {
 
 // craft places stations and makes the next tools of the tech tree when
 // the player stands where it can, trying each once per inventory.
-func (p *ExplorerPolicy) craft() (sim.Action, bool) {
+func (p *Explorer) craft() (sim.Action, bool) {
 	inv := &p.inv
 	table := p.near(sim.MatTable)
 	if table {
@@ -666,7 +666,7 @@ func (p *ExplorerPolicy) craft() (sim.Action, bool) {
 
 // canTry reports whether the inventory plausibly holds the makings of
 // item (the classic recipes: a variant is learnt by trying).
-func (p *ExplorerPolicy) canTry(it sim.Item) bool {
+func (p *Explorer) canTry(it sim.Item) bool {
 	inv := &p.inv
 	switch it {
 	case sim.ItemWoodPickaxe, sim.ItemWoodSword:
@@ -692,7 +692,7 @@ func (p *ExplorerPolicy) canTry(it sim.Item) bool {
 
 // placeHere places a station on the faced tile, or steps to a tile by the
 // table from which it can.
-func (p *ExplorerPolicy) placeHere(a sim.Action) (sim.Action, bool) {
+func (p *Explorer) placeHere(a sim.Action) (sim.Action, bool) {
 	if p.placeable() {
 		return a, true
 	}
@@ -720,7 +720,7 @@ func (p *ExplorerPolicy) placeHere(a sim.Action) (sim.Action, bool) {
 }
 
 // gather walks to the material the player lacks most.
-func (p *ExplorerPolicy) gather() (sim.Action, bool) {
+func (p *Explorer) gather() (sim.Action, bool) {
 	inv := &p.inv
 	ts := p.toolSig()
 	try := func(m sim.Material, limit int32) (sim.Action, bool) {
@@ -766,7 +766,7 @@ func (p *ExplorerPolicy) gather() (sim.Action, bool) {
 }
 
 // explore heads for the nearest unknown tile, or wanders.
-func (p *ExplorerPolicy) explore() sim.Action {
+func (p *Explorer) explore() sim.Action {
 	if p.rng.Intn(12) != 0 {
 		if a, ok := p.approach(tgtUnknown, 0, 200, sim.ActNoop); ok && a != sim.ActNoop {
 			return a
@@ -776,7 +776,7 @@ func (p *ExplorerPolicy) explore() sim.Action {
 }
 
 // wander keeps walking with momentum, never into lava.
-func (p *ExplorerPolicy) wander() sim.Action {
+func (p *Explorer) wander() sim.Action {
 	if p.sinceMove > 0 || p.rng.Intn(8) == 0 {
 		p.dir = sim.ActMoveLeft + sim.Action(p.rng.Intn(4))
 	}
@@ -793,7 +793,7 @@ func (p *ExplorerPolicy) wander() sim.Action {
 
 // seeLandmarks remembers the landmarks in view and plans a visiting order
 // that holds every order of them as a subsequence.
-func (p *ExplorerPolicy) seeLandmarks() {
+func (p *Explorer) seeLandmarks() {
 	for v, k := range p.vobj {
 		if k != sim.ObjLandmark {
 			continue
@@ -832,7 +832,7 @@ func (p *ExplorerPolicy) seeLandmarks() {
 }
 
 // visit walks to the next landmark of the plan.
-func (p *ExplorerPolicy) visit() (sim.Action, bool) {
+func (p *Explorer) visit() (sim.Action, bool) {
 	for p.planAt < p.planLen {
 		m := p.marks[p.plan[p.planAt]]
 		x, y := int(m[0]), int(m[1])
@@ -847,7 +847,7 @@ func (p *ExplorerPolicy) visit() (sim.Action, bool) {
 
 // rest shelters in a two-tile pocket sealed with stone and sleeps there
 // (when tired); without a pocket it reports false.
-func (p *ExplorerPolicy) rest(tired bool) (sim.Action, bool) {
+func (p *Explorer) rest(tired bool) (sim.Action, bool) {
 	s := &p.shelter
 	if s.valid && p.step-s.since > 80 {
 		s.valid = false
@@ -923,7 +923,7 @@ func (p *ExplorerPolicy) rest(tired bool) (sim.Action, bool) {
 }
 
 // seal puts a stone on the faced open end, clearing it first.
-func (p *ExplorerPolicy) seal(x, y int) sim.Action {
+func (p *Explorer) seal(x, y int) sim.Action {
 	switch p.objAt(x, y) {
 	case sim.ObjNone:
 		return sim.ActPlaceStone
@@ -936,7 +936,7 @@ func (p *ExplorerPolicy) seal(x, y int) sim.Action {
 // pocketOK reports whether A, B=A+d make a pocket the player can enter
 // from A-d and seal with the stone it holds (mining the pocket gives
 // stone too).
-func (p *ExplorerPolicy) pocketOK(A int, d sim.Dir) bool {
+func (p *Explorer) pocketOK(A int, d sim.Dir) bool {
 	ax, ay := A%p.w, A/p.w
 	dx, dy := d.Offset()
 	bx, by := ax+dx, ay+dy
@@ -996,7 +996,7 @@ func perp(d sim.Dir) (sim.Dir, sim.Dir) {
 }
 
 // findPocket picks the nearest pocket in reach.
-func (p *ExplorerPolicy) findPocket() bool {
+func (p *Explorer) findPocket() bool {
 	best, bestD, bestCost := -1, sim.DirNone, int32(50)
 	for y := max(p.py-14, 1); y <= min(p.py+14, p.h-2); y++ {
 		for x := max(p.px-14, 1); x <= min(p.px+14, p.w-2); x++ {

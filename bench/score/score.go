@@ -1,14 +1,19 @@
-// Package bench is the benchmark layer on top of sim: episodes, agents,
-// runners and the metrics that score them.
-package bench
+// Package score holds the published aggregate scores that Longcraft
+// reports beside its own metrics: Crafter's score (the geometric mean of
+// the achievements' success rates) and BALROG's progression. They are
+// pure functions of per-episode counts, defined once here for the runner's
+// summary, rollouts and the fidelity check.
+//
+// It is a leaf: it must not import anything of Longcraft's.
+package score
 
 import "math"
 
-// CrafterScore is the Crafter benchmark's score: the geometric mean of the
+// Crafter is the Crafter benchmark's score: the geometric mean of the
 // achievements' success rates, S = exp(mean ln(1 + s_i)) − 1, with s_i in
 // percent. It rewards breadth: unlocking many achievements sometimes beats
 // unlocking few always.
-func CrafterScore(ratesPercent []float64) float64 {
+func Crafter(ratesPercent []float64) float64 {
 	if len(ratesPercent) == 0 {
 		return 0
 	}
