@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -80,12 +82,12 @@ func TestAdversarialAgents(t *testing.T) {
 			srv := scriptModel(t, ag.script...)
 			cfg.Agent, cfg.External = "openai", agent.External{Model: "fake", BaseURL: srv.URL}
 		}
-		var results []Result
+		var rows []results.Result
 		require.NoError(t, Suite(context.Background(), specs, idx, cfg, func(d Done) error {
-			results = append(results, d.Result)
+			rows = append(rows, d.Result)
 			return nil
 		}), ag.name)
-		s := Summarize("adversarial", ag.name, results, ClassicAchievements)
+		s := results.Summarize("adversarial", ag.name, rows, results.ClassicAchievements)
 		o := s.Overall
 		score := func(k string) (float64, bool) {
 			st, ok := o.Metrics[k]
@@ -100,7 +102,7 @@ func TestAdversarialAgents(t *testing.T) {
 		fmt.Fprintf(&table, "%-30s %4d/%-4d %12s %12s %8.0f\n", ag.name, o.Successes, o.Episodes,
 			shown("state_consistency"), shown("world_model_accuracy"), o.Metrics["invalid_outputs"].Mean)
 		var won []string
-		for _, r := range results {
+		for _, r := range rows {
 			if r.Success {
 				won = append(won, r.Spec.Family+"/"+r.Spec.Tier+": "+r.Goal)
 			}

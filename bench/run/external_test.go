@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -50,21 +52,21 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 		{Family: task.FamilyCollect, Tier: "easy", Split: task.Eval, Index: 1, Budget: 40}}
 	cfg := Config{Agent: "openai", Workers: 2, Traces: true,
 		External: agent.External{Model: "fake", BaseURL: srv.URL, Retries: 1, ImageSize: 64, Symbolic: true}}
-	var results []Result
+	var rows []results.Result
 	notes := 0
 	err := Suite(context.Background(), specs, []int{0, 1}, cfg, func(d Done) error {
-		results = append(results, d.Result)
+		rows = append(rows, d.Result)
 		notes += len(d.Trace.Notes)
 		return nil
 	})
 	require.NoError(t, err)
-	require.Len(t, results, 2)
+	require.Len(t, rows, 2)
 	totalCalls, totalTokens, invalid, steps := 0, 0, 0, 0
 	// The server's replies follow one call counter shared by both
 	// workers, so which episode hears the wrong beliefs (every fourth
 	// call) depends on scheduling: one may hear none of them.
 	leastConsistent := 1.0
-	for _, r := range results {
+	for _, r := range rows {
 		require.Empty(t, r.AgentError)
 		totalCalls += r.ModelCalls
 		totalTokens += r.Tokens
@@ -83,7 +85,7 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 	assert.Equal(t, steps, totalCalls, "one call per step")
 	assert.Equal(t, totalCalls/5, invalid, "every fifth reply was garbage")
 	assert.Equal(t, steps, notes, "every step's exchange is in the trace")
-	s := Summarize("t", "openai", results, ClassicAchievements)
+	s := results.Summarize("t", "openai", rows, results.ClassicAchievements)
 	assert.Equal(t, totalCalls, s.Overall.Calls)
 	assert.Equal(t, totalTokens, s.Overall.Tokens)
 }
@@ -119,26 +121,26 @@ func TestExecAgentEndToEnd(t *testing.T) {
 		{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 1, Budget: 30},
 		{Family: task.FamilyWaypoints, Tier: "easy", Split: task.Eval, Index: 2, Budget: 30}}
 	idx := []int{0, 1, 2}
-	var results []Result
+	var rows []results.Result
 	err := Suite(context.Background(), specs, idx, Config{Agent: "exec:" + good, Workers: 1}, func(d Done) error {
-		results = append(results, d.Result)
+		rows = append(rows, d.Result)
 		return nil
 	})
 	require.NoError(t, err)
-	for _, r := range results {
+	for _, r := range rows {
 		assert.Empty(t, r.AgentError)
 		assert.Equal(t, r.Steps, r.ModelCalls, "one message per step")
 		assert.Zero(t, r.InvalidOutputs)
 	}
 	// A crashing agent ends its episodes as agent_error; the run goes on.
-	results = nil
+	rows = nil
 	err = Suite(context.Background(), specs, idx, Config{Agent: "exec:" + crash, Workers: 1}, func(d Done) error {
-		results = append(results, d.Result)
+		rows = append(rows, d.Result)
 		return nil
 	})
 	require.NoError(t, err)
-	require.Len(t, results, 3)
-	for _, r := range results {
+	require.Len(t, rows, 3)
+	for _, r := range rows {
 		assert.Equal(t, "agent_error", r.End)
 		assert.Contains(t, r.AgentError, "exit status 3")
 	}

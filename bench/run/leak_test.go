@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -43,16 +45,16 @@ func leakSpecs() []task.Spec {
 // identifying lists the strings that would identify a result's world: its
 // seed in decimal and hexadecimal and its episode id (an id maps to a spec,
 // and a spec to its seed, by enumeration).
-func identifying(r Result) []string {
+func identifying(r results.Result) []string {
 	return []string{fmt.Sprint(r.Seed), fmt.Sprintf("%x", r.Seed), fmt.Sprintf("%016x", r.Seed), r.ID}
 }
 
 // checkNoLeak fails if anything the agent received holds an identifying
 // string of any episode played.
-func checkNoLeak(t *testing.T, transport string, received []byte, results []Result) {
+func checkNoLeak(t *testing.T, transport string, received []byte, rows []results.Result) {
 	t.Helper()
 	require.NotEmpty(t, received, "%s: the agent received nothing", transport)
-	for _, r := range results {
+	for _, r := range rows {
 		for _, s := range identifying(r) {
 			assert.False(t, bytes.Contains(received, []byte(s)), "%s: the agent received %q, which identifies the world of %s", transport, s, r.ID)
 		}
@@ -69,15 +71,15 @@ func TestAgentsCannotIdentifyTheirWorld(t *testing.T) {
 	for i := range idx {
 		idx[i] = i
 	}
-	play := func(cfg Config) []Result {
-		var results []Result
+	play := func(cfg Config) []results.Result {
+		var rows []results.Result
 		require.NoError(t, Suite(context.Background(), specs, idx, cfg, func(d Done) error {
 			require.Empty(t, d.Result.Err, d.Result.ID)
-			results = append(results, d.Result)
+			rows = append(rows, d.Result)
 			return nil
 		}))
-		require.Len(t, results, len(specs))
-		return results
+		require.Len(t, rows, len(specs))
+		return rows
 	}
 
 	t.Run("exec", func(t *testing.T) {
@@ -86,12 +88,12 @@ func TestAgentsCannotIdentifyTheirWorld(t *testing.T) {
 		}
 		rec := filepath.Join(t.TempDir(), "received.jsonl")
 		t.Setenv("LONGCRAFT_RECORD", rec)
-		results := play(Config{Agent: "exec:" + buildAgent(t, "recorder"), Workers: 1,
+		rows := play(Config{Agent: "exec:" + buildAgent(t, "recorder"), Workers: 1,
 			External: agent.External{ImageSize: 64, Symbolic: true}})
 		b, err := os.ReadFile(rec)
 		require.NoError(t, err)
 		assert.Equal(t, len(specs), bytes.Count(b, []byte(`"type":"reset"`)), "one reset an episode")
-		checkNoLeak(t, "exec", b, results)
+		checkNoLeak(t, "exec", b, rows)
 	})
 
 	t.Run("openai", func(t *testing.T) {
@@ -111,10 +113,10 @@ func TestAgentsCannotIdentifyTheirWorld(t *testing.T) {
 			})
 		}))
 		t.Cleanup(srv.Close)
-		results := play(Config{Agent: "openai", Workers: 2,
+		rows := play(Config{Agent: "openai", Workers: 2,
 			External: agent.External{Model: "fake", BaseURL: srv.URL, ImageSize: 64, Symbolic: true}})
 		mu.Lock()
 		defer mu.Unlock()
-		checkNoLeak(t, "openai", received.Bytes(), results)
+		checkNoLeak(t, "openai", received.Bytes(), rows)
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/suite"
@@ -103,7 +105,7 @@ func runLock(ctx context.Context, o Options, progress func(done, total int)) (l 
 		if err := os.MkdirAll(o.Out, 0o755); err != nil {
 			return err
 		}
-		return writeAtomic(kept, data)
+		return results.WriteAtomic(kept, data)
 	}
 	return l, save, nil
 }

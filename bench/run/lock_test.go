@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -61,7 +63,7 @@ func TestScoreLocksASuiteFile(t *testing.T) {
 	l, err := suite.ParseLock("kept", data)
 	require.NoError(t, err)
 	assert.Equal(t, l.Hash, oc.Summary.Lock)
-	rs, err := ReadResults(filepath.Join(out, ResultsFile))
+	rs, err := results.Read(filepath.Join(out, results.ResultsFile))
 	require.NoError(t, err)
 	for _, r := range rs {
 		assert.Equal(t, l.Hash, r.Lock)
@@ -75,10 +77,10 @@ func TestScoreLocksASuiteFile(t *testing.T) {
 	assert.Equal(t, oc.Summary, oc2.Summary)
 
 	// Results played from another lock: refused on resume.
-	results := filepath.Join(out, ResultsFile)
-	b, err := os.ReadFile(results)
+	rows := filepath.Join(out, results.ResultsFile)
+	b, err := os.ReadFile(rows)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(results, bytes.ReplaceAll(b, []byte(l.Hash), []byte("0123456789abcdef")), 0o644))
+	require.NoError(t, os.WriteFile(rows, bytes.ReplaceAll(b, []byte(l.Hash), []byte("0123456789abcdef")), 0o644))
 	o.Out, o.Resume = out, true
 	_, err = Score(context.Background(), o, nil)
 	assert.ErrorContains(t, err, "not the same tasks")
@@ -98,7 +100,7 @@ func TestScoreLocksASuiteFile(t *testing.T) {
 	assert.NoError(t, err, "resumed as it began")
 
 	// An edited kept lock: refused.
-	require.NoError(t, os.WriteFile(results, b, 0o644))
+	require.NoError(t, os.WriteFile(rows, b, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(out, LockFile), bytes.Replace(data, []byte(`"attempts":1`), []byte(`"attempts":2`), 1), 0o644))
 	_, err = Score(context.Background(), o, nil)
 	assert.ErrorContains(t, err, "does not match its content")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -30,11 +32,11 @@ func replyModel(t *testing.T, content string, delay time.Duration) *httptest.Ser
 }
 
 // playOne plays spec with an OpenAI player answering content.
-func playOne(t *testing.T, spec task.Spec, content string, cfg Config) Result {
+func playOne(t *testing.T, spec task.Spec, content string, cfg Config) results.Result {
 	srv := replyModel(t, content, 0)
 	cfg.Agent, cfg.Workers = "openai", 1
 	cfg.External.Model, cfg.External.BaseURL = "fake", srv.URL
-	var res Result
+	var res results.Result
 	require.NoError(t, Suite(context.Background(), []task.Spec{spec}, []int{0}, cfg, func(d Done) error {
 		res = d.Result
 		return nil
@@ -81,7 +83,7 @@ func TestTimeoutIsCheckedEveryStep(t *testing.T) {
 	spec := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 3, Budget: 200}
 	cfg := Config{Agent: "openai", Workers: 1, Timeout: 250 * time.Millisecond,
 		External: agent.External{Model: "fake", BaseURL: srv.URL}}
-	var res Result
+	var res results.Result
 	start := time.Now()
 	require.NoError(t, Suite(context.Background(), []task.Spec{spec}, []int{0}, cfg, func(d Done) error {
 		res = d.Result
@@ -96,13 +98,13 @@ func TestTimeoutIsCheckedEveryStep(t *testing.T) {
 // conditions are two groups; results written before the conditions were
 // recorded take them from the spec or the tier.
 func TestConditionsAreNotPooled(t *testing.T) {
-	rs := []Result{
+	rs := []results.Result{
 		{Index: 0, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Metrics: episode.Metrics{Success: true}},                                                        // old: the tier's
 		{Index: 1, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "partial", Feedback: "reason"},                                                   // the same condition
 		{Index: 2, Spec: task.Spec{Family: "obtain", Tier: "hard", Observability: task.Full, Feedback: task.FeedbackFull}, Metrics: episode.Metrics{Success: true}}, // old, diagnostic
 		{Index: 3, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "full", Feedback: "full", Metrics: episode.Metrics{Success: true}},
 	}
-	s := Summarize("t", "a", rs, ClassicAchievements)
+	s := results.Summarize("t", "a", rs, results.ClassicAchievements)
 	require.Len(t, s.Groups, 2)
 	assert.Equal(t, [4]any{"partial", "reason", 2, 1}, [4]any{s.Groups[0].Observability, s.Groups[0].Feedback, s.Groups[0].Episodes, s.Groups[0].Successes})
 	assert.Equal(t, [4]any{"full", "full", 2, 2}, [4]any{s.Groups[1].Observability, s.Groups[1].Feedback, s.Groups[1].Episodes, s.Groups[1].Successes})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/longcraft/longcraft/bench/agent"
@@ -18,21 +20,21 @@ func TestRecordedPlayScoresAsThePlayer(t *testing.T) {
 	live, err := Score(context.Background(), o, nil)
 	require.NoError(t, err)
 	require.True(t, live.Complete)
-	file := filepath.Join(o.Out, TraceFile)
+	file := filepath.Join(o.Out, results.TraceFile)
 
 	r := small(t.TempDir())
 	r.Agent, r.Suite = agent.RecordedPrefix+file, agent.RecordedPrefix+file
 	rec, err := Score(context.Background(), r, nil)
 	require.NoError(t, err)
 	require.True(t, rec.Complete)
-	require.Equal(t, "trace:"+TraceFile, rec.Summary.Suite)
+	require.Equal(t, "trace:"+results.TraceFile, rec.Summary.Suite)
 
-	want, err := ReadResults(filepath.Join(o.Out, ResultsFile))
+	want, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
 	require.NoError(t, err)
-	got, err := ReadResults(filepath.Join(r.Out, ResultsFile))
+	got, err := results.Read(filepath.Join(r.Out, results.ResultsFile))
 	require.NoError(t, err)
 	require.Len(t, got, len(want))
-	byID := map[string]Result{}
+	byID := map[string]results.Result{}
 	for _, g := range got { // in the trace's order: the order episodes finished
 		byID[g.ID] = g
 	}
@@ -52,7 +54,7 @@ func TestRecordedPlayScoresAsThePlayer(t *testing.T) {
 	m.Agent, m.Seeds = agent.RecordedPrefix+file, 2
 	_, err = Score(context.Background(), m, nil)
 	require.NoError(t, err)
-	rs, err := ReadResults(filepath.Join(m.Out, ResultsFile))
+	rs, err := results.Read(filepath.Join(m.Out, results.ResultsFile))
 	require.NoError(t, err)
 	missing := 0
 	for _, x := range rs {

@@ -1,11 +1,18 @@
-// Package run plays benchmark tasks: it generates and certifies each
-// episode of a suite, plays it with an agent, and records the outcome.
+// Package run is the scoring runner: it plans a suite (shards, filters,
+// the suite lock), generates and certifies each episode's task, plays it
+// with an agent from the registry through bench/episode across workers,
+// and records results, traces and the summary, with resume and merge.
+// What it records is bench/results'; the pages are bench/report's.
+//
+// It must not import the HTTP server, the browser session or the CLI.
 package run
 
 import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/longcraft/longcraft/bench/results"
 
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/agent/remote"
@@ -17,29 +24,6 @@ import (
 	"github.com/longcraft/longcraft/internal/workers"
 	"github.com/longcraft/longcraft/sim"
 )
-
-// Result is the outcome of one episode: one line of results.jsonl.
-type Result struct {
-	Index int       `json:"index"` // position in the expanded suite
-	ID    string    `json:"id"`
-	Spec  task.Spec `json:"spec"`
-	Agent string    `json:"agent"`
-	Seed  uint64    `json:"seed"`
-	Goal  string    `json:"goal"`
-	Lock  string    `json:"lock,omitempty"` // hash of the suite lock the task came from
-	// The conditions the agent played under (the spec's or its tier's):
-	// summaries group by them, so no group pools different conditions.
-	Observability string `json:"observability"`
-	Feedback      string `json:"feedback"`
-	Ruleset       string `json:"ruleset"`
-	episode.Metrics
-	AgentStats
-	AgentError   string `json:"agent_error,omitempty"` // why an external agent ended the episode
-	Certified    bool   `json:"certified"`
-	PlannerSteps int    `json:"planner_steps"`
-	Attempts     int    `json:"attempts"`
-	Err          string `json:"error,omitempty"`
-}
 
 // Certify is the certifier of generated tasks: the planner on a copy.
 func Certify(w *sim.World, goal task.Goal, budget int) (bool, int) {
@@ -53,7 +37,7 @@ type Config struct {
 	Certify    bool           // certify tasks with the planner before playing
 	NoProgress int            // end an episode after this many steps without progress (0: never)
 	Timeout    time.Duration  // end an episode after this wall-clock time (0: never)
-	Traces     bool           // record each episode's trace into Result.Trace
+	Traces     bool           // record each episode's trace into Done.Trace
 	External   agent.External // settings of external players (openai, exec:CMD)
 
 	recorded *agent.Recorded // the play of a trace:FILE agent, loaded by Score
@@ -110,8 +94,8 @@ func (p *worker) world(t *task.Task) (*sim.World, error) {
 
 // play generates the task of spec and plays it; the episode's trace is
 // returned when the config records traces.
-func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
-	res := Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent}
+func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode) {
+	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent}
 	res.End = "error"
 	var t *task.Task
 	var err error
@@ -191,13 +175,13 @@ func (p *worker) play(index int, spec task.Spec) (Result, *trace.Episode) {
 }
 
 // Play generates the task of spec and plays it with cfg's agent.
-func Play(spec task.Spec, cfg Config) Result {
+func Play(spec task.Spec, cfg Config) results.Result {
 	res, _ := PlayTrace(spec, cfg)
 	return res
 }
 
 // PlayTrace is Play, returning the episode's trace too.
-func PlayTrace(spec task.Spec, cfg Config) (Result, *trace.Episode) {
+func PlayTrace(spec task.Spec, cfg Config) (results.Result, *trace.Episode) {
 	cfg.Traces = true
 	w := newWorker(cfg, 0)
 	defer w.close()
@@ -206,7 +190,7 @@ func PlayTrace(spec task.Spec, cfg Config) (Result, *trace.Episode) {
 
 // Done is one finished episode, handed to Suite's callback.
 type Done struct {
-	Result Result
+	Result results.Result
 	Trace  *trace.Episode // when Config.Traces
 }
 

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,7 +38,7 @@ func TestScoreIsIndependentOfWorkers(t *testing.T) {
 		require.True(t, oc.Complete)
 		assert.Equal(t, 36, oc.Summary.Episodes)
 	}
-	for _, f := range []string{ResultsFile, SummaryFile, ReportFile} {
+	for _, f := range []string{results.ResultsFile, results.SummaryFile, results.ReportFile} {
 		assert.Equal(t, readFile(t, filepath.Join(dirs[0], f)), readFile(t, filepath.Join(dirs[1], f)), f)
 	}
 }
@@ -56,20 +58,20 @@ func TestShardsMergeToTheSameRun(t *testing.T) {
 	merged := t.TempDir()
 	_, err = Merge(merged, shards)
 	require.NoError(t, err)
-	for _, f := range []string{ResultsFile, SummaryFile, ReportFile} {
+	for _, f := range []string{results.ResultsFile, results.SummaryFile, results.ReportFile} {
 		assert.Equal(t, readFile(t, filepath.Join(whole, f)), readFile(t, filepath.Join(merged, f)), f)
 	}
 	_, err = Merge(t.TempDir(), []string{shards[0], shards[0]})
 	assert.ErrorContains(t, err, "in both")
 	// A shard played from another lock: not the same tasks.
 	other := t.TempDir()
-	rs, err := ReadResults(filepath.Join(shards[2], ResultsFile))
+	rs, err := results.Read(filepath.Join(shards[2], results.ResultsFile))
 	require.NoError(t, err)
 	for i := range rs {
 		rs[i].Lock = "0123456789abcdef"
 	}
-	require.NoError(t, writeSorted(filepath.Join(other, ResultsFile), rs))
-	require.NoError(t, os.WriteFile(filepath.Join(other, SummaryFile), readFile(t, filepath.Join(shards[2], SummaryFile)), 0o644))
+	require.NoError(t, results.WriteSorted(filepath.Join(other, results.ResultsFile), rs))
+	require.NoError(t, os.WriteFile(filepath.Join(other, results.SummaryFile), readFile(t, filepath.Join(shards[2], results.SummaryFile)), 0o644))
 	_, err = Merge(t.TempDir(), []string{shards[0], shards[1], other})
 	assert.ErrorContains(t, err, "not the same tasks")
 }
@@ -98,17 +100,17 @@ func TestKilledRunResumes(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestKilledRunResumes$")
 	cmd.Env = append(os.Environ(), "LONGCRAFT_SCORE_CHILD="+dir)
 	require.NoError(t, cmd.Start())
-	results := filepath.Join(dir, ResultsFile)
+	rows := filepath.Join(dir, results.ResultsFile)
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		if rs, err := ReadResults(results); err == nil && len(rs) >= 5 {
+		if rs, err := results.Read(rows); err == nil && len(rs) >= 5 {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 	_ = cmd.Wait()
-	partial, err := ReadResults(results)
+	partial, err := results.Read(rows)
 	require.NoError(t, err)
 	require.Less(t, len(partial), 36, "the run was killed before finishing")
 	require.GreaterOrEqual(t, len(partial), 5)
@@ -123,16 +125,7 @@ func TestKilledRunResumes(t *testing.T) {
 	whole.Agent = "planner"
 	_, err = Score(context.Background(), whole, nil)
 	require.NoError(t, err)
-	for _, f := range []string{ResultsFile, SummaryFile} {
+	for _, f := range []string{results.ResultsFile, results.SummaryFile} {
 		assert.Equal(t, readFile(t, filepath.Join(whole.Out, f)), readFile(t, filepath.Join(dir, f)), f)
 	}
-}
-
-func TestWilson(t *testing.T) {
-	lo, hi := Wilson(0, 10)
-	assert.InDelta(t, 0, lo, 1e-9)
-	assert.InDelta(t, 0.2775, hi, 1e-3)
-	lo, hi = Wilson(5, 10)
-	assert.InDelta(t, 0.2366, lo, 1e-3)
-	assert.InDelta(t, 0.7634, hi, 1e-3)
 }

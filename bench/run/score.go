@@ -2,15 +2,16 @@ package run
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"time"
+
+	"github.com/longcraft/longcraft/bench/report"
+	"github.com/longcraft/longcraft/bench/results"
 
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/suite"
@@ -32,14 +33,6 @@ type Options struct {
 	Families []string
 	Seeds    int // keep the first Seeds episodes of each family × tier (0: all)
 }
-
-// Files of a run directory.
-const (
-	ResultsFile = "results.jsonl"
-	SummaryFile = "summary.json"
-	TraceFile   = "episodes.lctrace"
-	ReportFile  = "report.html"
-)
 
 // Plan expands the options' suite into the episodes this shard plays, with
 // their positions in the whole suite.
@@ -88,55 +81,10 @@ func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) 
 	return name, specs, indices, nil
 }
 
-// ReadResults reads a results.jsonl, keeping every whole line (a run
-// killed mid-write may leave a torn last one).
-func ReadResults(path string) ([]Result, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []Result
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var r Result
-		if err := json.Unmarshal(line, &r); err != nil {
-			if i == bytes.Count(data, []byte("\n")) { // the torn last line
-				break
-			}
-			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-// writeSorted rewrites results.jsonl in suite order, atomically.
-func writeSorted(path string, rs []Result) error {
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	for i := range rs {
-		if err := enc.Encode(&rs[i]); err != nil {
-			return err
-		}
-	}
-	return writeAtomic(path, buf.Bytes())
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
 // Outcome is what Score leaves: the summary of every result in the run
 // directory, and how this invocation went.
 type Outcome struct {
-	Summary  Summary
+	Summary  results.Summary
 	Played   int // episodes played by this invocation
 	Skipped  int // already in results.jsonl (resume)
 	Steps    int // steps played by this invocation
@@ -159,9 +107,9 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return oc, err
 	}
-	resultsPath := filepath.Join(o.Out, ResultsFile)
-	var have []Result
-	switch prev, err := ReadResults(resultsPath); {
+	resultsPath := filepath.Join(o.Out, results.ResultsFile)
+	var have []results.Result
+	switch prev, err := results.Read(resultsPath); {
 	case err == nil && !o.Resume && len(prev) > 0:
 		return oc, fmt.Errorf("%s already holds %d results: use --resume to continue the run, or another --out", resultsPath, len(prev))
 	case err == nil:
@@ -208,7 +156,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	var tw *trace.Writer
 	o.Config.Traces = o.Traces == "all" || o.Traces == "failures"
 	if o.Config.Traces {
-		if tw, err = trace.OpenAppend(filepath.Join(o.Out, TraceFile)); err != nil {
+		if tw, err = trace.OpenAppend(filepath.Join(o.Out, results.TraceFile)); err != nil {
 			return oc, err
 		}
 	}
@@ -247,56 +195,42 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 			runErr = err
 		}
 	}
-	oc.Summary = Summarize(name, o.Agent, have, ClassicAchievements)
+	oc.Summary = results.Summarize(name, o.Agent, have, results.ClassicAchievements)
 	oc.Complete = len(have) == len(specs)
 	if runErr != nil || !oc.Complete {
 		return oc, runErr
 	}
-	if err := writeSorted(resultsPath, have); err != nil {
+	if err := results.WriteSorted(resultsPath, have); err != nil {
 		return oc, err
 	}
-	if err := WriteSummary(filepath.Join(o.Out, SummaryFile), oc.Summary); err != nil {
+	if err := results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), oc.Summary); err != nil {
 		return oc, err
 	}
-	return oc, WriteReport(filepath.Join(o.Out, ReportFile), oc.Summary, have)
-}
-
-// ClassicAchievements is the number of Crafter's achievements: the Crafter
-// score is computed on them (the extended ruleset lists them first, in the
-// same order).
-const ClassicAchievements = 22
-
-// WriteSummary writes summary.json.
-func WriteSummary(path string, s Summary) error {
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeAtomic(path, append(data, '\n'))
+	return oc, report.WriteReport(filepath.Join(o.Out, results.ReportFile), oc.Summary, have)
 }
 
 // Merge combines the results of shard run directories into out: the same
 // results.jsonl and summary.json, byte for byte, as an unsharded run.
-func Merge(out string, dirs []string) (Summary, error) {
-	var all []Result
+func Merge(out string, dirs []string) (results.Summary, error) {
+	var all []results.Result
 	seen := map[int]string{}
 	suiteName, agent := "", ""
 	lock, lockDir := "", ""
 	for _, d := range dirs {
-		rs, err := ReadResults(filepath.Join(d, ResultsFile))
+		rs, err := results.Read(filepath.Join(d, results.ResultsFile))
 		if err != nil {
-			return Summary{}, fmt.Errorf("merge: %w", err)
+			return results.Summary{}, fmt.Errorf("merge: %w", err)
 		}
-		var s Summary
-		if data, err := os.ReadFile(filepath.Join(d, SummaryFile)); err == nil {
+		var s results.Summary
+		if data, err := os.ReadFile(filepath.Join(d, results.SummaryFile)); err == nil {
 			if err := json.Unmarshal(data, &s); err != nil {
-				return Summary{}, fmt.Errorf("merge: %s: %w", filepath.Join(d, SummaryFile), err)
+				return results.Summary{}, fmt.Errorf("merge: %s: %w", filepath.Join(d, results.SummaryFile), err)
 			}
 		} else {
-			return Summary{}, fmt.Errorf("merge: %s has no %s: is the shard finished?", d, SummaryFile)
+			return results.Summary{}, fmt.Errorf("merge: %s has no %s: is the shard finished?", d, results.SummaryFile)
 		}
 		if suiteName != "" && (s.Suite != suiteName || s.Agent != agent) {
-			return Summary{}, fmt.Errorf("merge: %s ran %s with %s, others %s with %s", d, s.Suite, s.Agent, suiteName, agent)
+			return results.Summary{}, fmt.Errorf("merge: %s ran %s with %s, others %s with %s", d, s.Suite, s.Agent, suiteName, agent)
 		}
 		suiteName, agent = s.Suite, s.Agent
 		for _, r := range rs {
@@ -306,26 +240,26 @@ func Merge(out string, dirs []string) (Summary, error) {
 				lock, lockDir = r.Lock, d
 			}
 			if r.Lock != lock {
-				return Summary{}, fmt.Errorf("merge: %s played from suite lock %q, %s from %q: not the same tasks", d, short(r.Lock), lockDir, short(lock))
+				return results.Summary{}, fmt.Errorf("merge: %s played from suite lock %q, %s from %q: not the same tasks", d, short(r.Lock), lockDir, short(lock))
 			}
 			if prev, dup := seen[r.Index]; dup {
-				return Summary{}, fmt.Errorf("merge: episode %d (%s) in both %s and %s", r.Index, r.ID, prev, d)
+				return results.Summary{}, fmt.Errorf("merge: episode %d (%s) in both %s and %s", r.Index, r.ID, prev, d)
 			}
 			seen[r.Index] = d
 			all = append(all, r)
 		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return Summary{}, err
+		return results.Summary{}, err
 	}
-	if err := writeSorted(filepath.Join(out, ResultsFile), all); err != nil {
-		return Summary{}, err
+	if err := results.WriteSorted(filepath.Join(out, results.ResultsFile), all); err != nil {
+		return results.Summary{}, err
 	}
-	s := Summarize(suiteName, agent, all, ClassicAchievements)
-	if err := WriteSummary(filepath.Join(out, SummaryFile), s); err != nil {
-		return Summary{}, err
+	s := results.Summarize(suiteName, agent, all, results.ClassicAchievements)
+	if err := results.WriteSummary(filepath.Join(out, results.SummaryFile), s); err != nil {
+		return results.Summary{}, err
 	}
-	return s, WriteReport(filepath.Join(out, ReportFile), s, all)
+	return s, report.WriteReport(filepath.Join(out, results.ReportFile), s, all)
 }
 
 // short abbreviates a lock hash for messages ("none" when empty).

@@ -45,6 +45,19 @@ func Tiers() []Tier {
 	}
 }
 
+// TierRank returns the tier's position in Tiers, easiest first, or
+// len(Tiers()) for a name that is not a tier: the one order of tiers in
+// summaries, tables and reports.
+func TierRank(name string) int {
+	tiers := Tiers()
+	for i, t := range tiers {
+		if t.Name == name {
+			return i
+		}
+	}
+	return len(tiers)
+}
+
 // TierByName returns the named tier.
 func TierByName(name string) (Tier, error) {
 	for _, t := range Tiers() {

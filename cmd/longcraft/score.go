@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/longcraft/longcraft/bench/report"
+	"github.com/longcraft/longcraft/bench/results"
+
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -162,7 +165,7 @@ func runScore(cmd *cobra.Command, o run.Options, quiet bool) error {
 	}
 	switch {
 	case err == nil && oc.Complete:
-		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s/{%s,%s,%s}\n", o.Out, run.ResultsFile, run.SummaryFile, run.ReportFile)
+		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s/{%s,%s,%s}\n", o.Out, results.ResultsFile, results.SummaryFile, results.ReportFile)
 		return nil
 	case errors.Is(err, cmd.Context().Err()) && err != nil:
 		return fmt.Errorf("interrupted: %d episodes in %s so far (summary above is partial); --resume continues", oc.Summary.Episodes, o.Out)
@@ -187,7 +190,7 @@ func printTable(w io.Writer, oc run.Outcome) {
 		fmt.Fprintf(w, ", tasks from lock %.12s", s.Lock)
 	}
 	fmt.Fprintln(w)
-	_ = run.WriteTable(w, s)
+	_ = results.WriteTable(w, s)
 	if o := s.Overall; o.Calls > 0 {
 		fmt.Fprintf(w, "external agent: %d model calls, %d tokens, %.0f ms per call", o.Calls, o.Tokens, float64(o.LatencyMs)/float64(o.Calls))
 		if o.TokensPerSuccess.OK {
@@ -247,11 +250,11 @@ intervals, and every family × tier side by side.`,
 		Example: "  longcraft report --out runs/compare.html runs/random runs/explorer runs/planner",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := run.Compare(args)
+			c, err := report.Compare(args)
 			if err != nil {
 				return err
 			}
-			if err := run.WriteComparison(out, c); err != nil {
+			if err := report.WriteComparison(out, c); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()

@@ -84,7 +84,7 @@ func runSimulate(cmd *cobra.Command, cfg rollout.Config, quiet bool) error {
 		progress = func(n int) { _ = bar.Add(n) }
 	}
 	start := time.Now()
-	results, err := rollout.Run(cmd.Context(), cfg, progress)
+	rows, err := rollout.Run(cmd.Context(), cfg, progress)
 	elapsed := time.Since(start)
 	if bar != nil {
 		_ = bar.Finish()
@@ -94,7 +94,7 @@ func runSimulate(cmd *cobra.Command, cfg rollout.Config, quiet bool) error {
 		return err
 	}
 	rules := sim.Classic()
-	s := rollout.Summarize(results, len(rules.Achievements))
+	s := rollout.Summarize(rows, len(rules.Achievements))
 	printSummary(out, cfg, rules, s, elapsed)
 	if interrupted {
 		return fmt.Errorf("interrupted after %d of %d episodes (summary above covers those)", s.Episodes, cfg.Worlds)

@@ -1,4 +1,4 @@
-package run
+package results
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func TestMetricsDocumented(t *testing.T) {
 	}
 	doc, err := os.ReadFile(metricsDoc)
 	require.NoError(t, err)
-	assert.Equal(t, b.String(), string(doc), "docs/metrics.md is stale: go test ./bench/run -run TestMetricsDocumented -rewrite")
+	assert.Equal(t, b.String(), string(doc), "docs/metrics.md is stale: go test ./bench/results -run TestMetricsDocumented -rewrite")
 }
 
 // TestEveryMetricIsDeclaredOnce: names are unique, every declaration is
@@ -74,4 +74,13 @@ func TestNotMeasuredIsNotANumber(t *testing.T) {
 	assert.Equal(t, Stat{Mean: 1, Median: 1, N: 1}, g.Metrics["precondition_discovery"], "the unmeasured episode is left out")
 	_, ok := group("f", "t", []Result{{Metrics: episode.Metrics{Steps: 5}}}).Metrics["precondition_discovery"]
 	assert.False(t, ok, "no episode measured it: no statistic, not 0")
+}
+
+func TestWilson(t *testing.T) {
+	lo, hi := Wilson(0, 10)
+	assert.InDelta(t, 0, lo, 1e-9)
+	assert.InDelta(t, 0.2775, hi, 1e-3)
+	lo, hi = Wilson(5, 10)
+	assert.InDelta(t, 0.2366, lo, 1e-3)
+	assert.InDelta(t, 0.7634, hi, 1e-3)
 }

@@ -1,4 +1,12 @@
-package run
+// Package report turns run directories into pages a researcher reads:
+// report.html for one run (success by tier with Wilson intervals, the
+// declared metrics per group, the failures) and the comparison of several
+// runs. Every figure comes from bench/results; nothing here computes a
+// metric of its own.
+//
+// It must not import the runner, the agents or any host: a report is
+// written from results alone.
+package report
 
 import (
 	"bytes"
@@ -6,34 +14,36 @@ import (
 	"html/template"
 	"math"
 	"sort"
+
+	"github.com/longcraft/longcraft/bench/results"
 )
 
 // WriteReport writes report.html: one self-contained page (inline CSS and
 // SVG, no scripts from anywhere) with success by tier and family, metric
 // distributions, the per-group table and the failed episodes as evidence.
-func WriteReport(path string, s Summary, rs []Result) error {
+func WriteReport(path string, s results.Summary, rs []results.Result) error {
 	var buf bytes.Buffer
 	if err := reportTemplate.Execute(&buf, reportData(s, rs)); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
-	return writeAtomic(path, buf.Bytes())
+	return results.WriteAtomic(path, buf.Bytes())
 }
 
 type reportView struct {
-	S        Summary
-	Cols     []Metric      // the per-group table's metrics
-	XCols    []Metric      // the external agents' table's
-	Success  template.HTML // chart
+	S        results.Summary
+	Cols     []results.Metric // the per-group table's metrics
+	XCols    []results.Metric // the external agents' table's
+	Success  template.HTML    // chart
 	Hists    []template.HTML
-	Groups   []Group
-	Failures []Result
+	Groups   []results.Group
+	Failures []results.Result
 	More     int
 }
 
-func reportData(s Summary, rs []Result) reportView {
+func reportData(s results.Summary, rs []results.Result) reportView {
 	v := reportView{S: s, Groups: s.Groups}
 	v.Success = successChart(s.Groups)
-	for _, m := range Metrics() {
+	for _, m := range results.Metrics() {
 		if m.External {
 			v.XCols = append(v.XCols, m)
 		} else {
@@ -64,10 +74,10 @@ func reportData(s Summary, rs []Result) reportView {
 
 // successChart draws success rates with their Wilson intervals, one bar
 // per family × tier, grouped by tier.
-func successChart(gs []Group) template.HTML {
+func successChart(gs []results.Group) template.HTML {
 	const barW, gap, h, top, left = 22, 6, 180, 20, 40
 	tiers := []string{"easy", "medium", "hard", "expert"}
-	byTier := map[string][]Group{}
+	byTier := map[string][]results.Group{}
 	for _, g := range gs {
 		byTier[g.Tier] = append(byTier[g.Tier], g)
 	}
@@ -167,7 +177,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"num": func(x float64) string { return fmt.Sprintf("%.3g", x) },
 	// cell shows a group's metric: the mean (a percentage) or mean /
 	// median, and "–" where no episode measured it, never 0.
-	"cell": func(ms map[string]Stat, m Metric) string {
+	"cell": func(ms map[string]results.Stat, m results.Metric) string {
 		st, ok := ms[m.Name]
 		switch {
 		case !ok || st.N == 0:

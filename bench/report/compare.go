@@ -1,4 +1,4 @@
-package run
+package report
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/task"
 )
 
 // TierSuccess is one agent's success on one tier, all families pooled.
@@ -23,23 +26,23 @@ type TierSuccess struct {
 type Comparison struct {
 	Suite  string
 	Agents []string
-	Tiers  []TierSuccess      // agent-major, tiers in order
-	Groups map[string][]Group // "family/tier (view, feedback)" → one group per agent, in Agents order
-	Keys   []string           // sorted family/tier keys
+	Tiers  []TierSuccess              // agent-major, tiers in order
+	Groups map[string][]results.Group // "family/tier (view, feedback)" → one group per agent, in Agents order
+	Keys   []string                   // sorted family/tier keys
 }
 
 // Compare reads the summary.json of run directories (one agent each, same
 // suite) and pools success per tier.
 func Compare(dirs []string) (*Comparison, error) {
-	c := &Comparison{Groups: map[string][]Group{}}
+	c := &Comparison{Groups: map[string][]results.Group{}}
 	for _, d := range dirs {
-		data, err := os.ReadFile(filepath.Join(d, SummaryFile))
+		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
 		if err != nil {
 			return nil, fmt.Errorf("compare: %w", err)
 		}
-		var s Summary
+		var s results.Summary
 		if err := json.Unmarshal(data, &s); err != nil {
-			return nil, fmt.Errorf("compare: %s: %w", filepath.Join(d, SummaryFile), err)
+			return nil, fmt.Errorf("compare: %s: %w", filepath.Join(d, results.SummaryFile), err)
 		}
 		if c.Suite != "" && s.Suite != c.Suite {
 			return nil, fmt.Errorf("compare: %s ran suite %s, not %s", d, s.Suite, c.Suite)
@@ -61,10 +64,10 @@ func Compare(dirs []string) (*Comparison, error) {
 			}
 			c.Groups[k] = append(c.Groups[k], g)
 		}
-		for _, t := range []string{"easy", "medium", "hard", "expert"} {
-			if ts := byTier[t]; ts != nil {
-				ts.Rate = frac(ts.Successes, ts.Episodes)
-				ts.Low, ts.High = Wilson(ts.Successes, ts.Episodes)
+		for _, t := range task.Tiers() {
+			if ts := byTier[t.Name]; ts != nil {
+				ts.Rate = results.Fraction(ts.Successes, ts.Episodes)
+				ts.Low, ts.High = results.Wilson(ts.Successes, ts.Episodes)
 				c.Tiers = append(c.Tiers, *ts)
 			}
 		}
@@ -75,7 +78,7 @@ func Compare(dirs []string) (*Comparison, error) {
 		if fi != fj {
 			return fi < fj
 		}
-		return tierRank(ti) < tierRank(tj)
+		return task.TierRank(ti) < task.TierRank(tj)
 	})
 	return c, nil
 }
@@ -87,7 +90,7 @@ func WriteComparison(path string, c *Comparison) error {
 	if err := compareTemplate.Execute(&buf, map[string]any{"C": c, "Chart": compareChart(c)}); err != nil {
 		return fmt.Errorf("comparison: %w", err)
 	}
-	return writeAtomic(path, buf.Bytes())
+	return results.WriteAtomic(path, buf.Bytes())
 }
 
 func agentColor(i int) string {

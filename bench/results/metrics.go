@@ -1,4 +1,4 @@
-package run
+package results
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func Metrics() []Metric {
 		{Name: "milestones", Title: "milestones", Column: "milestone", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition:  "Milestones reached over milestones listed: the achievements along the goal's dependency chain, plus the goal's stages when it has several (waypoints, obtain then return).",
 			NotMeasured: "a task with no milestones (survive)",
-			Of:          func(r Result) (float64, bool) { return frac(r.Milestones, r.MilestonesOf), r.MilestonesOf > 0 }},
+			Of:          func(r Result) (float64, bool) { return Fraction(r.Milestones, r.MilestonesOf), r.MilestonesOf > 0 }},
 		{Name: "achievements", Title: "achievements unlocked", Unit: "count", Range: "0 to the ruleset's achievements (22 classic, 30 extended)",
 			Definition:  "Achievements unlocked in the episode.",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.Unlocked), true }},
@@ -86,9 +86,9 @@ func Metrics() []Metric {
 const metricsDocIntro = `# Metrics
 
 Every figure Longcraft reports, defined. This file is generated from the
-metric declarations (` + "`bench/run/metrics.go`" + `, run.Metrics) and
+metric declarations (` + "`bench/results/metrics.go`" + `, results.Metrics) and
 TestMetricsDocumented fails when they differ; regenerate it with
-` + "`go test ./bench/run -run TestMetricsDocumented -rewrite`" + `.
+` + "`go test ./bench/results -run TestMetricsDocumented -rewrite`" + `.
 
 ## Per group
 

@@ -1,4 +1,4 @@
-package run
+package results
 
 import (
 	"math"
@@ -8,6 +8,11 @@ import (
 	"github.com/longcraft/longcraft/bench/score"
 	"github.com/longcraft/longcraft/bench/task"
 )
+
+// ClassicAchievements is the number of Crafter's achievements: the Crafter
+// score is computed on them (the extended ruleset lists them first, in the
+// same order).
+const ClassicAchievements = 22
 
 // Stat is a metric's mean and median over the episodes that have it.
 type Stat struct {
@@ -121,7 +126,7 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 		if keys[i][0] != keys[j][0] {
 			return keys[i][0] < keys[j][0]
 		}
-		if ri, rj := tierRank(keys[i][1]), tierRank(keys[j][1]); ri != rj {
+		if ri, rj := task.TierRank(keys[i][1]), task.TierRank(keys[j][1]); ri != rj {
 			return ri < rj
 		}
 		if keys[i][2] != keys[j][2] {
@@ -173,15 +178,6 @@ func feedbackRank(f string) int {
 	return 3
 }
 
-func tierRank(t string) int {
-	for i, name := range []string{"easy", "medium", "hard", "expert"} {
-		if name == t {
-			return i
-		}
-	}
-	return 99
-}
-
 // group aggregates some episodes.
 func group(family, tier string, rs []Result) Group {
 	g := Group{Family: family, Tier: tier, Episodes: len(rs), Ends: map[string]int{}, Metrics: map[string]Stat{}, Failed: []string{}}
@@ -211,7 +207,7 @@ func group(family, tier string, rs []Result) Group {
 	if g.Successes > 0 {
 		g.TokensPerSuccess = episode.Measured(float64(g.Tokens) / float64(g.Successes))
 	}
-	g.Rate = frac(g.Successes, g.Episodes)
+	g.Rate = Fraction(g.Successes, g.Episodes)
 	g.Low, g.High = Wilson(g.Successes, g.Episodes)
 	for name, v := range series {
 		g.Metrics[name] = stat(v)
@@ -219,7 +215,8 @@ func group(family, tier string, rs []Result) Group {
 	return g
 }
 
-func frac(a, b int) float64 {
+// Fraction is a/b, or 0 when b is 0 (a rate over no episodes).
+func Fraction(a, b int) float64 {
 	if b == 0 {
 		return 0
 	}

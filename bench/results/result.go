@@ -1,0 +1,56 @@
+// Package results owns what a scoring run leaves behind, as data: one
+// Result per episode (a line of results.jsonl), the files of a run
+// directory and how they are read and written, the metrics declared once
+// (Metrics: name, definition, unit, aggregation, when not measured), the
+// Summary that aggregates them by family, tier and condition, the terminal
+// table and docs/metrics.md. The runner writes results, the report reads
+// them; both derive every figure from these declarations.
+//
+// It sits on bench/episode (the per-episode metrics), bench/task and
+// bench/score: it must not import the runner, the agents, the report or
+// any host, and it plays nothing.
+package results
+
+import (
+	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+// Result is the outcome of one episode: one line of results.jsonl.
+type Result struct {
+	Index int       `json:"index"` // position in the expanded suite
+	ID    string    `json:"id"`
+	Spec  task.Spec `json:"spec"`
+	Agent string    `json:"agent"`
+	Seed  uint64    `json:"seed"`
+	Goal  string    `json:"goal"`
+	Lock  string    `json:"lock,omitempty"` // hash of the suite lock the task came from
+	// The conditions the agent played under (the spec's or its tier's):
+	// summaries group by them, so no group pools different conditions.
+	Observability string `json:"observability"`
+	Feedback      string `json:"feedback"`
+	Ruleset       string `json:"ruleset"`
+	episode.Metrics
+	AgentStats
+	AgentError   string `json:"agent_error,omitempty"` // why an external agent ended the episode
+	Certified    bool   `json:"certified"`
+	PlannerSteps int    `json:"planner_steps"`
+	Attempts     int    `json:"attempts"`
+	Err          string `json:"error,omitempty"`
+}
+
+// AgentStats are an external player's cost and probe scores (zero, and
+// the probes not measured, for built-in agents).
+type AgentStats struct {
+	InvalidOutputs     int             `json:"invalid_outputs"`      // external agents: replies played as noop
+	ModelCalls         int             `json:"model_calls"`          // external agents
+	Tokens             int             `json:"tokens"`               // external agents: prompt + completion
+	PromptTokens       int             `json:"prompt_tokens"`        //
+	CompletionTokens   int             `json:"completion_tokens"`    //
+	LatencyMs          int             `json:"latency_ms"`           // external agents: total
+	Retries            int             `json:"retries"`              // external agents: calls retried
+	StateConsistency   episode.Measure `json:"state_consistency"`    // beliefs that matched the state; not measured when none was scored
+	WorldModelAccuracy episode.Measure `json:"world_model_accuracy"` // predictions that came true; not measured when none was scored
+	BeliefsScored      int             `json:"beliefs_scored"`       // the beliefs state_consistency rests on
+	PredictionsScored  int             `json:"predictions_scored"`   // the predictions world_model_accuracy rests on
+}
