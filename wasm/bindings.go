@@ -9,140 +9,41 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
 	"github.com/longcraft/longcraft/wasm/session"
 )
 
-// export publishes window.longcraft, the page's handle on the game. Every
-// function returns an error message ("" on success) or its result.
-func (g *game) export() {
-	fns := map[string]func(args []js.Value) any{
-		// start(family, tier, index, mode, agent): a new Play or Watch episode.
+// export publishes window.longcraft, the page's handle on the game: one
+// function per method of session.Host, which holds all their logic (and
+// its tests). Here are only the conversions from the page's values. Every
+// function returns an error's message ("" on success) or its result.
+func export(h *session.Host) {
+	fns := map[string]func(a []js.Value) any{
+		// start(family, tier, index, mode, agent, feedback): Play or Watch.
 		"start": func(a []js.Value) any {
-			idx, err := strconv.ParseUint(arg(a, 2), 10, 64)
-			if err != nil {
-				return fmt.Sprintf("seed index %q: not a number", arg(a, 2))
-			}
-			mode := session.Play
-			if arg(a, 3) == "watch" {
-				mode = session.Watch
-			}
-			spec := task.Spec{Family: arg(a, 0), Tier: arg(a, 1), Split: task.Eval, Index: idx}
-			s, err := session.New(spec, mode, arg(a, 4))
-			if err != nil {
-				return err.Error()
-			}
-			g.set(s, mode == session.Play)
-			return ""
+			return errText(h.Start(arg(a, 0), arg(a, 1), arg(a, 2), arg(a, 3), arg(a, 4), arg(a, 5)))
 		},
 		// loadTrace(bytes, name, episode): a Replay of a .lctrace file.
-		"loadTrace": func(a []js.Value) any {
-			if len(a) < 1 {
-				return "loadTrace(bytes, name, episode)"
-			}
-			data := bytesArg(a[0])
-			ep, _ := strconv.Atoi(arg(a, 2))
-			s, err := session.OpenReplay(arg(a, 1), data, ep)
-			if err != nil {
-				return err.Error()
-			}
-			g.set(s, true)
-			return ""
-		},
+		"loadTrace": func(a []js.Value) any { return errText(h.LoadTrace(bytesArg(a, 0), arg(a, 1), arg(a, 2))) },
 		// episodes(bytes): how many episodes a trace file holds (-1: not a trace).
-		"episodes": func(a []js.Value) any {
-			if len(a) < 1 {
-				return -1
-			}
-			data := bytesArg(a[0])
-			n, err := session.Episodes("trace", data)
-			if err != nil {
-				return -1
-			}
-			return n
-		},
+		"episodes": func(a []js.Value) any { return orMinusOne(session.Episodes("trace", bytesArg(a, 0))) },
 		// findEpisode(bytes, id): the position of task id's episode (-1: none).
 		"findEpisode": func(a []js.Value) any {
-			if len(a) < 2 {
-				return -1
-			}
-			i, err := session.FindEpisode("trace", bytesArg(a[0]), arg(a, 1))
-			if err != nil {
-				return -1
-			}
-			return i
+			return orMinusOne(session.FindEpisode("trace", bytesArg(a, 0), arg(a, 1)))
 		},
 		// key(KeyboardEvent.key): one step of Play; true if a step was taken.
-		"key": func(a []js.Value) any {
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			if g.s == nil || g.s.Mode != session.Play {
-				return false
-			}
-			act, ok := session.KeyAction(g.s.World.Rules(), arg(a, 0))
-			if ok && g.s.Act(act) {
-				g.dirty = true
-				return true
-			}
-			return false
-		},
-		"pause": func(a []js.Value) any { g.mu.Lock(); g.paused = arg(a, 0) == "true"; g.mu.Unlock(); return "" },
-		"speed": func(a []js.Value) any {
-			n, err := strconv.Atoi(arg(a, 0))
-			if err != nil || n < 1 || n > 1000 {
-				return "speed: 1 to 1000 steps per tick"
-			}
-			g.mu.Lock()
-			g.speed = n
-			g.mu.Unlock()
-			return ""
-		},
+		"key":   func(a []js.Value) any { return h.Key(arg(a, 0)) },
+		"pause": func(a []js.Value) any { h.Pause(arg(a, 0)); return "" },
+		"speed": func(a []js.Value) any { return errText(h.SetSpeed(arg(a, 0))) },
 		// step(): one step of Watch or Replay while paused.
-		"step": func([]js.Value) any {
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			if g.s != nil && g.s.Tick() {
-				g.dirty = true
-			}
-			return ""
-		},
+		"step": func([]js.Value) any { h.Step(); return "" },
 		// seek(n): a replay to just after step n.
-		"seek": func(a []js.Value) any {
-			n, _ := strconv.Atoi(arg(a, 0))
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			if g.s == nil {
-				return "nothing to seek"
-			}
-			if err := g.s.Seek(n); err != nil {
-				return err.Error()
-			}
-			g.dirty = true
-			return ""
-		},
+		"seek": func(a []js.Value) any { return errText(h.Seek(arg(a, 0))) },
 		// status(): the HUD's figures, as JSON.
-		"status": func([]js.Value) any {
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			if g.s == nil {
-				return "{}"
-			}
-			st := g.s.Status()
-			b, _ := json.Marshal(struct {
-				session.Status
-				Paused bool `json:"paused"`
-			}{st, g.paused})
-			return string(b)
-		},
+		"status": func([]js.Value) any { return h.Status() },
 		// recording(): what was played, as a .lctrace file (Uint8Array).
 		"recording": func([]js.Value) any {
-			g.mu.Lock()
-			defer g.mu.Unlock()
-			if g.s == nil {
-				return "nothing played yet"
-			}
-			data, err := g.s.Recording(time.Now().UnixMilli())
+			data, err := h.Recording(time.Now().UnixMilli())
 			if err != nil {
 				return err.Error()
 			}
@@ -150,22 +51,11 @@ func (g *game) export() {
 			js.CopyBytesToJS(out, data)
 			return out
 		},
-		// choices(): the families, tiers and Watch agents the page offers,
-		// as JSON, from the registries (task.Families, task.Tiers,
-		// session.Agents): the page hard-codes none of them.
-		"choices": func([]js.Value) any {
-			var tiers []string
-			for _, t := range task.Tiers() {
-				tiers = append(tiers, t.Name)
-			}
-			b, _ := json.Marshal(map[string][]string{"families": task.Families(), "tiers": tiers, "agents": session.Agents()})
-			return string(b)
-		},
+		// choices(): the families, tiers, Watch agents and feedback levels
+		// the page offers, as JSON.
+		"choices": func([]js.Value) any { return jsonText(h.Choices()) },
 		// legend(): the Play keys, as JSON.
-		"legend": func([]js.Value) any {
-			b, _ := json.Marshal(session.Bindings)
-			return string(b)
-		},
+		"legend": func([]js.Value) any { return jsonText(session.Bindings) },
 		// benchmark(n): steps per second of the core in this browser, as JSON:
 		// Step alone, and Step with a Reset whenever an episode ends.
 		"benchmark": func(a []js.Value) any {
@@ -192,17 +82,38 @@ func (g *game) export() {
 	js.Global().Set("longcraft", obj)
 }
 
-// set shows session s, paused when it waits for keys or a seek.
-func (g *game) set(s *session.Session, paused bool) {
-	g.mu.Lock()
-	g.s, g.paused, g.dirty = s, paused, true
-	g.mu.Unlock()
+// errText is the page's form of an error: its message, or "".
+func errText(err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
-// bytesArg copies a byte array from the page. The parent page's
-// Uint8Array is not an instance of this frame's, which CopyBytesToGo
-// requires, so it is first copied into one of this frame's.
-func bytesArg(v js.Value) []byte {
+// orMinusOne is the page's form of a count or position: -1 on error.
+func orMinusOne(n int, err error) int {
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// bytesArg copies byte array argument i from the page (nil when missing).
+// The parent page's Uint8Array is not an instance of this frame's, which
+// CopyBytesToGo requires, so it is first copied into one of this frame's.
+func bytesArg(a []js.Value, i int) []byte {
+	if i >= len(a) || a[i].IsUndefined() || a[i].IsNull() {
+		return nil
+	}
+	v := a[i]
 	u8 := js.Global().Get("Uint8Array")
 	if !v.InstanceOf(u8) {
 		v = u8.New(v)

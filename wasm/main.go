@@ -7,64 +7,42 @@
 // wasm/session and sim.
 //
 // The page (wasm/web/index.html) drives the game through window.longcraft,
-// the functions exported in bindings.go.
+// the methods of session.Host exported in bindings.go.
 package main
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/longcraft/longcraft/render"
+	"github.com/longcraft/longcraft/sim"
 	"github.com/longcraft/longcraft/wasm/session"
 )
 
 // frameSize is the canvas's side in pixels: 9 tiles of 64 px.
 const frameSize = 576
 
-// game is the Ebiten game. JavaScript callbacks and Ebiten's Update and
-// Draw run on different goroutines, so everything goes through mu.
+// game is the Ebiten game: it shows what the Host has on show and holds
+// no logic of its own.
 type game struct {
-	mu     sync.Mutex
-	s      *session.Session
-	view   *render.AgentView
-	frame  []byte
-	dirty  bool
-	paused bool
-	speed  int // steps per tick in Watch and Replay
-	err    string
+	host  *session.Host
+	view  *render.AgentView
+	frame []byte
 }
 
 // Update advances Watch and Replay sessions; Play waits for keys.
 func (g *game) Update() error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.s == nil || g.paused || g.s.Mode == session.Play {
-		return nil
-	}
-	for i := 0; i < g.speed; i++ {
-		if !g.s.Tick() {
-			g.paused = true
-			break
-		}
-		g.dirty = true
-	}
+	g.host.Tick()
 	return nil
 }
 
-// Draw copies the rendered frame to the screen; it holds no logic.
+// Draw renders the world on show when it changed and copies the frame to
+// the screen.
 func (g *game) Draw(screen *ebiten.Image) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.s == nil {
-		return
+	if g.host.Draw(func(w *sim.World) { g.view.Render(w, g.frame) }) {
+		screen.WritePixels(g.frame)
 	}
-	if g.dirty {
-		g.view.Render(g.s.World, g.frame)
-		g.dirty = false
-	}
-	screen.WritePixels(g.frame)
 }
 
 // Layout keeps the screen at the frame's size; the page scales the canvas.
@@ -79,8 +57,8 @@ func main() {
 	if err != nil {
 		panic(fmt.Sprintf("agent view: %v", err))
 	}
-	g := &game{view: view, frame: make([]byte, view.FrameBytes()), speed: 1}
-	g.export()
+	g := &game{host: session.NewHost(), view: view, frame: make([]byte, view.FrameBytes())}
+	export(g.host)
 	ebiten.SetWindowTitle("Longcraft")
 	ebiten.SetTPS(30)
 	if err := ebiten.RunGame(g); err != nil {

@@ -402,7 +402,7 @@ func (s *Server) newEpisode(req *CreateRequest) (*openEpisode, int, error) {
 		return bad("budget %d: must be positive (or 0 for the default)", req.Budget)
 	}
 	if req.Feedback != "" && !req.Feedback.Valid() {
-		return bad("feedback %q: full, reason or none", req.Feedback)
+		return bad("feedback %q: %s", req.Feedback, task.FeedbackChoices())
 	}
 	if req.Observability != "" && !req.Observability.Valid() {
 		return bad("observability %q: partial or full", req.Observability)

@@ -197,7 +197,7 @@ func (s *Suite) block(n *yaml.Node) (Block, error) {
 		case "feedback":
 			var fb string
 			if err = s.scalar(v, f, &fb); err == nil && !task.Feedback(fb).Valid() {
-				err = s.errf(v, f, "%q: want full, reason or none", fb)
+				err = s.errf(v, f, "%q: want %s", fb, task.FeedbackChoices())
 			}
 			b.Feedback = task.Feedback(fb)
 		case "observability":

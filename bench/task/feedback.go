@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/longcraft/longcraft/sim"
@@ -18,10 +19,22 @@ const (
 	FeedbackNone   Feedback = "none"   // nothing happens, as in Crafter
 )
 
-// Valid reports whether f is a known level.
-func (f Feedback) Valid() bool {
-	return f == FeedbackFull || f == FeedbackReason || f == FeedbackNone
+// FeedbackLevels returns the levels, most told first: the one list that
+// validation, help and the browser's choices read.
+func FeedbackLevels() []Feedback { return []Feedback{FeedbackFull, FeedbackReason, FeedbackNone} }
+
+// FeedbackChoices names the levels for messages: "full, reason or none".
+func FeedbackChoices() string {
+	levels := FeedbackLevels()
+	names := make([]string, len(levels))
+	for i, l := range levels {
+		names[i] = string(l)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// Valid reports whether f is a known level.
+func (f Feedback) Valid() bool { return slices.Contains(FeedbackLevels(), f) }
 
 // Filter returns the outcome as the agent may see it: at full, all of it;
 // at reason, a failure's reason code and nothing of what was missing or in

@@ -193,7 +193,7 @@ func newTask(spec Spec) (*Task, Tier, error) {
 	}
 	if spec.Feedback != "" {
 		if !spec.Feedback.Valid() {
-			return nil, tier, fmt.Errorf("task %s: feedback %q (full, reason, none)", t.ID, spec.Feedback)
+			return nil, tier, fmt.Errorf("task %s: feedback %q (%s)", t.ID, spec.Feedback, FeedbackChoices())
 		}
 		t.Feedback = spec.Feedback
 	}
