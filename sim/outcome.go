@@ -84,7 +84,7 @@ type Outcome struct {
 	Material Material   // the faced tile's material (do, place), or the placed one
 	Object   ObjectKind // the faced object (do), or the placed one
 	Item     Item       // the item gained, made, or used up
-	Count    int8       // how many were gained (0 when the item was at its maximum)
+	Count    int8       // how many were gained: 0 when a non-vital item was at its maximum; a vital (drink, food) taken at its maximum still counts, and the inventory clamps it
 	Damage   int8       // damage dealt to Object
 	Defeated bool       // the attack took the creature's last health
 	// Missing holds the items (tools or materials) whose lack made the

@@ -4,7 +4,15 @@ package sim
 //
 // Every file testdata/rules/*.txt holds one or more cases. A case builds a
 // small world from an ASCII map, applies setup lines, runs a list of
-// actions and checks the outcome, the inventory and the map afterwards.
+// actions, and compares the whole printed state afterwards (the step's
+// outcome and reward, the inventory, the achievements, the player's
+// status and the map) with the expected blocks. A new case needs only its
+// inputs: write the map, setup and actions, then
+//
+//	go test ./sim -run TestRules -rewrite
+//
+// fills in (or refreshes) every expected block; review the diff. Comments
+// in an expected block stay with the line they precede.
 //
 // File format
 //
@@ -27,39 +35,35 @@ package sim
 //	grown 2 1 300            the growth counter of the plant at (x, y)
 //	-- actions --            one action a line, by its rules name; "noop*25"
 //	do                       repeats an action 25 times
-//	-- want --               checks, each optionally prefixed "step N:" to
-//	                         apply after the N-th action (1-based, counting
-//	                         repeats); unprefixed checks apply after the last
-//	outcome kind=collected reason= item=wood material=tree
+//	-- want after 3 --       optional, any number: the state after the 3rd
+//	outcome kind=collected …   action (1-based, counting repeats)
+//	-- want --               the state after the last action (generated)
+//	outcome kind=collected item=wood material=tree count=1 unlocked=collect_wood
 //	reward 1
-//	inventory wood=1         exact: unlisted items hold their initial value
-//	achievements collect_wood  exact set unlocked in the episode ("achievements" alone: none)
-//	done false
-//	dead false
-//	sleeping false
-//	facing right
+//	inventory wood=1         the items not at their initial value
+//	achievements collect_wood  unlocked in the episode, sorted
+//	player facing=right sleeping=false dead=false done=false
 //	-- want map --           the map after the last action, as World.ASCII
-//	.....
+//	.....                    (generated)
 //	.@...
 //	.....
 //
-// Outcome keys (only the listed keys are compared; an empty value means
-// none/zero for reason and the list keys):
+// The outcome line lists the fields that are not zero, in a fixed order:
 //
 //	kind     OutcomeKind.String()      reason   Reason.String()
-//	item     item name                 material material name ("none" off the map)
+//	item     item name                 material material name
 //	object   ObjectKind.String()       count, damage, health_delta  integers
-//	defeated true when the hit took the creature's last health
+//	defeated the hit took the creature's last health
 //	missing  item names, comma-separated      nearby    material names
 //	unlocked achievement names                events    woke, woke_hurt, hurt, died, time_up
-//	done     true or false
+//	done     the episode ended
 //
 // Worlds are built with chunk balancing disabled, so no creature spawns or
 // despawns; cows still wander at random, so cases wall them in with stone.
 
 import (
+	"flag"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,16 +75,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+var rewrite = flag.Bool("rewrite", false, "rewrite the expected blocks of testdata/rules from what the rules do, for review")
+
 // ruleLine is one line of a case block with its position for messages.
 type ruleLine struct {
 	pos  string // file:line
 	text string
-}
-
-// ruleCheck is one want line; step 0 means after the last action.
-type ruleCheck struct {
-	ruleLine
-	step int
 }
 
 // ruleAction is one action of the actions block.
@@ -89,16 +89,27 @@ type ruleAction struct {
 	action Action
 }
 
+// wantBlock is an expected block: the state after action step (0: after
+// the last), or the map. first and end delimit its lines in the file,
+// [first, end), so that -rewrite can replace them.
+type wantBlock struct {
+	step        int
+	isMap       bool
+	first, end  int
+	lines       []string // the expected lines, comments left out
+	comments    map[string][]string
+	endComments []string
+}
+
 // ruleCase is one parsed case.
 type ruleCase struct {
-	name    string
-	pos     string
-	mapRows []string
-	setup   []ruleLine
-	actions []ruleLine
-	want    []ruleLine
-	wantMap []string
-	hasMap  bool
+	name     string
+	pos      string
+	mapRows  []string
+	setup    []ruleLine
+	actions  []ruleLine
+	wants    []*wantBlock // in file order
+	headerAt int          // the file line after which a missing want block goes
 }
 
 func TestRules(t *testing.T) {
@@ -107,19 +118,57 @@ func TestRules(t *testing.T) {
 	require.NotEmpty(t, files, "no rule case files in testdata/rules")
 	total := 0
 	for _, file := range files {
-		cases := parseRuleFile(t, file)
+		lines, cases := parseRuleFile(t, file)
 		total += len(cases)
+		printed := map[*ruleCase]*rulePrint{}
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
 			for _, c := range cases {
-				t.Run(c.name, func(t *testing.T) { runRuleCase(t, c) })
+				t.Run(c.name, func(t *testing.T) {
+					p := runRuleCase(t, c)
+					printed[c] = p
+					if *rewrite {
+						return
+					}
+					if len(c.wants) == 0 {
+						t.Errorf("%s: case %q checks nothing: go test ./sim -run TestRules -rewrite writes what it does", c.pos, c.name)
+					}
+					for _, b := range c.wants {
+						assert.Equal(t, strings.Join(b.lines, "\n"), strings.Join(p.of(b), "\n"),
+							"%s:%d: case %q: %s (go test ./sim -run TestRules -rewrite regenerates it)", filepath.Base(file), b.first, c.name, b.title())
+					}
+				})
 			}
 		})
+		if *rewrite && !t.Failed() {
+			require.NoError(t, os.WriteFile(file, []byte(rewriteRuleFile(lines, cases, printed)), 0o644))
+		}
 	}
 	t.Logf("%d rule cases in %d files", total, len(files))
 }
 
-// parseRuleFile splits a case file into cases and their blocks.
-func parseRuleFile(t *testing.T, file string) []*ruleCase {
+func (b *wantBlock) title() string {
+	switch {
+	case b.isMap:
+		return "the map after the last action"
+	case b.step > 0:
+		return fmt.Sprintf("the state after action %d", b.step)
+	}
+	return "the state after the last action"
+}
+
+// header is the block's first line in a case file.
+func (b *wantBlock) header() string {
+	switch {
+	case b.isMap:
+		return "-- want map --"
+	case b.step > 0:
+		return fmt.Sprintf("-- want after %d --", b.step)
+	}
+	return "-- want --"
+}
+
+// parseRuleFile splits a case file into its lines and its cases.
+func parseRuleFile(t *testing.T, file string) ([]string, []*ruleCase) {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
@@ -133,7 +182,19 @@ func parseRuleFile(t *testing.T, file string) []*ruleCase {
 	}
 	var cases []*ruleCase
 	var cur *ruleCase
+	var want *wantBlock  // the expected block being read
+	var pending []string // comments in want, waiting for the line they precede
 	block := ""
+	lastLine := 0 // the line after the last non-blank one read
+	endWant := func(at int) {
+		if want != nil {
+			// Blank lines after the block stay where they are.
+			want.end = max(want.first, min(at, lastLine))
+			cur.headerAt = want.end
+			want.endComments = pending
+			pending, want = nil, nil
+		}
+	}
 	if single {
 		cur = &ruleCase{name: strings.TrimSuffix(base, ".txt"), pos: base + ":1"}
 		cases = append(cases, cur)
@@ -143,6 +204,7 @@ func parseRuleFile(t *testing.T, file string) []*ruleCase {
 		line := strings.TrimRight(raw, " \t")
 		switch {
 		case strings.HasPrefix(line, "==="):
+			endWant(i)
 			name := strings.TrimSpace(strings.TrimPrefix(line, "==="))
 			require.NotEmpty(t, name, "%s: case without a name", pos)
 			for _, c := range cases {
@@ -153,28 +215,44 @@ func parseRuleFile(t *testing.T, file string) []*ruleCase {
 			block = ""
 			continue
 		case strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --"):
+			endWant(i)
 			require.NotNil(t, cur, "%s: block before the first case", pos)
 			block = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(line, "-- "), " --"))
-			switch block {
-			case "map":
+			switch {
+			case block == "map":
 				require.Nil(t, cur.mapRows, "%s: second map block", pos)
-			case "want map":
-				require.False(t, cur.hasMap, "%s: second want map block", pos)
-				cur.hasMap = true
-			case "setup", "actions", "want":
+			case block == "want" || block == "want map" || strings.HasPrefix(block, "want after "):
+				want = &wantBlock{first: i + 1, isMap: block == "want map", comments: map[string][]string{}}
+				if n, ok := strings.CutPrefix(block, "want after "); ok {
+					want.step, err = strconv.Atoi(n)
+					require.NoError(t, err, "%s: want \"-- want after N --\"", pos)
+					require.Positive(t, want.step, "%s: steps count from 1", pos)
+				}
+				for _, b := range cur.wants {
+					require.NotEqual(t, b.header(), want.header(), "%s: second %s block", pos, want.header())
+				}
+				cur.wants = append(cur.wants, want)
+			case block == "setup" || block == "actions":
 			default:
 				require.Failf(t, "bad case file", "%s: unknown block %q", pos, block)
 			}
 			continue
 		}
 		isMap := block == "map" || block == "want map"
+		if line != "" {
+			lastLine = i + 1
+		}
 		if line == "" {
-			if isMap && (len(cur.mapRows) > 0 && block == "map" || len(cur.wantMap) > 0 && block == "want map") {
+			if isMap && (block == "map" && len(cur.mapRows) > 0 || want != nil && len(want.lines) > 0) {
+				endWant(i)
 				block = "" // a map ends at its first blank line
 			}
 			continue
 		}
 		if !isMap && strings.HasPrefix(strings.TrimSpace(line), "#") {
+			if want != nil {
+				pending = append(pending, line)
+			}
 			continue
 		}
 		if cur == nil || block == "" {
@@ -183,25 +261,115 @@ func parseRuleFile(t *testing.T, file string) []*ruleCase {
 			continue
 		}
 		rl := ruleLine{pos: pos, text: strings.TrimSpace(line)}
-		switch block {
-		case "map":
+		switch {
+		case block == "map":
 			cur.mapRows = append(cur.mapRows, line)
-		case "want map":
-			cur.wantMap = append(cur.wantMap, line)
-		case "setup":
+			cur.headerAt = i + 1
+		case want != nil:
+			text := rl.text
+			if want.isMap {
+				text = line
+			} else if len(pending) > 0 {
+				want.comments[wantKey(text)] = pending
+				pending = nil
+			}
+			want.lines = append(want.lines, text)
+		case block == "setup":
 			cur.setup = append(cur.setup, rl)
-		case "actions":
+		case block == "actions":
 			cur.actions = append(cur.actions, rl)
-		case "want":
-			cur.want = append(cur.want, rl)
+		}
+		if block == "setup" || block == "actions" {
+			cur.headerAt = i + 1
 		}
 	}
+	endWant(len(lines))
 	for _, c := range cases {
 		require.NotEmpty(t, c.mapRows, "%s: case %q has no map", c.pos, c.name)
 		require.NotEmpty(t, c.actions, "%s: case %q has no actions", c.pos, c.name)
-		require.True(t, len(c.want) > 0 || c.hasMap, "%s: case %q checks nothing", c.pos, c.name)
 	}
-	return cases
+	return lines, cases
+}
+
+// wantKey is what a comment in an expected block attaches to: the line's
+// first word (outcome, reward, inventory, achievements, player).
+func wantKey(line string) string {
+	k, _, _ := strings.Cut(line, " ")
+	return k
+}
+
+// rulePrint is what a case's run printed: the state after each step a
+// "want after" block names, after the last action, and the final map.
+type rulePrint struct {
+	after map[int][]string
+	last  []string
+	grid  []string
+}
+
+// of returns the printed lines an expected block is compared with.
+func (p *rulePrint) of(b *wantBlock) []string {
+	switch {
+	case b.isMap:
+		return p.grid
+	case b.step > 0:
+		return p.after[b.step]
+	}
+	return p.last
+}
+
+// rewriteRuleFile returns the file with every expected block replaced by
+// what the rules printed, comments kept before their lines, and a want and
+// a want map block added to a case that lacks them.
+func rewriteRuleFile(lines []string, cases []*ruleCase, printed map[*ruleCase]*rulePrint) string {
+	type replacement struct {
+		b *wantBlock
+		p *rulePrint
+	}
+	replace := map[int]replacement{} // first line → block
+	insert := map[int][]string{}     // before this line → new blocks
+	for _, c := range cases {
+		p := printed[c]
+		has := map[string]bool{}
+		for _, b := range c.wants {
+			replace[b.first] = replacement{b, p}
+			has[b.header()] = true
+		}
+		var add []string
+		if !has["-- want --"] {
+			add = append(append(add, "-- want --"), p.last...)
+		}
+		if !has["-- want map --"] {
+			add = append(append(add, "-- want map --"), p.grid...)
+		}
+		if len(add) > 0 {
+			insert[c.headerAt] = add
+		}
+	}
+	var out []string
+	for i := 0; i <= len(lines); {
+		if add, ok := insert[i]; ok {
+			out = append(out, add...)
+			delete(insert, i)
+		}
+		if i == len(lines) {
+			break
+		}
+		if r, ok := replace[i]; ok {
+			b := r.b
+			for _, l := range r.p.of(b) {
+				out = append(out, b.comments[wantKey(l)]...)
+				out = append(out, l)
+			}
+			out = append(out, b.endComments...)
+			if b.end > i { // else the block was empty: lines[i] is the next header
+				i = b.end
+				continue
+			}
+		}
+		out = append(out, lines[i])
+		i++
+	}
+	return strings.Join(out, "\n")
 }
 
 // newRuleWorld builds the world of a case: classic rules without chunk
@@ -224,7 +392,8 @@ func newRuleWorld(t *testing.T, c *ruleCase) *World {
 	return sceneWorldWith(t, strings.Join(c.mapRows, "\n"), rules)
 }
 
-func runRuleCase(t *testing.T, c *ruleCase) {
+// runRuleCase plays a case and prints the states its blocks expect.
+func runRuleCase(t *testing.T, c *ruleCase) *rulePrint {
 	w := newRuleWorld(t, c)
 	r := w.Rules()
 	for _, l := range c.setup {
@@ -247,33 +416,35 @@ func runRuleCase(t *testing.T, c *ruleCase) {
 			actions = append(actions, ruleAction{l, a})
 		}
 	}
-
-	checks := map[int][]ruleCheck{}
-	for _, l := range c.want {
-		ck := ruleCheck{ruleLine: l, step: len(actions)}
-		if rest, ok := strings.CutPrefix(l.text, "step "); ok {
-			num, body, found := strings.Cut(rest, ":")
-			require.True(t, found, "%s: want \"step N: check\"", l.pos)
-			n, err := strconv.Atoi(strings.TrimSpace(num))
-			require.NoError(t, err, "%s: bad step number", l.pos)
-			require.True(t, n >= 1 && n <= len(actions), "%s: step %d outside 1 to %d", l.pos, n, len(actions))
-			ck.step, ck.text = n, strings.TrimSpace(body)
-		}
-		checks[ck.step] = append(checks[ck.step], ck)
+	p := &rulePrint{after: map[int][]string{}}
+	for _, b := range c.wants {
+		require.LessOrEqual(t, b.step, len(actions), "%s:%d: %s, but the case has %d actions", c.pos, b.first, b.header(), len(actions))
 	}
-
 	for i, a := range actions {
 		out := w.Step(a.action)
-		step := i + 1
-		for _, ck := range checks[step] {
-			applyRuleCheck(t, w, &out, step, ck)
+		p.after[i+1] = printState(w, &out)
+		p.last = p.after[i+1]
+	}
+	p.grid = strings.Split(strings.TrimRight(w.ASCII(), "\n"), "\n")
+	return p
+}
+
+// printState prints the world after a step and the step's outcome: every
+// line of a "want" block.
+func printState(w *World, out *Outcome) []string {
+	r := w.Rules()
+	var inv []string
+	for i := range r.Items {
+		if n := w.Inventory(Item(i)); n != int(r.Items[i].Initial) {
+			inv = append(inv, fmt.Sprintf("%s=%d", r.Items[i].Name, n))
 		}
 	}
-
-	if c.hasMap {
-		got := strings.TrimRight(w.ASCII(), "\n")
-		want := strings.Join(c.wantMap, "\n")
-		assert.Equal(t, want, got, "%s: case %q: map after %d actions", c.pos, c.name, len(actions))
+	return []string{
+		strings.TrimSpace("outcome " + formatOutcome(r, out)),
+		"reward " + strconv.FormatFloat(out.Reward(), 'g', -1, 64),
+		strings.TrimSpace("inventory " + strings.Join(inv, " ")),
+		strings.TrimSpace("achievements " + strings.ReplaceAll(achievementList(r, w.Achievements()), ",", " ")),
+		fmt.Sprintf("player facing=%s sleeping=%t dead=%t done=%t", w.Facing(), w.Sleeping(), w.Dead(), w.Done()),
 	}
 }
 
@@ -323,79 +494,10 @@ func applyRuleSetup(t *testing.T, w *World, l ruleLine) {
 	}
 }
 
-// applyRuleCheck compares the world and the outcome of the step with one
-// want line.
-func applyRuleCheck(t *testing.T, w *World, out *Outcome, step int, ck ruleCheck) {
-	t.Helper()
-	r := w.Rules()
-	at := fmt.Sprintf("%s (after action %d)", ck.pos, step)
-	cmd, args := splitRuleLine(ck.text)
-	switch cmd {
-	case "outcome":
-		got := outcomeFields(r, out)
-		for _, kv := range args {
-			key, want, ok := strings.Cut(kv, "=")
-			require.True(t, ok, "%s: want key=value, got %q", ck.pos, kv)
-			g, known := got[key]
-			require.True(t, known, "%s: unknown outcome key %q", ck.pos, key)
-			if listKeys[key] {
-				want = sortedList(want)
-			}
-			assert.Equal(t, want, g, "%s: outcome %s (outcome %s)", at, key, formatOutcome(got))
-		}
-	case "reward":
-		require.Len(t, args, 1, "%s: reward X", ck.pos)
-		want, err := strconv.ParseFloat(args[0], 64)
-		require.NoError(t, err, ck.pos)
-		assert.InDelta(t, want, out.Reward(), 1e-9, "%s: reward (outcome %s)", at, formatOutcome(outcomeFields(r, out)))
-		assert.Equal(t, int64(math.Round(want*10)), out.RewardTenths(), "%s: reward in tenths", at)
-	case "inventory":
-		want := map[string]int{}
-		for i := range r.Items {
-			want[r.Items[i].Name] = int(r.Items[i].Initial)
-		}
-		for _, kv := range args {
-			name, n := parseRuleCount(t, ck.pos, kv)
-			_, ok := r.ItemByName(name)
-			require.True(t, ok, "%s: unknown item %q", ck.pos, name)
-			want[name] = n
-		}
-		assert.Equal(t, formatInventory(r, func(it Item) int { return want[r.Items[it].Name] }),
-			formatInventory(r, w.Inventory), "%s: inventory (items not listed hold their initial value)", at)
-	case "achievements":
-		for _, a := range args {
-			_, ok := r.Achievement(a)
-			require.True(t, ok, "%s: unknown achievement %q", ck.pos, a)
-		}
-		assert.Equal(t, sortedList(strings.Join(args, ",")), achievementList(r, w.Achievements()), "%s: achievements", at)
-	case "done", "dead", "sleeping":
-		require.Len(t, args, 1, "%s: %s BOOL", ck.pos, cmd)
-		want := parseRuleBool(t, ck.pos, args[0])
-		got := map[string]bool{"done": w.Done(), "dead": w.Dead(), "sleeping": w.Sleeping()}[cmd]
-		assert.Equal(t, want, got, "%s: %s", at, cmd)
-	case "facing":
-		require.Len(t, args, 1, "%s: facing DIR", ck.pos)
-		assert.Equal(t, parseRuleDir(t, ck.pos, args[0]).String(), w.Facing().String(), "%s: facing", at)
-	default:
-		require.Failf(t, "bad want line", "%s: unknown check %q", ck.pos, cmd)
-	}
-}
-
-// listKeys are the outcome keys whose values are comma-separated sets.
-var listKeys = map[string]bool{"missing": true, "nearby": true, "unlocked": true, "events": true}
-
-// outcomeFields renders every outcome field as text, keyed as in the case
-// files; sets are sorted and comma-separated.
-func outcomeFields(r *Rules, o *Outcome) map[string]string {
-	name := func(i int, names func(int) string, n int) string {
-		if i < n {
-			return names(i)
-		}
-		return fmt.Sprintf("#%d", i)
-	}
-	itemName := func(i int) string { return r.Items[i].Name }
-	matName := func(i int) string { return r.Materials[i].Name }
-	var missing, nearby []string
+// formatOutcome prints an outcome's fields that are not zero, in a fixed
+// order; sets are sorted and comma-separated.
+func formatOutcome(r *Rules, o *Outcome) string {
+	var missing, nearby, events []string
 	for i := range r.Items {
 		if o.Missing.Has(Item(i)) {
 			missing = append(missing, r.Items[i].Name)
@@ -406,51 +508,38 @@ func outcomeFields(r *Rules, o *Outcome) map[string]string {
 			nearby = append(nearby, r.Materials[i].Name)
 		}
 	}
-	var events []string
 	for i, n := range []string{"woke", "woke_hurt", "hurt", "died", "time_up"} {
 		if o.Events&(1<<i) != 0 {
 			events = append(events, n)
 		}
 	}
-	return map[string]string{
-		"kind":         o.Kind.String(),
-		"reason":       o.Reason.String(),
-		"item":         name(int(o.Item), itemName, len(r.Items)),
-		"material":     name(int(o.Material), matName, len(r.Materials)),
-		"object":       o.Object.String(),
-		"count":        strconv.Itoa(int(o.Count)),
-		"damage":       strconv.Itoa(int(o.Damage)),
-		"defeated":     strconv.FormatBool(o.Defeated),
-		"health_delta": strconv.Itoa(int(o.HealthDelta)),
-		"done":         strconv.FormatBool(o.Done),
-		"missing":      sortedList(strings.Join(missing, ",")),
-		"nearby":       sortedList(strings.Join(nearby, ",")),
-		"unlocked":     achievementList(r, o.Unlocked),
-		"events":       sortedList(strings.Join(events, ",")),
+	name := func(i int, n int, names func(int) string) string {
+		if i < n {
+			return names(i)
+		}
+		return fmt.Sprintf("#%d", i)
 	}
-}
-
-// formatOutcome renders outcome fields in a stable order for messages.
-func formatOutcome(f map[string]string) string {
-	keys := make([]string, 0, len(f))
-	for k := range f {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "%s=%s ", k, f[k])
+	field := func(key, value string, zero bool) {
+		if !zero {
+			fmt.Fprintf(&b, "%s=%s ", key, value)
+		}
 	}
+	field("kind", o.Kind.String(), false)
+	field("reason", o.Reason.String(), o.Reason == ReasonNone)
+	field("item", name(int(o.Item), len(r.Items), func(i int) string { return r.Items[i].Name }), o.Item == 0)
+	field("material", name(int(o.Material), len(r.Materials), func(i int) string { return r.Materials[i].Name }), o.Material == MatNone)
+	field("object", o.Object.String(), o.Object == ObjNone)
+	field("count", strconv.Itoa(int(o.Count)), o.Count == 0)
+	field("damage", strconv.Itoa(int(o.Damage)), o.Damage == 0)
+	field("defeated", "true", !o.Defeated)
+	field("health_delta", strconv.Itoa(int(o.HealthDelta)), o.HealthDelta == 0)
+	field("missing", sortedList(strings.Join(missing, ",")), len(missing) == 0)
+	field("nearby", sortedList(strings.Join(nearby, ",")), len(nearby) == 0)
+	field("unlocked", achievementList(r, o.Unlocked), o.Unlocked == 0)
+	field("events", sortedList(strings.Join(events, ",")), len(events) == 0)
+	field("done", "true", !o.Done)
 	return strings.TrimSpace(b.String())
-}
-
-// formatInventory renders every item count, in item order.
-func formatInventory(r *Rules, count func(Item) int) string {
-	parts := make([]string, len(r.Items))
-	for i := range r.Items {
-		parts[i] = fmt.Sprintf("%s=%d", r.Items[i].Name, count(Item(i)))
-	}
-	return strings.Join(parts, " ")
 }
 
 // achievementList returns the names of a set, sorted and comma-separated.
