@@ -112,6 +112,11 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 		return sim.ActNoop
 	}
 	reply, err := protocol.ParseReply(raw, obs.Actions)
+	if ctx.Err() != nil && a.ctx.Err() == nil {
+		// The step timeout covers reading the reply too.
+		a.err = fmt.Errorf("agent: reply not read within the step timeout %s: %w", a.opts.StepTimeout, ctx.Err())
+		return sim.ActNoop
+	}
 	if err != nil {
 		a.stats.Invalid++
 		a.invalid = err.Error()

@@ -250,6 +250,7 @@ func (p *Exec) start() (*execProc, error) {
 	cmd := exec.Command(p.opts.Command[0], p.opts.Command[1:]...)
 	cmd.Dir = p.opts.Dir
 	cmd.WaitDelay = execWaitDelay
+	ownGroup(cmd)
 	tail := &tailWriter{w: p.opts.Stderr}
 	cmd.Stderr = tail
 	stdin, err := cmd.StdinPipe()
@@ -476,10 +477,11 @@ func (pr *execProc) stop(grace time.Duration) {
 		select {
 		case <-pr.exited:
 		default:
-			_ = pr.cmd.Process.Kill()
+			killGroup(pr.cmd.Process)
 		}
 		<-pr.exited
-		_ = pr.stdout.Close() // unblocks the reader if a grandchild holds the pipe
+		killGroup(pr.cmd.Process) // what the agent started, still running without it
+		_ = pr.stdout.Close()     // unblocks the reader if a grandchild holds the pipe
 		pr.wg.Wait()
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -384,4 +385,52 @@ func TestExecNoGoroutineLeak(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before)
+}
+
+// TestExecAgentsLeaveNoOrphans: what an exec agent starts dies with it,
+// whether the agent exits when its stdin closes or must be killed. Before
+// the agents had their own process group, one run left 12 orphans.
+func TestExecAgentsLeaveNoOrphans(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "js" {
+		t.Skip("process groups are Unix's")
+	}
+	shortCloseGrace(t)
+	for name, tail := range map[string]string{
+		"exits":   `done`,
+		"ignores": `done; trap '' TERM; while :; do sleep 1; done`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "child.pid")
+			script := `sleep 300 & echo $! > ` + pidFile + `; while read -r line; do case "$line" in *reset*) echo '{"type":"ready"}';; *) echo '{"action":"noop"}';; esac; ` + tail
+			p, err := NewExec(ExecOptions{Command: []string{"/bin/sh", "-c", script}, Timeout: 5 * time.Second})
+			require.NoError(t, err)
+			require.NoError(t, p.Reset(context.Background(), "t"))
+			_, _, err = p.Act(context.Background(), execObs(0))
+			require.NoError(t, err)
+			data, err := os.ReadFile(pidFile)
+			require.NoError(t, err)
+			child, err := strconv.Atoi(strings.TrimSpace(string(data)))
+			require.NoError(t, err)
+			require.True(t, alive(child), "the agent's child runs while the agent does")
+			require.NoError(t, p.Close())
+			deadline := time.Now().Add(5 * time.Second)
+			for alive(child) && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			assert.False(t, alive(child), "the agent's child (pid %d) outlived it", child)
+		})
+	}
+}
+
+// alive reports whether pid is a running process (a zombie waiting for
+// its reaper is not).
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
 }

@@ -11,10 +11,10 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/longcraft/longcraft/bench/task"
@@ -103,35 +103,71 @@ func ParseReply(raw string, actions []string) (Reply, error) {
 // extractObject returns the first balanced {...} of s that mentions
 // "action", skipping strings' contents when matching braces.
 func extractObject(s string) string {
-	for start := strings.IndexByte(s, '{'); start >= 0; {
-		depth, inStr, esc := 0, false, false
-		for i := start; i < len(s); i++ {
+	obj, _ := scanObject(s)
+	return obj
+}
+
+// scanObject is extractObject, in time linear in len(s) (whatever the
+// braces: a reply of nested or unclosed ones costs one pass, not one per
+// brace), also returning how many bytes it visited, which the tests bound.
+//
+// One pass from the first '{' matches braces with a stack, skipping
+// strings; each balanced pair is a candidate, and the earliest-starting
+// candidate holding an "action" key wins (found among the key's
+// occurrences by binary search). If none does, a second pass matches
+// braces ignoring quotes, for replies whose stray quote (in prose before
+// the object) threw the string tracking off.
+func scanObject(s string) (string, int) {
+	keys := occurrences(s, `"action"`)
+	visited := 0
+	for _, quoted := range []bool{true, false} {
+		var stack []int
+		best, bestEnd := -1, -1
+		inStr, esc := false, false
+		for i := strings.IndexByte(s, '{'); i >= 0 && i < len(s); i++ {
+			visited++
 			c := s[i]
 			switch {
-			case esc:
+			case quoted && esc:
 				esc = false
-			case inStr && c == '\\':
+			case quoted && inStr && c == '\\':
 				esc = true
-			case c == '"':
+			case quoted && c == '"':
 				inStr = !inStr
-			case inStr:
+			case quoted && inStr:
 			case c == '{':
-				depth++
-			case c == '}':
-				depth--
-				if depth == 0 {
-					if obj := s[start : i+1]; bytes.Contains([]byte(obj), []byte(`"action"`)) {
-						return obj
-					}
-					i = len(s) // try the next '{'
+				stack = append(stack, i)
+			case c == '}' && len(stack) > 0:
+				start := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if (best < 0 || start < best) && holds(keys, start, i+1) {
+					best, bestEnd = start, i+1
 				}
 			}
 		}
-		next := strings.IndexByte(s[start+1:], '{')
-		if next < 0 {
-			break
+		if best >= 0 {
+			return s[best:bestEnd], visited
 		}
-		start += 1 + next
 	}
-	return ""
+	return "", visited
+}
+
+// occurrences returns the offsets of sub in s, ascending.
+func occurrences(s, sub string) []int {
+	var at []int
+	for off := 0; ; {
+		i := strings.Index(s[off:], sub)
+		if i < 0 {
+			return at
+		}
+		at = append(at, off+i)
+		off += i + len(sub)
+	}
+}
+
+// holds reports whether one of the occurrences at (of a key of length 8)
+// lies wholly within s[start:end].
+func holds(at []int, start, end int) bool {
+	k := sort.SearchInts(at, start)
+	return k < len(at) && at[k]+len(`"action"`) <= end
 }

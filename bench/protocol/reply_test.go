@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,6 +29,32 @@ func TestParseReply(t *testing.T) {
 		_, err := ParseReply(bad, actions)
 		assert.ErrorIs(t, err, ErrInvalid, bad)
 	}
+}
+
+// TestReplyParsingIsLinear: the parser visits each byte at most twice
+// (two passes), whatever the braces. The first parser restarted at every
+// '{': 256 KiB of braces took 47 s there, outside every step timeout.
+func TestReplyParsingIsLinear(t *testing.T) {
+	const n = 1 << 20
+	for name, raw := range map[string]string{
+		"opened":        strings.Repeat("{", n),
+		"nested":        strings.Repeat("{", n/2) + strings.Repeat("}", n/2),
+		"pairs":         strings.Repeat("{}", n/2),
+		"quotes":        strings.Repeat(`{"`, n/2),
+		"nested action": strings.Repeat("{", n/4) + `{"action":"do"}` + strings.Repeat("}", n/4),
+	} {
+		obj, visited := scanObject(raw)
+		assert.LessOrEqual(t, visited, 2*len(raw), name)
+		if name == "nested action" {
+			assert.Equal(t, raw, obj, "the outermost object holding the action is the first to start")
+		}
+	}
+	r, err := ParseReply(strings.Repeat("{", 1000)+`{"action":"do"}`, actions)
+	require.NoError(t, err, "unclosed braces before the object")
+	assert.Equal(t, "do", r.Action)
+	r, err = ParseReply(`He said "hi {"action":"noop"}`, actions)
+	require.NoError(t, err, "a stray quote in prose: the quote-blind pass finds it")
+	assert.Equal(t, "noop", r.Action)
 }
 
 // FuzzParseReply: any text gives a reply with a listed action or an

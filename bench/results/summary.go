@@ -62,6 +62,11 @@ type Summary struct {
 	Progression  float64 `json:"progression"`   // BALROG progression over them, %
 	Overall      Group   `json:"overall"`
 	Groups       []Group `json:"groups"`
+	// Partial: the run stopped (Ctrl-C, a crash resumed later, an error)
+	// before all Planned episodes had a result; the figures cover those
+	// that have one.
+	Partial bool `json:"partial,omitempty"`
+	Planned int  `json:"planned,omitempty"`
 }
 
 // Wilson returns the 95% Wilson score interval of k successes in n.

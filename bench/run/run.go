@@ -9,6 +9,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -47,6 +48,7 @@ type Config struct {
 // worker plays episodes on one goroutine, reusing its worlds, recorder
 // and external player.
 type worker struct {
+	ctx    context.Context // cancelled: the episode being played is abandoned
 	cfg    Config
 	index  int
 	worlds map[int]*sim.World // by map size
@@ -54,8 +56,8 @@ type worker struct {
 	agents *agent.Source // opened on first use; keeps an external player's connection
 }
 
-func newWorker(cfg Config, index int) *worker {
-	return &worker{cfg: cfg, index: index, worlds: map[int]*sim.World{}, rec: trace.NewRecorder(10000)}
+func newWorker(ctx context.Context, cfg Config, index int) *worker {
+	return &worker{ctx: ctx, cfg: cfg, index: index, worlds: map[int]*sim.World{}, rec: trace.NewRecorder(10000)}
 }
 
 // close releases the worker's external player.
@@ -68,7 +70,8 @@ func (p *worker) close() {
 // agent returns the worker's agent for task t.
 func (p *worker) agent(t *task.Task) (agent.Agent, error) {
 	if p.agents == nil {
-		src, err := agent.Open(p.cfg.Agent, agent.Options{External: p.cfg.External, Recorded: p.cfg.recorded, Worker: p.index, Remote: remote.Connector{}})
+		src, err := agent.Open(p.cfg.Agent, agent.Options{External: p.cfg.External, Recorded: p.cfg.recorded, Worker: p.index,
+			Remote: remote.Connector{}, Context: p.ctx})
 		if err != nil {
 			return nil, err
 		}
@@ -92,9 +95,15 @@ func (p *worker) world(t *task.Task) (*sim.World, error) {
 	return w, nil
 }
 
+// errAbandoned marks an episode cut short by the run's cancellation: it
+// has no result (it did not end by its task's rules), and a resumed run
+// plays it again.
+var errAbandoned = errors.New("episode abandoned: the run was cancelled")
+
 // play generates the task of spec and plays it; the episode's trace is
-// returned when the config records traces.
-func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode) {
+// returned when the config records traces. When the worker's context is
+// cancelled mid-episode (Ctrl-C) it returns errAbandoned.
+func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode, error) {
 	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent}
 	res.End = "error"
 	var t *task.Task
@@ -111,14 +120,14 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	}
 	if err != nil {
 		res.Err = err.Error()
-		return res, nil
+		return res, nil, nil
 	}
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
 	res.Observability, res.Feedback = string(t.Observability), string(t.Feedback)
 	ag, err := p.agent(t)
 	if err != nil {
 		res.Err = err.Error()
-		return res, nil
+		return res, nil, nil
 	}
 	failer, _ := ag.(agent.Failer)
 	stopper, _ := ag.(agent.Stopper)
@@ -127,7 +136,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	w, err := p.world(t)
 	if err != nil {
 		res.Err = err.Error()
-		return res, nil
+		return res, nil, nil
 	}
 	res.Ruleset = w.Rules().Name
 	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
@@ -137,11 +146,17 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	ag.Reset(t.Seed)
 	e := episode.New(t, w, opts)
 	for !e.Over() {
+		if p.ctx.Err() != nil {
+			return res, nil, errAbandoned
+		}
 		if stopper != nil && stopper.Stopped() {
 			e.Stop(task.EndStopped) // the recorded player stopped here
 			break
 		}
 		a := ag.Act(w, e.Last())
+		if p.ctx.Err() != nil { // the call was cancelled, not the agent's failure
+			return res, nil, errAbandoned
+		}
 		// A failed external player answered nothing: its stand-in noop is
 		// not played.
 		if failer != nil && failer.Err() != nil {
@@ -169,9 +184,9 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 		externalStats(&res, c.Stats())
 	}
 	if !p.cfg.Traces {
-		return res, nil
+		return res, nil, nil
 	}
-	return res, e.Trace()
+	return res, e.Trace(), nil
 }
 
 // Play generates the task of spec and plays it with cfg's agent.
@@ -183,9 +198,10 @@ func Play(spec task.Spec, cfg Config) results.Result {
 // PlayTrace is Play, returning the episode's trace too.
 func PlayTrace(spec task.Spec, cfg Config) (results.Result, *trace.Episode) {
 	cfg.Traces = true
-	w := newWorker(cfg, 0)
+	w := newWorker(context.Background(), cfg, 0)
 	defer w.close()
-	return w.play(0, spec)
+	res, ep, _ := w.play(0, spec) // never abandoned: the context is never cancelled
+	return res, ep
 }
 
 // Done is one finished episode, handed to Suite's callback.
@@ -198,8 +214,9 @@ type Done struct {
 // suite) across cfg.Workers goroutines and hands each finished episode to
 // done, one call at a time. Results do not depend on the number of workers
 // (each is a function of its spec alone); only the order of the calls
-// does. On cancellation it stops starting episodes, lets running ones
-// finish, and returns ctx's error.
+// does. On cancellation it stops starting episodes, abandons running ones
+// (cancelling their agents' calls: they get no result, and a resumed run
+// plays them again), and returns ctx's error.
 func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, done func(Done) error) error {
 	if _, err := agent.Lookup(cfg.Agent); err != nil {
 		return err
@@ -207,10 +224,13 @@ func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, do
 	var mu sync.Mutex
 	failed := false // a done error: later episodes are not handed on
 	pool := workers.Pool[*worker]{Jobs: len(specs), Workers: cfg.Workers,
-		New:     func(k int) (*worker, error) { return newWorker(cfg, k), nil },
+		New:     func(k int) (*worker, error) { return newWorker(ctx, cfg, k), nil },
 		Release: (*worker).close}
 	return pool.Run(ctx, func(p *worker, i int) error {
-		res, ep := p.play(indices[i], specs[i])
+		res, ep, err := p.play(indices[i], specs[i])
+		if err != nil {
+			return nil // abandoned: pool.Run returns ctx's error
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if failed {

@@ -62,7 +62,7 @@ func TestShardsMergeToTheSameRun(t *testing.T) {
 		assert.Equal(t, readFile(t, filepath.Join(whole, f)), readFile(t, filepath.Join(merged, f)), f)
 	}
 	_, err = Merge(t.TempDir(), []string{shards[0], shards[0]})
-	assert.ErrorContains(t, err, "in both")
+	assert.ErrorContains(t, err, "shard 0 of 3 given twice")
 	// A shard played from another lock: not the same tasks.
 	other := t.TempDir()
 	rs, err := results.Read(filepath.Join(shards[2], results.ResultsFile))
@@ -71,7 +71,9 @@ func TestShardsMergeToTheSameRun(t *testing.T) {
 		rs[i].Lock = "0123456789abcdef"
 	}
 	require.NoError(t, results.WriteSorted(filepath.Join(other, results.ResultsFile), rs))
-	require.NoError(t, os.WriteFile(filepath.Join(other, results.SummaryFile), readFile(t, filepath.Join(shards[2], results.SummaryFile)), 0o644))
+	for _, f := range []string{results.SummaryFile, results.DefinitionFile} {
+		require.NoError(t, os.WriteFile(filepath.Join(other, f), readFile(t, filepath.Join(shards[2], f)), 0o644))
+	}
 	_, err = Merge(t.TempDir(), []string{shards[0], shards[1], other})
 	assert.ErrorContains(t, err, "not the same tasks")
 }

@@ -3,11 +3,18 @@ package run
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/longcraft/longcraft/bench/report"
@@ -17,6 +24,7 @@ import (
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
 )
 
 // Options describe a scoring run.
@@ -35,33 +43,56 @@ type Options struct {
 }
 
 // Plan expands the options' suite into the episodes this shard plays, with
-// their positions in the whole suite.
+// their positions in the whole suite. Filters that match nothing in the
+// suite are an error naming the values it has.
 func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) {
+	p, err := plan(o)
+	return p.name, p.specs, p.indices, err
+}
+
+// planned is a run's plan: this shard's episodes and what defines them.
+type planned struct {
+	name      string
+	specs     []task.Spec
+	indices   []int
+	suiteHash string // of every spec the suite expands to
+	total     int    // episodes over all shards, after filters
+}
+
+func plan(o Options) (planned, error) {
+	var p planned
 	var all []task.Spec
 	if agent.IsRecorded(o.Suite) {
 		r, err := agent.LoadRecorded(o.Suite)
 		if err != nil {
-			return "", nil, nil, err
+			return p, err
 		}
-		name, all = r.SuiteName(), r.Specs()
+		p.name, all = r.SuiteName(), r.Specs()
 	} else {
 		s, err := suite.Load(o.Suite)
 		if err != nil {
-			return "", nil, nil, err
+			return p, err
 		}
-		name, all = s.Name, s.Expand()
+		p.name, all = s.Name, s.Expand()
 	}
-	keep := func(list []string, v string) bool {
-		if len(list) == 0 {
-			return true
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	has := map[string]map[string]bool{"tier": {}, "family": {}}
+	for _, sp := range all {
+		if err := enc.Encode(sp); err != nil {
+			return p, err
 		}
-		for _, x := range list {
-			if x == v {
-				return true
+		has["tier"][sp.Tier], has["family"][sp.Family] = true, true
+	}
+	p.suiteHash = hex.EncodeToString(h.Sum(nil))
+	for kind, list := range map[string][]string{"tier": o.Tiers, "family": o.Families} {
+		for _, v := range list {
+			if !has[kind][v] {
+				return p, fmt.Errorf("--%s %s: suite %s has no such %s (it has %s)", kind, v, p.name, kind, strings.Join(sortedKeys(has[kind]), ", "))
 			}
 		}
-		return false
 	}
+	keep := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
 	seen := map[[2]string]int{}
 	shards := max(o.Shards, 1)
 	for i, sp := range all {
@@ -72,13 +103,45 @@ func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) 
 		if seen[k]++; o.Seeds > 0 && seen[k] > o.Seeds {
 			continue
 		}
+		p.total++
 		if i%shards != o.Shard {
 			continue
 		}
-		specs = append(specs, sp)
-		indices = append(indices, i)
+		p.specs = append(p.specs, sp)
+		p.indices = append(p.indices, i)
 	}
-	return name, specs, indices, nil
+	if p.total == 0 {
+		return p, fmt.Errorf("suite %s: the filters leave no episode", p.name)
+	}
+	return p, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// definition is what defines the run o plans as p, from suite lock lock.
+func definition(o Options, p planned, lock string) results.Definition {
+	d := results.Definition{Suite: p.name, SuiteHash: p.suiteHash, Lock: lock, Episodes: p.total,
+		Tiers: o.Tiers, Families: o.Families, Seeds: o.Seeds, Shard: o.Shard, Shards: max(o.Shards, 1),
+		Agent: o.Agent, Certify: o.Certify, NoProgress: o.NoProgress, TimeoutMs: o.Timeout.Milliseconds(), Traces: o.Traces}
+	for _, r := range []*sim.Rules{sim.Classic(), sim.Extended()} {
+		d.Rules = append(d.Rules, fmt.Sprintf("%s v%d", r.Name, r.Version))
+	}
+	if k, err := agent.Lookup(o.Agent); err == nil && !k.Offline {
+		x := o.External
+		d.Model, d.Temperature, d.MaxTokens, d.History = x.Model, x.Temperature, x.MaxTokens, x.History
+		d.ImageSize, d.Symbolic, d.NoNotice = x.ImageSize, x.Symbolic, x.NoNotice
+		if u, err := url.Parse(x.BaseURL); err == nil && u.Host != "" {
+			d.BaseURL = u.Scheme + "://" + u.Host
+		}
+	}
+	return d
 }
 
 // Outcome is what Score leaves: the summary of every result in the run
@@ -87,20 +150,34 @@ type Outcome struct {
 	Summary  results.Summary
 	Played   int // episodes played by this invocation
 	Skipped  int // already in results.jsonl (resume)
+	Replayed int // had a result but lost its trace to a crash: played again
 	Steps    int // steps played by this invocation
 	Elapsed  time.Duration
 	Complete bool // every planned episode has a result
 }
 
-// Score plays a suite with an agent into o.Out: results.jsonl appended as
-// each episode finishes, traces, then (when complete) results.jsonl in
+// needsTrace reports whether a result's episode has a trace in the run's
+// trace file when traces are kept as traces says.
+func needsTrace(traces string, r *results.Result) bool {
+	return traces == "all" || traces == "failures" && !r.Success
+}
+
+// Score plays a suite with an agent into o.Out and leaves results.jsonl
+// (a line per episode as it finishes), the traces, then results.jsonl in
 // suite order, summary.json and report.html. progress, if not nil, is
-// called with (done, total) after each episode. On cancellation the
-// results so far stay on disk, the summary covers them, and the error is
-// ctx's.
+// called with (done, total) after each episode.
+//
+// An episode is done once its trace (when kept) and then its result line
+// are written, in that order, each flushed before the next episode's: a
+// crash at any point loses at most the episodes being played. --resume
+// checks run.json against this invocation's definition, drops a torn last
+// line, and plays again any episode whose result lost its trace, dropping
+// traces that have no result. On cancellation the results so far stay on
+// disk and summary.json and report.html cover them, marked partial; the
+// error is ctx's.
 func Score(ctx context.Context, o Options, progress func(done, total int)) (Outcome, error) {
 	var oc Outcome
-	name, specs, indices, err := Plan(o)
+	p, err := plan(o)
 	if err != nil {
 		return oc, err
 	}
@@ -125,7 +202,20 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	if o.Config.lock != nil {
 		lockHash = o.Config.lock.Hash
 	}
-	done := map[int]bool{}
+	def := definition(o, p, lockHash)
+	if o.Resume {
+		switch was, err := results.ReadDefinition(o.Out); {
+		case errors.Is(err, results.ErrNoDefinition) && len(have) == 0:
+		case err != nil:
+			return oc, fmt.Errorf("resume: %w", err)
+		default:
+			if diff := def.Differs(was); diff != "" {
+				return oc, fmt.Errorf("resume %s: this invocation is not the run it continues (%s): use another --out", o.Out, diff)
+			}
+		}
+	}
+	kept := map[int]bool{}
+	var keptResults []results.Result
 	for _, r := range have {
 		if r.Agent != o.Agent {
 			return oc, fmt.Errorf("%s: results of agent %q, this run is %q", resultsPath, r.Agent, o.Agent)
@@ -133,33 +223,83 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 		if r.Lock != lockHash {
 			return oc, fmt.Errorf("%s: results played from suite lock %q, this run's is %q: they are not the same tasks", resultsPath, short(r.Lock), short(lockHash))
 		}
-		done[r.Index] = true
+		if !kept[r.Index] { // a duplicate line is dropped
+			kept[r.Index] = true
+			keptResults = append(keptResults, r)
+		}
 	}
+	have = keptResults
 	if err := saveLock(); err != nil {
 		return oc, err
 	}
+	if err := results.WriteDefinition(o.Out, def); err != nil {
+		return oc, err
+	}
+
+	var tw *trace.Writer
+	o.Config.Traces = o.Traces == "all" || o.Traces == "failures"
+	if o.Config.Traces {
+		// Keep one trace per result; a result whose trace was lost is
+		// played again, and a trace without its result (the crash came
+		// between the two writes) is dropped, since its episode will be.
+		byID := map[string]*results.Result{}
+		for i := range have {
+			byID[have[i].ID] = &have[i]
+		}
+		traced := map[string]bool{}
+		if tw, err = trace.OpenAppend(filepath.Join(o.Out, results.TraceFile), func(_ int, ep *trace.Episode) bool {
+			if ep.Header.Task == nil {
+				return false
+			}
+			id := ep.Header.Task.ID()
+			r := byID[id]
+			if r == nil || traced[id] || !needsTrace(o.Traces, r) {
+				return false
+			}
+			traced[id] = true
+			return true
+		}); err != nil {
+			return oc, err
+		}
+		defer func() {
+			if tw != nil {
+				tw.Close()
+			}
+		}()
+		var whole []results.Result
+		for _, r := range have {
+			if needsTrace(o.Traces, &r) && !traced[r.ID] {
+				oc.Replayed++
+				continue
+			}
+			whole = append(whole, r)
+		}
+		have = whole
+	}
+	// The results file holds exactly the kept results before anything is
+	// appended: a torn last line, duplicates and results to play again go.
+	if err := results.WriteSorted(resultsPath, have); err != nil {
+		return oc, err
+	}
+	done := map[int]bool{}
+	for _, r := range have {
+		done[r.Index] = true
+	}
 	var todoSpecs []task.Spec
 	var todoIdx []int
-	for i, sp := range specs {
-		if !done[indices[i]] {
-			todoSpecs, todoIdx = append(todoSpecs, sp), append(todoIdx, indices[i])
+	for i, sp := range p.specs {
+		if !done[p.indices[i]] {
+			todoSpecs, todoIdx = append(todoSpecs, sp), append(todoIdx, p.indices[i])
 		}
 	}
-	oc.Skipped = len(specs) - len(todoSpecs)
-	f, err := os.OpenFile(resultsPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	oc.Skipped = len(p.specs) - len(todoSpecs)
+	f, err := os.OpenFile(resultsPath, os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return oc, err
 	}
 	defer f.Close()
 	bw := bufio.NewWriter(f)
 	enc := json.NewEncoder(bw)
-	var tw *trace.Writer
-	o.Config.Traces = o.Traces == "all" || o.Traces == "failures"
-	if o.Config.Traces {
-		if tw, err = trace.OpenAppend(filepath.Join(o.Out, results.TraceFile)); err != nil {
-			return oc, err
-		}
-	}
 	start := time.Now()
 	o.Config.Agent = o.Agent
 	if agent.IsRecorded(o.Agent) {
@@ -168,36 +308,47 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 		}
 	}
 	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
-		// One line per finished episode, on disk before the next: a crash
-		// loses at most the episodes being played.
+		// The trace first, then the result: a result on disk means its
+		// trace is too.
+		if tw != nil && d.Trace != nil && needsTrace(o.Traces, &d.Result) {
+			if err := tw.Append(d.Trace); err != nil {
+				return err
+			}
+		}
 		if err := enc.Encode(&d.Result); err != nil {
 			return err
 		}
 		if err := bw.Flush(); err != nil {
 			return err
 		}
-		if tw != nil && d.Trace != nil && (o.Traces == "all" || !d.Result.Success) {
-			if err := tw.Append(d.Trace); err != nil {
-				return err
-			}
-		}
 		have = append(have, d.Result)
 		oc.Played++
 		oc.Steps += d.Result.Steps
 		if progress != nil {
-			progress(oc.Skipped+oc.Played, len(specs))
+			progress(oc.Skipped+oc.Played, len(p.specs))
 		}
 		return nil
 	})
 	oc.Elapsed = time.Since(start)
 	if tw != nil {
-		if err := tw.Close(); err != nil && runErr == nil {
+		err := tw.Close()
+		tw = nil
+		if err != nil && runErr == nil {
 			runErr = err
 		}
 	}
-	oc.Summary = results.Summarize(name, o.Agent, have, results.ClassicAchievements)
-	oc.Complete = len(have) == len(specs)
-	if runErr != nil || !oc.Complete {
+	oc.Summary = results.Summarize(p.name, o.Agent, have, results.ClassicAchievements)
+	oc.Complete = len(have) == len(p.specs)
+	if !oc.Complete {
+		// A partial run still says where it stands.
+		oc.Summary.Partial, oc.Summary.Planned = true, len(p.specs)
+		werr := results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), oc.Summary)
+		if werr == nil {
+			werr = report.WriteReport(filepath.Join(o.Out, results.ReportFile), oc.Summary, have)
+		}
+		return oc, errors.Join(runErr, werr)
+	}
+	if runErr != nil {
 		return oc, runErr
 	}
 	if err := results.WriteSorted(resultsPath, have); err != nil {
@@ -209,57 +360,152 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	return oc, report.WriteReport(filepath.Join(o.Out, results.ReportFile), oc.Summary, have)
 }
 
-// Merge combines the results of shard run directories into out: the same
-// results.jsonl and summary.json, byte for byte, as an unsharded run.
+// Merge combines the shard run directories of one run into out: the same
+// results.jsonl, summary.json, report.html, run.json and set of traces as
+// the run played unsharded. It refuses a shard set with a gap or an
+// overlap, shards of different runs (their run.json differ in more than
+// the shard), and unfinished shards, naming them.
 func Merge(out string, dirs []string) (results.Summary, error) {
+	fail := func(format string, a ...any) (results.Summary, error) {
+		return results.Summary{}, fmt.Errorf("merge: "+format, a...)
+	}
+	if len(dirs) == 0 {
+		return fail("no shard directories")
+	}
+	var def results.Definition
+	byShard := map[int]string{}
 	var all []results.Result
-	seen := map[int]string{}
-	suiteName, agent := "", ""
-	lock, lockDir := "", ""
-	for _, d := range dirs {
+	for k, d := range dirs {
+		sd, err := results.ReadDefinition(d)
+		if err != nil {
+			return fail("%w", err)
+		}
+		if k == 0 {
+			def = sd
+		} else if diff := sd.Differs(def, "shard"); diff != "" {
+			return fail("%s and %s are not shards of one run (%s)", d, dirs[0], diff)
+		}
+		if prev, dup := byShard[sd.Shard]; dup {
+			return fail("shard %d of %d given twice: %s and %s", sd.Shard, sd.Shards, prev, d)
+		}
+		byShard[sd.Shard] = d
+		var s results.Summary
+		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
+		if err != nil {
+			return fail("%s has no %s: is the shard finished?", d, results.SummaryFile)
+		}
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fail("%s: %w", filepath.Join(d, results.SummaryFile), err)
+		}
+		if s.Partial {
+			return fail("%s is unfinished (%d of %d episodes): resume it first", d, s.Episodes, s.Planned)
+		}
 		rs, err := results.Read(filepath.Join(d, results.ResultsFile))
 		if err != nil {
-			return results.Summary{}, fmt.Errorf("merge: %w", err)
+			return fail("%w", err)
 		}
-		var s results.Summary
-		if data, err := os.ReadFile(filepath.Join(d, results.SummaryFile)); err == nil {
-			if err := json.Unmarshal(data, &s); err != nil {
-				return results.Summary{}, fmt.Errorf("merge: %s: %w", filepath.Join(d, results.SummaryFile), err)
-			}
-		} else {
-			return results.Summary{}, fmt.Errorf("merge: %s has no %s: is the shard finished?", d, results.SummaryFile)
-		}
-		if suiteName != "" && (s.Suite != suiteName || s.Agent != agent) {
-			return results.Summary{}, fmt.Errorf("merge: %s ran %s with %s, others %s with %s", d, s.Suite, s.Agent, suiteName, agent)
-		}
-		suiteName, agent = s.Suite, s.Agent
 		for _, r := range rs {
-			// Shards must have played the same tasks: one suite lock (or
-			// none) for all of them.
-			if lockDir == "" { // the first result of all
-				lock, lockDir = r.Lock, d
+			if r.Lock != def.Lock || r.Agent != def.Agent {
+				return fail("%s: episode %d was played by %s from suite lock %s, the run is %s from %s: not the same tasks",
+					d, r.Index, r.Agent, short(r.Lock), def.Agent, short(def.Lock))
 			}
-			if r.Lock != lock {
-				return results.Summary{}, fmt.Errorf("merge: %s played from suite lock %q, %s from %q: not the same tasks", d, short(r.Lock), lockDir, short(lock))
-			}
-			if prev, dup := seen[r.Index]; dup {
-				return results.Summary{}, fmt.Errorf("merge: episode %d (%s) in both %s and %s", r.Index, r.ID, prev, d)
-			}
-			seen[r.Index] = d
-			all = append(all, r)
 		}
+		all = append(all, rs...)
+	}
+	var missing []string
+	for i := range def.Shards {
+		if _, ok := byShard[i]; !ok {
+			missing = append(missing, strconv.Itoa(i))
+		}
+	}
+	if len(missing) > 0 {
+		return fail("shard %s of %d missing (have %d of %d)", strings.Join(missing, ", "), def.Shards, len(byShard), def.Shards)
+	}
+	seen := map[int]bool{}
+	for _, r := range all {
+		if seen[r.Index] {
+			return fail("episode %d (%s) in two shards", r.Index, r.ID)
+		}
+		seen[r.Index] = true
+	}
+	if len(all) != def.Episodes {
+		return fail("the shards hold %d results, the run plans %d", len(all), def.Episodes)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return results.Summary{}, err
 	}
+	def.Shard, def.Shards = 0, 1
+	if err := results.WriteDefinition(out, def); err != nil {
+		return results.Summary{}, err
+	}
+	if def.Traces != "none" && def.Traces != "" {
+		if err := mergeTraces(out, dirs, all); err != nil {
+			return fail("%w", err)
+		}
+	}
 	if err := results.WriteSorted(filepath.Join(out, results.ResultsFile), all); err != nil {
 		return results.Summary{}, err
 	}
-	s := results.Summarize(suiteName, agent, all, results.ClassicAchievements)
+	s := results.Summarize(def.Suite, def.Agent, all, results.ClassicAchievements)
 	if err := results.WriteSummary(filepath.Join(out, results.SummaryFile), s); err != nil {
 		return results.Summary{}, err
 	}
 	return s, report.WriteReport(filepath.Join(out, results.ReportFile), s, all)
+}
+
+// mergeTraces writes the shards' traces into out's trace file, in suite
+// order, one per result that has one.
+func mergeTraces(out string, dirs []string, all []results.Result) error {
+	index := map[string]int{}
+	for _, r := range all {
+		index[r.ID] = r.Index
+	}
+	type located struct {
+		file *trace.File
+		i    int
+		at   int // suite position
+	}
+	var eps []located
+	for _, d := range dirs {
+		tf, err := trace.Open(filepath.Join(d, results.TraceFile))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // a shard whose episodes all succeeded, with traces of failures only
+		}
+		if err != nil {
+			return err
+		}
+		defer tf.Close()
+		for i := range tf.Index {
+			ep, err := tf.Episode(i)
+			if err != nil {
+				return err
+			}
+			if ep.Header.Task == nil {
+				return fmt.Errorf("%s: episode %d has no task", tf.Path, i)
+			}
+			at, ok := index[ep.Header.Task.ID()]
+			if !ok {
+				return fmt.Errorf("%s: episode %d (%s) has no result", tf.Path, i, ep.Header.Task.ID())
+			}
+			eps = append(eps, located{tf, i, at})
+		}
+	}
+	sort.Slice(eps, func(a, b int) bool { return eps[a].at < eps[b].at })
+	tw, err := trace.Create(filepath.Join(out, results.TraceFile))
+	if err != nil {
+		return err
+	}
+	for _, e := range eps {
+		ep, err := e.file.Episode(e.i)
+		if err == nil {
+			err = tw.Append(ep)
+		}
+		if err != nil {
+			tw.Close()
+			return err
+		}
+	}
+	return tw.Close()
 }
 
 // short abbreviates a lock hash for messages ("none" when empty).

@@ -10,13 +10,18 @@ import (
 	"os"
 
 	"github.com/vmihailenco/msgpack/v5"
+	"github.com/vmihailenco/msgpack/v5/msgpcode"
 )
 
 // A .lctrace file: the magic, then one record per episode (a uvarint
-// length and the episode's msgpack map), then an index (a msgpack array of
-// [offset, length, steps] per episode) and a footer (the index's offset,
-// little-endian uint64, and the index magic). A file cut short by a crash
-// has no footer; readers then scan the records that are whole.
+// length and the episode's msgpack map), then a zero byte (a record of
+// length 0: the end of the records), an index (a msgpack array of
+// [offset, length, steps] arrays, one per episode) and a footer (the
+// index's offset, little-endian uint64, and the index magic). A file cut
+// short by a crash has no footer; readers then scan the records, keeping
+// each whole one that decodes, up to the end marker or the first that
+// does not. Files written before the end marker (and with the index as one
+// flat array of numbers) still read.
 const (
 	fileMagic   = "LCTRACE\x01"
 	footerMagic = "LCTIDX01"
@@ -76,9 +81,12 @@ func NewWriter(name string, dst io.Writer) (*Writer, error) {
 }
 
 // OpenAppend opens a trace file to add episodes, creating it if missing:
-// a run resumed after a crash keeps the whole episodes already written
-// (and drops a torn last one and any index, rewritten by Close).
-func OpenAppend(path string) (*Writer, error) {
+// a run resumed after a crash keeps the whole episodes already written and
+// drops a torn last one and any index (Close rewrites it). keep, if not
+// nil, says which episodes stay (by position and content): a resumed run
+// drops the traces of episodes it will play again. When any is dropped the
+// file is rewritten, through a temporary file and a rename.
+func OpenAppend(path string, keep func(i int, ep *Episode) bool) (*Writer, error) {
 	if st, err := os.Stat(path); errors.Is(err, os.ErrNotExist) || err == nil && st.Size() <= int64(len(fileMagic)) {
 		return Create(path) // nothing, or nothing but the magic, was written
 	}
@@ -86,23 +94,32 @@ func OpenAppend(path string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	index := tf.Index
-	end := int64(len(fileMagic))
-	if n := len(index); n > 0 {
-		last := index[n-1]
-		var pre [binary.MaxVarintLen64]byte
-		_, k := binary.Uvarint(binary.AppendUvarint(pre[:0], uint64(last.Length)))
-		end = last.Offset + int64(k) + int64(last.Length)
-	}
-	for i := range index {
-		if index[i].Steps < 0 { // scanned: count the steps
+	kept := make([]bool, len(tf.Index))
+	all := true
+	for i := range tf.Index {
+		kept[i] = true
+		if keep != nil {
 			ep, err := tf.Episode(i)
 			if err != nil {
 				tf.Close()
 				return nil, err
 			}
-			index[i].Steps = len(ep.Actions)
+			kept[i] = keep(i, ep)
+			all = all && kept[i]
 		}
+	}
+	if !all {
+		err := rewriteKept(tf, kept)
+		tf.Close()
+		if err != nil {
+			return nil, err
+		}
+		return OpenAppend(path, nil)
+	}
+	index := tf.Index
+	end := int64(len(fileMagic))
+	if n := len(index); n > 0 {
+		end = index[n-1].Offset + recordSize(index[n-1])
 	}
 	tf.Close()
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
@@ -122,13 +139,62 @@ func OpenAppend(path string) (*Writer, error) {
 	return w, nil
 }
 
+// recordSize is a record's size in the file: its length prefix and map.
+func recordSize(e IndexEntry) int64 {
+	var pre [binary.MaxVarintLen64]byte
+	return int64(len(binary.AppendUvarint(pre[:0], uint64(e.Length)))) + int64(e.Length)
+}
+
+// rewriteKept rewrites tf's file with the kept records only, copied byte
+// for byte, atomically: the old file stays whole until the rename.
+func rewriteKept(tf *File, kept []bool) error {
+	tmp := tf.Path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("rewrite trace %s: %w", tf.Path, err)
+	}
+	bw := bufio.NewWriter(f)
+	_, err = bw.WriteString(fileMagic)
+	for i, e := range tf.Index {
+		if !kept[i] || err != nil {
+			continue
+		}
+		_, err = io.Copy(bw, io.NewSectionReader(tf.r, e.Offset, recordSize(e)))
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, tf.Path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("rewrite trace %s: %w", tf.Path, err)
+	}
+	return nil
+}
+
 // Append writes one episode and flushes it to the file, so that a crash
 // loses at most the episode being played.
+//
+// It writes only what Open can read: strings over the reader's limit are
+// cut and notes past an episode's note budget left out, with markers (see
+// limits.go), and a record that would still exceed maxRecord is refused.
 func (w *Writer) Append(ep *Episode) error {
+	ep = fitEpisode(ep)
 	w.buf.Reset()
 	w.enc.ResetWriter(&w.buf) // ResetWriter keeps the encoder's flags; Reset would clear them
 	if err := encodeEpisode(w.enc, ep, &w.z); err != nil {
 		return fmt.Errorf("write trace %s: %w", w.path, err)
+	}
+	if w.buf.Len() > maxRecord {
+		return fmt.Errorf("write trace %s: episode of %d steps encodes to %d bytes, over the %d-byte record limit", w.path, len(ep.Actions), w.buf.Len(), maxRecord)
 	}
 	var pre [binary.MaxVarintLen64]byte
 	n := binary.PutUvarint(pre[:], uint64(w.buf.Len()))
@@ -146,12 +212,16 @@ func (w *Writer) Append(ep *Episode) error {
 	return nil
 }
 
-// Close writes the index and footer and closes the file.
+// Close writes the end marker, the index and the footer, and closes the
+// file.
 func (w *Writer) Close() error {
 	var idx bytes.Buffer
 	e := msgpack.NewEncoder(&idx)
 	err := e.EncodeArrayLen(len(w.index))
 	for _, x := range w.index {
+		if err == nil {
+			err = e.EncodeArrayLen(3)
+		}
 		for _, v := range []int64{x.Offset, int64(x.Length), int64(x.Steps)} {
 			if err == nil {
 				err = e.EncodeInt(v)
@@ -159,9 +229,9 @@ func (w *Writer) Close() error {
 		}
 	}
 	var footer [footerLen]byte
-	binary.LittleEndian.PutUint64(footer[:], uint64(w.off))
+	binary.LittleEndian.PutUint64(footer[:], uint64(w.off+1)) // after the end marker
 	copy(footer[8:], footerMagic)
-	for _, b := range [][]byte{idx.Bytes(), footer[:]} {
+	for _, b := range [][]byte{{0}, idx.Bytes(), footer[:]} {
 		if err == nil {
 			_, err = w.w.Write(b)
 		}
@@ -258,8 +328,21 @@ func (tf *File) readIndex() error {
 	if n, err = d.check("index", n, maxEpisodes, err); err != nil {
 		return err
 	}
+	nested := false
+	if n > 0 {
+		c, err := d.d.PeekCode()
+		if err != nil {
+			return err
+		}
+		nested = msgpcode.IsFixedArray(c) || c == msgpcode.Array16 || c == msgpcode.Array32
+	}
 	for i := 0; i < n; i++ {
 		var e IndexEntry
+		if nested {
+			if err := d.arrayLen("index entry", 3); err != nil {
+				return err
+			}
+		}
 		o, err1 := d.int("index.offset")
 		l, err2 := d.smallInt("index.length", 0, maxRecord)
 		s, err3 := d.smallInt("index.steps", 0, maxSteps)
@@ -275,25 +358,39 @@ func (tf *File) readIndex() error {
 	return nil
 }
 
-// scan walks the records of a file without a footer, keeping the whole
-// ones: what a crash left.
+// scan walks the records of a file without a footer, keeping each whole
+// one that decodes as an episode: what a crash left. It stops at the end
+// marker (the writer got as far as the index) or at the first record that
+// is torn or does not decode, so a cut index is never read as records.
 func (tf *File) scan() error {
 	off := int64(len(fileMagic))
 	for off < tf.Size {
 		var pre [binary.MaxVarintLen64]byte
 		n, _ := tf.r.ReadAt(pre[:min(int64(len(pre)), tf.Size-off)], off)
 		length, k := binary.Uvarint(pre[:n])
-		if k <= 0 || length > maxRecord || off+int64(k)+int64(length) > tf.Size {
-			break // a torn last record: what was whole stays readable
+		if k <= 0 || length == 0 || length > maxRecord || off+int64(k)+int64(length) > tf.Size {
+			break // the end marker, or a torn last record: what was whole stays readable
 		}
-		tf.Index = append(tf.Index, IndexEntry{Offset: off, Length: int(length), Steps: -1})
+		buf := make([]byte, length)
+		if _, err := tf.r.ReadAt(buf, off+int64(k)); err != nil {
+			break
+		}
+		ep, err := UnmarshalEpisode(buf)
+		if err != nil {
+			break // not a record: bytes of a cut index, or garbage
+		}
+		tf.Index = append(tf.Index, IndexEntry{Offset: off, Length: int(length), Steps: len(ep.Actions)})
 		off += int64(k) + int64(length)
 		if len(tf.Index) > maxEpisodes {
 			return fmt.Errorf("trace %s at offset %d: more than %d episodes", tf.Path, off, maxEpisodes)
 		}
 	}
+	var first [1]byte
 	if len(tf.Index) == 0 && tf.Size > int64(len(fileMagic)) {
-		return fmt.Errorf("trace %s at offset %d: no whole episode record", tf.Path, len(fileMagic))
+		if _, err := tf.r.ReadAt(first[:], int64(len(fileMagic))); err != nil || first[0] != 0 {
+			return fmt.Errorf("trace %s at offset %d: no whole episode record", tf.Path, len(fileMagic))
+		}
+		// No episode: the end marker, and perhaps a cut index.
 	}
 	return nil
 }

@@ -81,6 +81,10 @@ func DecodeOutcome(c byte) (sim.OutcomeKind, sim.Reason) {
 // front for the budget, so Step allocates nothing.
 type Recorder struct {
 	ep Episode
+	// noteBytes counts the kept notes' sizes; notes past maxNoteBytes are
+	// dropped (and counted) as they come, so a verbose agent's notes never
+	// pile up in memory.
+	noteBytes, dropped, droppedBytes int
 }
 
 // NewRecorder prepares to record episodes of up to budget steps (longer
@@ -98,6 +102,7 @@ func (r *Recorder) Begin(h Header, w *sim.World) {
 	h.Version = Version
 	h.Ruleset, h.RulesVersion = w.Rules().Name, w.Rules().Version
 	h.Seed, h.MapSize = w.Seed(), w.Width()
+	r.noteBytes, r.dropped, r.droppedBytes = 0, 0, 0
 	r.ep = Episode{
 		Header:          h,
 		Actions:         r.ep.Actions[:0],
@@ -118,9 +123,19 @@ func (r *Recorder) Step(a sim.Action, o *sim.Outcome, w *sim.World) {
 	}
 }
 
-// Annotate attaches an agent's note to the last recorded step.
+// Annotate attaches an agent's note to the last recorded step. Strings
+// over the trace's limit are cut, with a marker; once the episode's notes
+// reach maxNoteBytes, further notes are counted and left out, and End adds
+// one note saying how many.
 func (r *Recorder) Annotate(n Note) {
+	n = fitNote(n)
 	n.Step = len(r.ep.Actions) - 1
+	if s := noteSize(&n); r.noteBytes+s > maxNoteBytes {
+		r.dropped, r.droppedBytes = r.dropped+1, r.droppedBytes+s
+		return
+	} else {
+		r.noteBytes += s
+	}
 	r.ep.Notes = append(r.ep.Notes, n)
 }
 
@@ -128,6 +143,10 @@ func (r *Recorder) Annotate(n Note) {
 // episode shares the recorder's columns until the next Begin.
 func (r *Recorder) End(w *sim.World, m Metrics) *Episode {
 	r.ep.Final = w.Hash()
+	if r.dropped > 0 {
+		r.ep.Notes = append(r.ep.Notes, droppedNote(max(len(r.ep.Actions)-1, 0), r.dropped, r.droppedBytes))
+		r.dropped = 0
+	}
 	m.Steps = len(r.ep.Actions)
 	r.ep.Metrics = m
 	return &r.ep

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -308,17 +309,26 @@ func TestPythonReader(t *testing.T) {
 	if python == "" {
 		t.Skip("SKIPPED: no python3 with msgpack on this machine (make test installs python3-msgpack)")
 	}
-	out, err := exec.Command(python, filepath.Join("..", "..", "docs", "read_trace.py"),
-		filepath.Join("testdata", "golden.lctrace")).CombinedOutput()
-	require.NoError(t, err, string(out))
-	f, err := Open(filepath.Join("testdata", "golden.lctrace"))
-	require.NoError(t, err)
-	defer f.Close()
-	for i := range f.Index {
-		ep, err := f.Episode(i)
+	// The committed golden trace (written before the end marker, with the
+	// older flat index) and a trace written now.
+	data, _ := sixEpisodes(t)
+	fresh := filepath.Join(t.TempDir(), "fresh.lctrace")
+	require.NoError(t, os.WriteFile(fresh, data, 0o644))
+	for _, path := range []string{filepath.Join("testdata", "golden.lctrace"), fresh} {
+		out, err := exec.Command(python, filepath.Join("..", "..", "docs", "read_trace.py"), path).CombinedOutput()
+		require.NoError(t, err, string(out))
+		f, err := Open(path)
 		require.NoError(t, err)
-		assert.Contains(t, string(out), fmt.Sprintf("episode %d: seed %d", i, ep.Header.Seed))
-		assert.Contains(t, string(out), fmt.Sprintf("steps %d ", len(ep.Actions)))
+		var index []string
+		for i, e := range f.Index {
+			ep, err := f.Episode(i)
+			require.NoError(t, err)
+			assert.Contains(t, string(out), fmt.Sprintf("episode %d: seed %d", i, ep.Header.Seed))
+			assert.Contains(t, string(out), fmt.Sprintf("steps %d ", len(ep.Actions)))
+			index = append(index, fmt.Sprintf("%d+%d:%d", e.Offset, e.Length, e.Steps))
+		}
+		f.Close()
+		assert.Contains(t, string(out), fmt.Sprintf("index: %d episodes: %s\n", len(index), strings.Join(index, " ")), "the index, read from the doc's description")
 	}
 }
 

@@ -1,0 +1,103 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+)
+
+// DefinitionFile is the run directory's definition of its run.
+const DefinitionFile = "run.json"
+
+// Definition is what defines a run: every setting that decides which
+// episodes are played and how. Two invocations with equal definitions play
+// the same episodes the same way, so --resume may continue one with the
+// other, and shards whose definitions differ only in Shard may be merged.
+// Settings that cannot change a result (workers, progress display, call
+// retries) are not part of it.
+type Definition struct {
+	Suite     string   `json:"suite"`      // the suite's name
+	SuiteHash string   `json:"suite_hash"` // of every spec the suite expands to, before filters
+	Lock      string   `json:"lock"`       // hash of the suite lock the tasks come from ("": generated)
+	Episodes  int      `json:"episodes"`   // planned over all shards, after filters
+	Tiers     []string `json:"tiers,omitempty"`
+	Families  []string `json:"families,omitempty"`
+	Seeds     int      `json:"seeds,omitempty"`
+	Shard     int      `json:"shard"`
+	Shards    int      `json:"shards"` // 1: not sharded
+	Rules     []string `json:"rules"`  // "name vN" of each ruleset
+	Agent     string   `json:"agent"`
+	// The external player's settings (zero for built-in agents).
+	Model       string  `json:"model,omitempty"`
+	BaseURL     string  `json:"base_url,omitempty"` // scheme and host only: never a path's secrets
+	Temperature float64 `json:"temperature,omitempty"`
+	MaxTokens   int     `json:"max_tokens,omitempty"`
+	History     int     `json:"history,omitempty"`
+	ImageSize   int     `json:"image_size,omitempty"`
+	Symbolic    bool    `json:"symbolic,omitempty"`
+	NoNotice    bool    `json:"no_notice,omitempty"`
+	// How episodes end and what is kept.
+	Certify    bool   `json:"certify"`
+	NoProgress int    `json:"no_progress,omitempty"`
+	TimeoutMs  int64  `json:"timeout_ms,omitempty"`
+	Traces     string `json:"traces"`
+}
+
+// Differs returns the first field in which d and other differ, by its
+// JSON name, with both values; "" when they are equal. except names fields
+// to leave out (merge leaves out "shard").
+func (d Definition) Differs(other Definition, except ...string) string {
+	a, b := reflect.ValueOf(d), reflect.ValueOf(other)
+	t := a.Type()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		skip := false
+		for _, e := range except {
+			skip = skip || e == name
+		}
+		if skip || reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+			continue
+		}
+		return fmt.Sprintf("%s: %v here, %v there", name, show(a.Field(i).Interface()), show(b.Field(i).Interface()))
+	}
+	return ""
+}
+
+func show(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprint(v)
+}
+
+// WriteDefinition writes run.json into dir.
+func WriteDefinition(dir string, d Definition) error {
+	data, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteAtomic(filepath.Join(dir, DefinitionFile), append(data, '\n'))
+}
+
+// ErrNoDefinition is returned for a run directory without run.json.
+var ErrNoDefinition = errors.New("no " + DefinitionFile)
+
+// ReadDefinition reads dir's run.json.
+func ReadDefinition(dir string) (Definition, error) {
+	var d Definition
+	data, err := os.ReadFile(filepath.Join(dir, DefinitionFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return d, fmt.Errorf("%s: %w (written by an older Longcraft, or not a run directory)", dir, ErrNoDefinition)
+	}
+	if err != nil {
+		return d, err
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return d, fmt.Errorf("%s: %w", filepath.Join(dir, DefinitionFile), err)
+	}
+	return d, nil
+}

@@ -1,0 +1,81 @@
+package trace
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// The writer keeps to the reader's limits (codec.go): it never writes what
+// Open would refuse. A string longer than maxString is cut, on a rune
+// boundary, and ends with a marker saying how much was cut; an episode's
+// notes are kept to maxNoteBytes in all, so that a verbose agent neither
+// holds gigabytes in the recorder nor writes a record over maxRecord.
+const (
+	maxNoteBytes = 32 << 20 // an episode's note strings, in bytes
+	// noteOverhead is what a note costs beyond its strings: its array
+	// header and four small numbers, generously.
+	noteOverhead = 64
+)
+
+// fitString returns s cut to at most maxString bytes, marker included.
+func fitString(s string) string {
+	if len(s) <= maxString {
+		return s
+	}
+	marker := fmt.Sprintf("…[cut: %d bytes over the trace's %d-byte limit]", len(s)-maxString, maxString)
+	keep := maxString - len(marker)
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + marker
+}
+
+// fitNote returns n with every string within maxString.
+func fitNote(n Note) Note {
+	n.Reasoning, n.Raw, n.Belief = fitString(n.Reasoning), fitString(n.Raw), fitString(n.Belief)
+	return n
+}
+
+// noteSize is what a note adds to an episode's record, at most.
+func noteSize(n *Note) int { return len(n.Reasoning) + len(n.Raw) + len(n.Belief) + noteOverhead }
+
+// droppedNote is the note that stands for the ones left out.
+func droppedNote(step, dropped, bytes int) Note {
+	return Note{Step: step, Reasoning: fmt.Sprintf("[%d notes (%d bytes) left out: an episode's notes are kept to %d bytes]", dropped, bytes, maxNoteBytes)}
+}
+
+// fitEpisode returns ep, or a shallow copy of it within the reader's
+// limits: header strings and notes cut as above.
+func fitEpisode(ep *Episode) *Episode {
+	h := &ep.Header
+	fits := len(h.Goal) <= maxString && len(h.Agent) <= maxString && len(h.Ruleset) <= maxString &&
+		len(h.Feedback) <= maxString && len(h.View) <= maxString
+	total := 0
+	for i := range ep.Notes {
+		n := &ep.Notes[i]
+		total += noteSize(n)
+		fits = fits && len(n.Reasoning) <= maxString && len(n.Raw) <= maxString && len(n.Belief) <= maxString
+	}
+	if fits && total <= maxNoteBytes {
+		return ep
+	}
+	c := *ep
+	c.Header.Goal, c.Header.Agent, c.Header.Ruleset = fitString(h.Goal), fitString(h.Agent), fitString(h.Ruleset)
+	c.Header.Feedback, c.Header.View = fitString(h.Feedback), fitString(h.View)
+	c.Notes = make([]Note, 0, len(ep.Notes))
+	kept, dropped, droppedBytes := 0, 0, 0
+	for _, n := range ep.Notes {
+		n = fitNote(n)
+		if s := noteSize(&n); kept+s > maxNoteBytes {
+			dropped, droppedBytes = dropped+1, droppedBytes+s
+			continue
+		} else {
+			kept += s
+		}
+		c.Notes = append(c.Notes, n)
+	}
+	if dropped > 0 {
+		c.Notes = append(c.Notes, droppedNote(max(len(c.Actions)-1, 0), dropped, droppedBytes))
+	}
+	return &c
+}
