@@ -40,6 +40,19 @@ type Options struct {
 	Tiers    []string
 	Families []string
 	Seeds    int // keep the first Seeds episodes of each family × tier (0: all)
+
+	// AfterWrite, if not nil, is called after each write reaches the run
+	// directory: "definition", "record" (a trace), "result" (a results
+	// line), "index" and "footer" (the trace's), "results" (the sorted
+	// rewrite), "summary" and "report". The kill tests crash the process
+	// there; nothing else should need it.
+	AfterWrite func(what string)
+}
+
+func (o *Options) after(what string) {
+	if o.AfterWrite != nil {
+		o.AfterWrite(what)
+	}
 }
 
 // Plan expands the options' suite into the episodes this shard plays, with
@@ -235,6 +248,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	if err := results.WriteDefinition(o.Out, def); err != nil {
 		return oc, err
 	}
+	o.after("definition")
 
 	var tw *trace.Writer
 	o.Config.Traces = o.Traces == "all" || o.Traces == "failures"
@@ -261,6 +275,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 		}); err != nil {
 			return oc, err
 		}
+		tw.AfterWrite = o.after
 		defer func() {
 			if tw != nil {
 				tw.Close()
@@ -321,6 +336,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 		if err := bw.Flush(); err != nil {
 			return err
 		}
+		o.after("result")
 		have = append(have, d.Result)
 		oc.Played++
 		oc.Steps += d.Result.Steps
@@ -354,10 +370,16 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 	if err := results.WriteSorted(resultsPath, have); err != nil {
 		return oc, err
 	}
+	o.after("results")
 	if err := results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), oc.Summary); err != nil {
 		return oc, err
 	}
-	return oc, report.WriteReport(filepath.Join(o.Out, results.ReportFile), oc.Summary, have)
+	o.after("summary")
+	if err := report.WriteReport(filepath.Join(o.Out, results.ReportFile), oc.Summary, have); err != nil {
+		return oc, err
+	}
+	o.after("report")
+	return oc, nil
 }
 
 // Merge combines the shard run directories of one run into out: the same

@@ -32,6 +32,11 @@ const (
 
 // Writer streams episodes to a .lctrace file as they finish.
 type Writer struct {
+	// AfterWrite, if not nil, is called after each part reaches the file:
+	// "record" after each Append, "index" (the end byte and the index) and
+	// "footer" during Close. The kill tests crash the process there.
+	AfterWrite func(part string)
+
 	f     io.Closer // nil for a writer made by NewWriter
 	w     *bufio.Writer
 	path  string
@@ -209,7 +214,14 @@ func (w *Writer) Append(ep *Episode) error {
 	}
 	w.index = append(w.index, IndexEntry{Offset: w.off, Length: w.buf.Len(), Steps: len(ep.Actions)})
 	w.off += int64(n + w.buf.Len())
+	w.after("record")
 	return nil
+}
+
+func (w *Writer) after(part string) {
+	if w.AfterWrite != nil {
+		w.AfterWrite(part)
+	}
 }
 
 // Close writes the end marker, the index and the footer, and closes the
@@ -231,13 +243,21 @@ func (w *Writer) Close() error {
 	var footer [footerLen]byte
 	binary.LittleEndian.PutUint64(footer[:], uint64(w.off+1)) // after the end marker
 	copy(footer[8:], footerMagic)
-	for _, b := range [][]byte{{0}, idx.Bytes(), footer[:]} {
-		if err == nil {
-			_, err = w.w.Write(b)
+	for _, part := range []struct {
+		name  string
+		bytes [][]byte
+	}{{"index", [][]byte{{0}, idx.Bytes()}}, {"footer", [][]byte{footer[:]}}} {
+		for _, b := range part.bytes {
+			if err == nil {
+				_, err = w.w.Write(b)
+			}
 		}
-	}
-	if err == nil {
-		err = w.w.Flush()
+		if err == nil {
+			err = w.w.Flush()
+		}
+		if err == nil {
+			w.after(part.name)
+		}
 	}
 	if w.f != nil {
 		if cerr := w.f.Close(); err == nil {

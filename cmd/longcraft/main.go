@@ -5,21 +5,66 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 )
 
 func main() {
-	// Ctrl-C and SIGTERM cancel the context: long commands stop at a clean
-	// point and report what they finished.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := newRootCmd().ExecuteContext(ctx); err != nil {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 3)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	finished := make(chan struct{})
+	go stopOnSignals(sigs, cancel, finished, os.Stderr, stopGrace, func() { os.Exit(130) })
+	err := newRootCmd().ExecuteContext(ctx)
+	close(finished)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "longcraft:", err)
 		os.Exit(1)
+	}
+}
+
+// stopGrace is how long a second signal (or SIGTERM) leaves the command to
+// write what it holds before the process ends.
+const stopGrace = 3 * time.Second
+
+// stopOnSignals turns signals into a stop. The first Ctrl-C cancels the
+// command's context: long commands stop starting work, cancel what runs
+// (an agent's model call, an exec agent's reply), write what they have
+// (the results so far, a partial summary) and return. A second Ctrl-C, or
+// SIGTERM (what Slurm and Kubernetes send before killing), cancels too and
+// ends the process after grace at most, whether or not the command has
+// returned: every result line is already on disk when it is written, so
+// nothing finished is lost. exit is os.Exit in the command.
+func stopOnSignals(sigs <-chan os.Signal, cancel func(), finished <-chan struct{}, log io.Writer, grace time.Duration, exit func()) {
+	hurry := func() {
+		select {
+		case <-finished:
+		case <-time.After(grace):
+			fmt.Fprintln(log, "longcraft: stopped")
+			exit()
+		}
+	}
+	select {
+	case <-finished:
+		return
+	case s := <-sigs:
+		cancel()
+		if s == syscall.SIGTERM {
+			fmt.Fprintln(log, "\nlongcraft: terminated: writing what is finished")
+			hurry()
+			return
+		}
+		fmt.Fprintln(log, "\nlongcraft: interrupted: stopping the episodes in play and writing what is finished (Ctrl-C again to quit now)")
+	}
+	select {
+	case <-finished:
+	case <-sigs:
+		hurry()
 	}
 }
 

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -149,4 +152,40 @@ func TestReplayRefusesOlderRules(t *testing.T) {
 	assert.Contains(t, out, "recorded with rules classic v1, this build has classic v2")
 	assert.Contains(t, out, "recorded with rules extended+variants v1, this build has extended+variants v2")
 	assert.Contains(t, out, "0 diverged, 2 refused")
+}
+
+// TestSignalsStopTheCommand: the first Ctrl-C cancels and waits for the
+// command; a second one, or SIGTERM, ends the process after the grace
+// period if the command has not returned. Before, the second Ctrl-C was
+// swallowed and a slow agent kept the run alive 50 s after three signals.
+func TestSignalsStopTheCommand(t *testing.T) {
+	run := func(signals []os.Signal, finishes bool) (cancelled, exited bool) {
+		sigs := make(chan os.Signal, len(signals))
+		for _, s := range signals {
+			sigs <- s
+		}
+		finished := make(chan struct{})
+		var log bytes.Buffer
+		done := make(chan struct{})
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			stopOnSignals(sigs, cancel, finished, &log, 10*time.Millisecond, func() { exited = true })
+			close(done)
+		}()
+		if finishes {
+			<-ctx.Done() // the command sees the cancellation and returns
+			close(finished)
+		}
+		<-done
+		return ctx.Err() != nil, exited
+	}
+	c, e := run([]os.Signal{os.Interrupt}, true)
+	assert.True(t, c)
+	assert.False(t, e, "one Ctrl-C: the command returns by itself")
+	c, e = run([]os.Signal{os.Interrupt, os.Interrupt}, false)
+	assert.True(t, c)
+	assert.True(t, e, "a second Ctrl-C ends a command that does not return")
+	c, e = run([]os.Signal{syscall.SIGTERM}, false)
+	assert.True(t, c)
+	assert.True(t, e, "SIGTERM ends a command that does not return")
 }

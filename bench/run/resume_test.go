@@ -1,0 +1,206 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/results"
+)
+
+// TestResumeChecksWhatItJoins: --resume continues only the run it
+// began. Before, results were matched by position alone: a changed suite
+// file, another embedded suite or another model was merged silently (100%
+// reported where the truth was 66.7%).
+func TestResumeChecksWhatItJoins(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mine.yaml")
+	write := func(count int) {
+		require.NoError(t, os.WriteFile(file, []byte("name: mine\nepisodes:\n  - families: [obtain]\n    tiers: [easy]\n    split: eval\n    seeds: {from: 0, count: "+
+			string(rune('0'+count))+"}\n"), 0o644))
+	}
+	write(3)
+	out := filepath.Join(dir, "run")
+	o := Options{Suite: file, Agent: "random", Out: out, Traces: "all", Config: Config{Workers: 1}}
+	_, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	o.Resume = true
+	for name, c := range map[string]struct {
+		change func(*Options)
+		field  string
+	}{
+		"the suite file changed": {func(*Options) { write(4) }, "suite_hash"},
+		"another embedded suite": {func(o *Options) { o.Suite = "default" }, "suite"},
+		"another agent":          {func(o *Options) { o.Agent = "explorer" }, "agent"},
+		"another model": {func(o *Options) {
+			o.Agent, o.External = "openai", agent.External{Model: "other", BaseURL: "http://127.0.0.1:9/v1"}
+		}, "agent"},
+		"other traces kept": {func(o *Options) { o.Traces = "failures" }, "traces"},
+		"a tier filter":     {func(o *Options) { o.Tiers = []string{"easy"} }, "tiers"},
+		"sharded now":       {func(o *Options) { o.Shard, o.Shards = 0, 2 }, "shards"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			write(3)
+			p := o
+			c.change(&p)
+			_, err := Score(context.Background(), p, nil)
+			require.Error(t, err)
+			assert.ErrorContains(t, err, "not the run it continues ("+c.field+": ")
+		})
+	}
+	write(3)
+	_, err = Score(context.Background(), o, nil)
+	require.NoError(t, err, "the run itself resumes")
+
+	// A model's settings are part of the definition too.
+	a := Options{Agent: "openai", Config: Config{External: agent.External{Model: "m1", BaseURL: "http://user:secret@host:8000/v1?key=k", Temperature: 0.2}}}
+	b := a
+	b.External.Model = "m2"
+	da, db := definition(a, planned{}, ""), definition(b, planned{}, "")
+	assert.Equal(t, "model: \"m1\" here, \"m2\" there", da.Differs(db))
+	assert.Equal(t, "http://host:8000", da.BaseURL, "the base URL is kept without credentials, path or query")
+}
+
+// TestResumeDropsATornLine: a line cut by a crash is dropped from the file
+// (it used to stay, and the next line was appended to it, breaking the
+// next resume).
+func TestResumeDropsATornLine(t *testing.T) {
+	whole := t.TempDir()
+	_, err := Score(context.Background(), killable(whole), nil)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	o := killable(dir)
+	o.Seeds = 0
+	_, err = Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	rows := filepath.Join(dir, results.ResultsFile)
+	data := readFile(t, rows)
+	// Keep ten whole lines and half of the eleventh.
+	cut, lines := 0, 0
+	for i, c := range data {
+		if c == '\n' {
+			if lines++; lines == 10 {
+				cut = i + 1
+			}
+		}
+	}
+	require.NoError(t, os.WriteFile(rows, data[:cut+40], 0o644))
+	o.Resume = true
+	for range 2 {
+		oc, err := Score(context.Background(), o, nil)
+		require.NoError(t, err)
+		assert.True(t, oc.Complete)
+	}
+	assert.Equal(t, string(readFile(t, filepath.Join(whole, results.ResultsFile))), string(readFile(t, rows)))
+	assert.Equal(t, traceSet(t, whole), traceSet(t, dir))
+}
+
+// TestResumeReplaysALostTrace: results whose traces are missing (a run of
+// an older Longcraft killed between the result and the trace, or a trace
+// file lost) are played again, so every result has its trace.
+func TestResumeReplaysALostTrace(t *testing.T) {
+	whole := t.TempDir()
+	_, err := Score(context.Background(), killable(whole), nil)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	_, err = Score(context.Background(), killable(dir), nil)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(filepath.Join(dir, results.TraceFile)))
+	o := killable(dir)
+	o.Resume = true
+	oc, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	assert.Equal(t, 36, oc.Replayed)
+	assert.Equal(t, string(readFile(t, filepath.Join(whole, results.ResultsFile))), string(readFile(t, filepath.Join(dir, results.ResultsFile))))
+	assert.Equal(t, traceSet(t, whole), traceSet(t, dir))
+}
+
+// TestMergeNeedsTheWholeShardSet: merge refuses 2 of 3 shards (it used to
+// write a normal-looking summary) and an unfinished shard, and merges the
+// traces too (it used to drop them, though the report links to them).
+func TestMergeNeedsTheWholeShardSet(t *testing.T) {
+	whole := t.TempDir()
+	_, err := Score(context.Background(), killable(whole), nil)
+	require.NoError(t, err)
+	var shards []string
+	for i := range 3 {
+		o := killable(t.TempDir())
+		o.Shard, o.Shards = i, 3
+		_, err := Score(context.Background(), o, nil)
+		require.NoError(t, err)
+		shards = append(shards, o.Out)
+	}
+	_, err = Merge(t.TempDir(), shards[:2])
+	assert.ErrorContains(t, err, "shard 2 of 3 missing (have 2 of 3)")
+	_, err = Merge(t.TempDir(), []string{shards[0], shards[2]})
+	assert.ErrorContains(t, err, "shard 1 of 3 missing")
+
+	merged := t.TempDir()
+	_, err = Merge(merged, shards)
+	require.NoError(t, err)
+	for _, f := range []string{results.ResultsFile, results.SummaryFile, results.ReportFile, results.DefinitionFile} {
+		assert.Equal(t, string(readFile(t, filepath.Join(whole, f))), string(readFile(t, filepath.Join(merged, f))), f)
+	}
+	assert.Equal(t, traceSet(t, whole), traceSet(t, merged))
+
+	// A shard of another run (another agent) and an unfinished shard.
+	other := killable(t.TempDir())
+	other.Agent, other.Shard, other.Shards = "noop", 1, 3
+	_, err = Score(context.Background(), other, nil)
+	require.NoError(t, err)
+	_, err = Merge(t.TempDir(), []string{shards[0], other.Out, shards[2]})
+	assert.ErrorContains(t, err, "are not shards of one run (agent: ")
+	ctx, cancel := context.WithCancel(context.Background())
+	unfinished := killable(t.TempDir())
+	unfinished.Shard, unfinished.Shards = 1, 3
+	unfinished.AfterWrite = func(what string) {
+		if what == "result" {
+			cancel()
+		}
+	}
+	_, err = Score(ctx, unfinished, nil)
+	require.ErrorIs(t, err, context.Canceled)
+	_, err = Merge(t.TempDir(), []string{shards[0], unfinished.Out, shards[2]})
+	assert.ErrorContains(t, err, "is unfinished")
+}
+
+// TestCancelStopsASlowAgent: cancelling a run (Ctrl-C) cancels the calls
+// of agents in play: an exec agent that never answers is stopped, its
+// episode gets no result, and the partial summary is written. Before, the
+// runner played external agents under context.Background(): a slow agent
+// kept the run alive until its step timeout, after every signal.
+func TestCancelStopsASlowAgent(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("no subprocesses under js/wasm")
+	}
+	dir := t.TempDir()
+	// Ready at once, then thinks for ten minutes about its first move.
+	script := filepath.Join(dir, "slow.sh")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nread -r line\necho '{\"type\":\"ready\"}'\nread -r line\nexec sleep 600\n"), 0o755))
+	o := killable(filepath.Join(dir, "run"))
+	o.Agent = "exec:" + script
+	o.External.StepTimeout = time.Hour
+	o.Workers = 1
+	ctx, cancel := context.WithCancel(context.Background())
+	started := time.Now()
+	go func() {
+		time.Sleep(300 * time.Millisecond) // the agent is thinking
+		cancel()
+	}()
+	oc, err := Score(ctx, o, nil)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, time.Since(started), time.Minute, "the run ends with its cancellation, not the agent's hour")
+	assert.Zero(t, oc.Played, "the abandoned episode has no result")
+	var s results.Summary
+	require.NoError(t, json.Unmarshal(readFile(t, filepath.Join(o.Out, results.SummaryFile)), &s))
+	assert.True(t, s.Partial)
+	assert.Equal(t, 36, s.Planned)
+}
