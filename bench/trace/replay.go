@@ -91,8 +91,10 @@ func RunOn(w *sim.World, ep *Episode) (Replay, error) {
 	}
 	rep.Checkpoints++
 	every := ep.CheckpointEvery
+	var reward int64
 	for i, a := range ep.Actions {
 		out := w.Step(sim.Action(a))
+		reward += out.RewardTenths()
 		if c := OutcomeCode(&out); c != ep.Outcomes[i] {
 			wk, wr := DecodeOutcome(ep.Outcomes[i])
 			return rep, &Divergence{Step: i, What: fmt.Sprintf("action %s gave %s/%s, recorded %s/%s",
@@ -110,7 +112,21 @@ func RunOn(w *sim.World, ep *Episode) (Replay, error) {
 		return rep, &Divergence{Step: len(ep.Actions) - 1, What: fmt.Sprintf("final state hash %016x, recorded %016x", h, ep.Final)}
 	}
 	rep.Checkpoints++
+	// The recorded metrics must be the replay's: a trace whose metrics
+	// were edited (or written by a buggy recorder) is caught here. Success
+	// is the task's judgement, which bench/episode makes; the rest is the
+	// world's.
+	m := ep.Metrics
+	got := Metrics{Success: m.Success, Died: w.Dead(), Steps: len(ep.Actions), Achievements: uint64(w.Achievements()), RewardTenths: reward}
+	if got != m {
+		return rep, &Divergence{Step: len(ep.Actions) - 1, What: fmt.Sprintf("recorded metrics %s, the replay gives %s", m, got)}
+	}
 	return rep, nil
+}
+
+// String prints metrics for messages.
+func (m Metrics) String() string {
+	return fmt.Sprintf("{died %t, steps %d, achievements %#x, reward %.1f}", m.Died, m.Steps, m.Achievements, float64(m.RewardTenths)/10)
 }
 
 func actionName(w *sim.World, a byte) string {

@@ -19,9 +19,11 @@ func newReplayCmd() *cobra.Command {
 		Short: "Re-simulate every episode of a trace and verify it step by step",
 		Long: `replay rebuilds each episode's world from its seed (and task), plays the
 recorded actions, and checks every step's outcome and every state-hash
-checkpoint. On a divergence it names the episode, the first diverging step
-and what differs, and exits with an error. Traces recorded under other
-rules versions are refused rather than replayed unfaithfully.`,
+checkpoint, then the recorded metrics (death, steps, achievements, reward)
+against the replay's. It checks every episode it can read: each bad one
+(unreadable, diverged, or refused because it was recorded under other rules
+versions) is named with the first diverging step and what differs, and the
+command exits with an error if any was.`,
 		Example: "  longcraft replay runs/today/episodes.lctrace",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -32,14 +34,17 @@ rules versions are refused rather than replayed unfaithfully.`,
 			defer f.Close()
 			out := cmd.OutOrStdout()
 			start := time.Now()
-			steps, bad, refused := 0, 0, 0
+			steps, bad, refused, unreadable := 0, 0, 0, 0
 			for i := range f.Index {
 				if cmd.Context().Err() != nil {
 					return cmd.Context().Err()
 				}
 				ep, err := f.Episode(i)
 				if err != nil {
-					return err
+					// One bad record does not hide the others.
+					unreadable++
+					fmt.Fprintf(out, "episode %d: unreadable: %v\n", i, err)
+					continue
 				}
 				rep, err := trace.Run(ep)
 				steps += rep.Steps
@@ -63,8 +68,13 @@ rules versions are refused rather than replayed unfaithfully.`,
 			if refused > 0 {
 				fmt.Fprintf(out, ", %d refused (recorded under other rules versions)", refused)
 			}
+			if unreadable > 0 {
+				fmt.Fprintf(out, ", %d unreadable", unreadable)
+			}
 			fmt.Fprintln(out)
 			switch {
+			case unreadable > 0:
+				return fmt.Errorf("%d of %d episodes unreadable, %d diverged, %d refused", unreadable, len(f.Index), bad, refused)
 			case bad > 0 && refused > 0:
 				return fmt.Errorf("%d of %d episodes diverged and %d were refused", bad, len(f.Index), refused)
 			case bad > 0:

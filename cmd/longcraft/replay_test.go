@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// TestReplayChecksEveryEpisode: replay goes on past a bad episode, names
+// each (an unreadable record, metrics that the re-simulation contradicts)
+// and fails; the good ones are verified. Before, it stopped at the first
+// unreadable episode and never compared the recorded metrics.
+func TestReplayChecksEveryEpisode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "three.lctrace")
+	wr, err := trace.Create(path)
+	require.NoError(t, err)
+	for seed := uint64(1); seed <= 3; seed++ {
+		w, err := sim.New(sim.Config{Width: 16, Height: 16})
+		require.NoError(t, err)
+		w.Reset(seed)
+		rec := trace.NewRecorder(50)
+		rec.Begin(trace.Header{Agent: "noop"}, w)
+		var reward int64
+		for range 50 {
+			out := w.Step(sim.ActNoop)
+			rec.Step(sim.ActNoop, &out, w)
+			reward += out.RewardTenths()
+		}
+		m := trace.Metrics{Died: w.Dead(), Achievements: uint64(w.Achievements()), RewardTenths: reward}
+		if seed == 3 {
+			m.RewardTenths += 50 // a claimed reward the world never gave
+		}
+		require.NoError(t, wr.Append(rec.End(w, m)))
+	}
+	require.NoError(t, wr.Close())
+	tf, err := trace.Open(path)
+	require.NoError(t, err)
+	second := tf.Index[1]
+	tf.Close()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for i := int64(4); i < 12; i++ {
+		data[second.Offset+i] = 0xc1 // msgpack's one unused byte
+	}
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+
+	out, err := runCLI(t, "replay", path)
+	require.Error(t, err, out)
+	assert.Contains(t, out, "episode 0 (seed 1): 50 steps")
+	assert.Contains(t, out, "episode 1: unreadable")
+	assert.Contains(t, out, "episode 2 (seed 3): replay diverged at step 49: recorded metrics {died false, steps 50, achievements 0x0, reward 5.0}, the replay gives {died false, steps 50, achievements 0x0, reward 0.0}")
+	assert.ErrorContains(t, err, "1 of 3 episodes unreadable, 1 diverged")
+}
