@@ -214,3 +214,16 @@ func TestNoAllocations(t *testing.T) {
 		assert.Zero(t, testing.AllocsPerRun(200, f), name)
 	}
 }
+
+// TestEverySizeUpToMaxSide: the default object capacity fits its bound at
+// every size sim.New accepts. It used to be area/8, over the bound above
+// 724 tiles a side, so New refused sizes MaxSide says are fine.
+func TestEverySizeUpToMaxSide(t *testing.T) {
+	for _, side := range []int{3, 64, 724, 725, 1000, MaxSide} {
+		w, err := New(Config{Width: side, Height: side})
+		require.NoError(t, err, "side %d", side)
+		assert.LessOrEqual(t, len(w.objects), maxObjects)
+	}
+	_, err := New(Config{Width: MaxSide + 1, Height: 3})
+	assert.Error(t, err)
+}

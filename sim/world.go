@@ -8,6 +8,9 @@ const DefaultSize = 64
 // MaxSide bounds a world's width and height, so positions fit in int16.
 const MaxSide = 1024
 
+// maxObjects bounds the object capacity: objAt holds index+1 in a uint16.
+const maxObjects = 65534
+
 // Config chooses a world's shape at construction. The zero value means
 // the classic 64×64 world.
 type Config struct {
@@ -109,10 +112,12 @@ func New(cfg Config) (*World, error) {
 	}
 	area := cfg.Width * cfg.Height
 	if cfg.MaxObjects == 0 {
-		cfg.MaxObjects = max(area/8, 64)
+		// One object per 8 tiles, within the bound below: at MaxSide that
+		// would be 131,072, over what objAt's uint16 indices hold.
+		cfg.MaxObjects = min(max(area/8, 64), maxObjects)
 	}
-	if cfg.MaxObjects < 1 || cfg.MaxObjects > 65534 {
-		return nil, fmt.Errorf("new world: object capacity %d outside 1 to 65534", cfg.MaxObjects)
+	if cfg.MaxObjects < 1 || cfg.MaxObjects > maxObjects {
+		return nil, fmt.Errorf("new world: object capacity %d outside 1 to %d", cfg.MaxObjects, maxObjects)
 	}
 	cs := cfg.Rules.Creature.ChunkSize
 	if cs <= 0 || cs*cs > 255 {

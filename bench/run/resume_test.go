@@ -204,3 +204,16 @@ func TestCancelStopsASlowAgent(t *testing.T) {
 	assert.True(t, s.Partial)
 	assert.Equal(t, 36, s.Planned)
 }
+
+// TestFiltersThatMatchNothingAreAnError: --tier Hard or --family obtian
+// used to write an empty run and exit 0.
+func TestFiltersThatMatchNothingAreAnError(t *testing.T) {
+	o := killable(t.TempDir())
+	o.Tiers = []string{"Hard"}
+	_, err := Score(context.Background(), o, nil)
+	assert.ErrorContains(t, err, "--tier Hard: suite default has no such tier (it has easy, medium)")
+	o.Tiers, o.Families = nil, []string{"obtian"}
+	_, err = Score(context.Background(), o, nil)
+	assert.ErrorContains(t, err, "--family obtian: suite default has no such family (it has ")
+	assert.NoFileExists(t, filepath.Join(o.Out, results.ResultsFile))
+}

@@ -101,7 +101,11 @@ func plan(o Options) (planned, error) {
 	for kind, list := range map[string][]string{"tier": o.Tiers, "family": o.Families} {
 		for _, v := range list {
 			if !has[kind][v] {
-				return p, fmt.Errorf("--%s %s: suite %s has no such %s (it has %s)", kind, v, p.name, kind, strings.Join(sortedKeys(has[kind]), ", "))
+				names := sortedKeys(has[kind])
+				if kind == "tier" {
+					slices.SortFunc(names, func(a, b string) int { return task.TierRank(a) - task.TierRank(b) })
+				}
+				return p, fmt.Errorf("--%s %s: suite %s has no such %s (it has %s)", kind, v, p.name, kind, strings.Join(names, ", "))
 			}
 		}
 	}

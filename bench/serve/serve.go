@@ -25,8 +25,11 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"mime"
+	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,6 +67,12 @@ type Config struct {
 	// Now is the clock idle expiry reads; nil means time.Now. Tests inject
 	// their own.
 	Now func() time.Time
+	// Hosts, if not empty, are the host names (without port) a request's
+	// Host header may name; others are refused with 421. A web page the
+	// user visits can point a name it controls at 127.0.0.1 (DNS
+	// rebinding): checking Host keeps its requests out. `longcraft serve`
+	// sets them from the address it binds.
+	Hosts []string
 }
 
 // Server is the environment server, an http.Handler. It is safe for
@@ -155,8 +164,33 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// ServeHTTP serves the API.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// ServeHTTP serves the API. Before routing it refuses a Host not in
+// Config.Hosts (421) and a POST whose body is not declared JSON (415): a
+// browser sends a cross-origin POST without asking first only as
+// text/plain, form data or multipart, so requiring application/json, and
+// sending no CORS header ever, leaves other origins' pages unable to drive
+// the server.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if len(s.cfg.Hosts) > 0 {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(r.Host); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+		if !slices.Contains(s.cfg.Hosts, strings.ToLower(host)) {
+			writeError(w, http.StatusMisdirectedRequest, "host %q is not one this server answers to (%s); start it with --allow-host %s to add it",
+				r.Host, strings.Join(s.cfg.Hosts, ", "), host)
+			return
+		}
+	}
+	if r.Method == http.MethodPost {
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+			writeError(w, http.StatusUnsupportedMediaType, "POST %s: the body must be sent as Content-Type: application/json (got %q)", r.URL.Path, r.Header.Get("Content-Type"))
+			return
+		}
+	}
+	s.mux.ServeHTTP(w, r)
+}
 
 // Sweep deletes the episodes idle for longer than the configured time and
 // returns how many it deleted. Requests also expire episodes lazily; call

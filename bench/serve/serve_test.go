@@ -75,6 +75,9 @@ func call(t *testing.T, ts *httptest.Server, method, path string, body any) (int
 	}
 	req, err := http.NewRequest(method, ts.URL+path, rd)
 	require.NoError(t, err)
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := ts.Client().Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -552,4 +555,51 @@ func TestFullObservabilityReachesEveryModality(t *testing.T) {
 	p := create(t, ts, CreateRequest{Spec: spec, ImageSize: 64, Symbolic: true})
 	assert.Empty(t, p.Observation.SymbolicMap)
 	assert.Empty(t, p.Observation.MapImage)
+}
+
+// TestCrossOriginPagesCannotDriveTheServer: a web page the user visits can
+// send a cross-origin POST without a preflight only as text/plain, a form
+// or multipart, and can aim a DNS name it controls at 127.0.0.1. The server
+// refuses a POST that is not declared JSON (415) and a Host it does not
+// answer to (421), and never sends a CORS header. Before, both went
+// through.
+func TestCrossOriginPagesCannotDriveTheServer(t *testing.T) {
+	srv := New(Config{Hosts: []string{"localhost", "127.0.0.1", "::1"}})
+	body := `{"family":"obtain","tier":"easy","split":"train","index":0}`
+	send := func(method, host, contentType, origin string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, "/v1/episodes", strings.NewReader(body))
+		req.Host = host
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		rr := httptest.NewRecorder()
+		srv.ServeHTTP(rr, req)
+		for k := range rr.Header() {
+			assert.NotContains(t, strings.ToLower(k), "access-control", "no CORS header, ever")
+		}
+		return rr
+	}
+	assert.Equal(t, http.StatusCreated, send("POST", "127.0.0.1:8642", "application/json", "").Code)
+	assert.Equal(t, http.StatusCreated, send("POST", "localhost:8642", "application/json; charset=utf-8", "").Code)
+	assert.Equal(t, http.StatusCreated, send("POST", "[::1]:8642", "application/json", "").Code)
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""} {
+		rr := send("POST", "127.0.0.1:8642", ct, "https://evil.example")
+		assert.Equal(t, http.StatusUnsupportedMediaType, rr.Code, ct)
+	}
+	rr := send("POST", "evil.example:8642", "application/json", "https://evil.example")
+	assert.Equal(t, http.StatusMisdirectedRequest, rr.Code, "a rebound name")
+	assert.Contains(t, rr.Body.String(), "--allow-host evil.example")
+	assert.Equal(t, http.StatusMisdirectedRequest, send("GET", "evil.example", "", "").Code)
+	pre := send("OPTIONS", "127.0.0.1:8642", "", "https://evil.example")
+	assert.Equal(t, http.StatusMethodNotAllowed, pre.Code, "a preflight gets no allowance")
+	// Without Hosts (a library user's own mux), any Host is served.
+	plain := New(Config{})
+	req := httptest.NewRequest("GET", "/v1/health", nil)
+	req.Host = "anything.example"
+	rr = httptest.NewRecorder()
+	plain.ServeHTTP(rr, req)
+	assert.Equal(t, http.StatusOK, rr.Code)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,4 +57,36 @@ func TestReplayChecksEveryEpisode(t *testing.T) {
 	assert.Contains(t, out, "episode 1: unreadable")
 	assert.Contains(t, out, "episode 2 (seed 3): replay diverged at step 49: recorded metrics {died false, steps 50, achievements 0x0, reward 5.0}, the replay gives {died false, steps 50, achievements 0x0, reward 0.0}")
 	assert.ErrorContains(t, err, "1 of 3 episodes unreadable, 1 diverged")
+}
+
+// TestInspectEscapesControlCharacters: a header's strings are outside
+// input; inspect shows escape sequences quoted instead of sending them to
+// the terminal.
+func TestInspectEscapesControlCharacters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "evil.lctrace")
+	wr, err := trace.Create(path)
+	require.NoError(t, err)
+	w, err := sim.New(sim.Config{Width: 16, Height: 16})
+	require.NoError(t, err)
+	w.Reset(1)
+	rec := trace.NewRecorder(1)
+	rec.Begin(trace.Header{Agent: "evil\x1b]0;owned\x07\x1b[2J"}, w)
+	out := w.Step(sim.ActNoop)
+	rec.Step(sim.ActNoop, &out, w)
+	require.NoError(t, wr.Append(rec.End(w, trace.Metrics{})))
+	require.NoError(t, wr.Close())
+	text, err := runCLI(t, "trace", "inspect", path)
+	require.NoError(t, err)
+	assert.NotContains(t, text, "\x1b")
+	assert.NotContains(t, text, "\x07")
+	assert.Contains(t, text, `"evil\x1b]0;owned\a\x1b[2J"`)
+}
+
+func TestAllowedHosts(t *testing.T) {
+	addr := func(s string) net.Addr { a, err := net.ResolveTCPAddr("tcp", s); require.NoError(t, err); return a }
+	assert.Equal(t, []string{"127.0.0.1", "::1", "localhost"}, allowedHosts(addr("127.0.0.1:8642"), nil))
+	assert.Equal(t, []string{"127.0.0.1", "::1", "box.lab", "localhost"}, allowedHosts(addr("[::1]:8642"), []string{"Box.lab"}))
+	assert.Equal(t, []string{"10.0.0.5"}, allowedHosts(addr("10.0.0.5:8642"), nil))
+	assert.Empty(t, allowedHosts(addr("0.0.0.0:8642"), nil), "any name on an unspecified address")
+	assert.Equal(t, []string{"box.lab"}, allowedHosts(addr("0.0.0.0:8642"), []string{"box.lab"}))
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +19,7 @@ func newServeCmd() *cobra.Command {
 	var maxEpisodes int
 	var idle time.Duration
 	var maxBody int64
+	var allowHosts []string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve tasks and seeded worlds over HTTP, a Gymnasium-shaped JSON API for agents in any language",
@@ -30,12 +33,19 @@ The server listens on 127.0.0.1 by default: only this machine can connect. It
 has no authentication: binding 0.0.0.0 (or any other non-loopback address)
 lets every host that can reach the port create and play episodes.
 
+Requests must name this server in their Host header: on a loopback address,
+localhost, 127.0.0.1 or ::1; on another address, that address; add names
+with --allow-host (bound to 0.0.0.0 or ::, any name is accepted unless
+--allow-host lists them). POST bodies must be sent as
+Content-Type: application/json, and the server sends no CORS headers, so a web
+page from another origin cannot drive it (DNS rebinding, cross-origin forms).
+
 Limits: at most --max-episodes open episodes (more are refused with 503),
 episodes idle for longer than --idle are deleted, request bodies over
 --max-body bytes are refused with 413.`,
 		Example: `  longcraft serve
   python3 docs/serve_client.py http://127.0.0.1:8642
-  curl -s -X POST localhost:8642/v1/episodes -d '{"family":"obtain","tier":"easy","split":"train","index":0}'`,
+  curl -s -X POST localhost:8642/v1/episodes -H 'Content-Type: application/json' -d '{"family":"obtain","tier":"easy","split":"train","index":0}'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
@@ -50,7 +60,8 @@ episodes idle for longer than --idle are deleted, request bodies over
 			if err != nil {
 				return err
 			}
-			srv := serve.New(serve.Config{MaxEpisodes: maxEpisodes, Idle: idle, MaxBody: maxBody})
+			srv := serve.New(serve.Config{MaxEpisodes: maxEpisodes, Idle: idle, MaxBody: maxBody,
+				Hosts: allowedHosts(ln.Addr(), allowHosts)})
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
 				WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
 			bound := ln.Addr().String()
@@ -84,9 +95,33 @@ episodes idle for longer than --idle are deleted, request bodies over
 		},
 	}
 	f := cmd.Flags()
+	f.StringSliceVar(&allowHosts, "allow-host", nil, "also answer requests whose Host header names this host (repeatable)")
 	f.StringVar(&addr, "addr", "127.0.0.1:8642", "address to listen on (loopback by default; 0.0.0.0 exposes the server, which has no authentication, to the network)")
 	f.IntVar(&maxEpisodes, "max-episodes", serve.DefaultMaxEpisodes, "open episodes at most (more are refused with 503)")
 	f.DurationVar(&idle, "idle", serve.DefaultIdle, "delete episodes idle for longer than this")
 	f.Int64Var(&maxBody, "max-body", serve.DefaultMaxBody, "refuse request bodies over this many bytes (64 KiB by default) with 413")
 	return cmd
+}
+
+// allowedHosts are the host names a server bound at addr answers to: the
+// loopback names on a loopback address, the address itself on another,
+// plus extra; on an unspecified address (0.0.0.0, ::) only extra, and any
+// name when extra is empty.
+func allowedHosts(addr net.Addr, extra []string) []string {
+	var hosts []string
+	for _, h := range extra {
+		hosts = append(hosts, strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")))
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	ip := net.ParseIP(host)
+	switch {
+	case err != nil || ip == nil:
+	case ip.IsLoopback():
+		hosts = append(hosts, "localhost", "127.0.0.1", "::1", host)
+	case ip.IsUnspecified():
+	default:
+		hosts = append(hosts, host)
+	}
+	slices.Sort(hosts)
+	return slices.Compact(hosts)
 }

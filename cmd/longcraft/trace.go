@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -144,7 +146,7 @@ episode for scripts.`,
 					continue
 				}
 				fmt.Fprintf(out, "%4d  seed %-20d %-8s task %-28s agent %-10s %6d steps  success %-5v died %-5v  %2d achievements  %d notes  %.2f B/step\n",
-					i, h.Seed, h.Ruleset, task, h.Agent, len(ep.Actions), m.Success, m.Died, bits.OnesCount64(m.Achievements), len(ep.Notes), perStep)
+					i, h.Seed, printable(h.Ruleset), printable(task), printable(h.Agent), len(ep.Actions), m.Success, m.Died, bits.OnesCount64(m.Achievements), len(ep.Notes), perStep)
 			}
 			return nil
 		},
@@ -179,4 +181,17 @@ func openEpisode(path string, i int) (*trace.Episode, error) {
 		return nil, fmt.Errorf("--episode %d: the trace holds episodes 0 to %d", i, len(f.Index)-1)
 	}
 	return f.Episode(i)
+}
+
+// printable quotes what a trace's header says for a terminal: a header is
+// outside input (an agent names itself), and raw control characters in it
+// could move the cursor, clear the screen or retitle the window. Plain
+// text passes unchanged; anything else is shown Go-quoted.
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -81,6 +82,9 @@ func TestHostPlaysWhatThePageAsks(t *testing.T) {
 
 	// Watch: runs by the speed's steps per tick until paused.
 	require.NoError(t, h.Start("obtain", "easy", "0", "watch", "planner", ""))
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal([]byte(h.Status()), &raw))
+	assert.Equal(t, strconv.FormatUint(h.s.Task.Seed, 10), raw["seed"], "a 64-bit seed crosses into JavaScript as a string, not a rounded number")
 	assert.False(t, hostStatus(t, h).Paused)
 	assert.ErrorContains(t, h.SetSpeed("0"), "1 to 1000")
 	assert.ErrorContains(t, h.SetSpeed("fast"), "1 to 1000")

@@ -287,7 +287,7 @@ type Status struct {
 	Agent      string `json:"agent"`
 	TaskID     string `json:"task"`
 	Goal       string `json:"goal"`
-	Seed       uint64 `json:"seed,omitempty"` // not in Play: a scored human must not regenerate the map
+	Seed       uint64 `json:"seed,omitempty,string"` // not in Play: a scored human must not regenerate the map; a string, since JavaScript numbers round 64-bit seeds
 	Step       int    `json:"step"`
 	Budget     int    `json:"budget"`
 	Milestones string `json:"milestones"` // e.g. "collect_wood ✓, place_table ·"

@@ -131,7 +131,9 @@ func serveEpisode(t *testing.T, spec task.Spec, actions []byte) (serve.StepRespo
 			rd = bytes.NewReader(b)
 		}
 		rr := httptest.NewRecorder()
-		h.ServeHTTP(rr, httptest.NewRequest(method, path, rd))
+		req := httptest.NewRequest(method, path, rd)
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(rr, req)
 		require.Less(t, rr.Code, 300, "%s %s: %s", method, path, rr.Body)
 		return rr.Body.Bytes()
 	}
