@@ -6,7 +6,7 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test test-long certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
+.PHONY: test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
 
 ## test: every check, sized to run in minutes: formatting, vet,
 ## race-enabled tests, the certification test on 200 seeds a tier, the
@@ -16,8 +16,27 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 test: deps fmt vet race certify fidelity-test tasks-test benchmarks-once wasm-test browser
 
 ## test-long: the exhaustive variants, which CI also runs: certification on
-## 1,000 seeds a tier and fidelity over 100,000 episodes.
-test-long: certify-long fidelity-long
+## 1,000 seeds a tier, fidelity over 100,000 episodes, a real one-node Slurm
+## cluster running docs/scale-out.md's array script, and the Kubernetes
+## manifest checked against the Job API and its shards merged.
+test-long: certify-long fidelity-long test-slurm test-k8s
+
+## test-slurm: installs slurm-wlm when missing (apt-get), starts munged,
+## slurmctld and slurmd on a private state directory, submits
+## docs/scale-out.md's job-array script unchanged for a 3-shard standard
+## run (sbatch --wait), merges, checks the merge is byte-identical to an
+## unsharded run, and stops the daemons by their pid files. Needs root (or
+## sudo). About a minute and a half on a 2-core machine.
+test-slurm:
+	$(SUDO) env "PATH=$$PATH" .ci/slurm-test.sh
+
+## test-k8s: docs/scale-out.md's Indexed Job decoded strictly into the
+## Kubernetes Job API's types (its own module, internal/k8sjob, so those
+## types stay out of Longcraft's dependencies), then its container command
+## run for every completion index and the shards merged and compared with
+## an unsharded run.
+test-k8s:
+	cd internal/k8sjob && $(GO) vet ./... && $(GO) test -count=1 -timeout 20m ./...
 
 ## deps: install what the tests need on a fresh Debian machine (gcc for -race,
 ## Node for wasm, NumPy and msgpack to check datasets and traces from Python,

@@ -64,6 +64,9 @@ func imports(t *testing.T) map[string]map[string]bool {
 			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "build" || n == "node_modules") {
 				return filepath.SkipDir
 			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
+				return filepath.SkipDir // another module (internal/k8sjob): not Longcraft's packages
+			}
 			return nil
 		}
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
