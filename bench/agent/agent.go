@@ -124,20 +124,16 @@ type Kind struct {
 	open   func(name string, o Options) (Maker, error)
 }
 
-// Kinds is the registry, in the order help lists it.
+// Kinds is the registry, in the order help lists it: the built-in
+// policies (bench/policy's list), then the planner, the external players
+// and recorded play.
 func Kinds() []Kind {
-	policy := func(name string) func(string, Options) (Maker, error) {
-		return func(string, Options) (Maker, error) {
-			if _, err := policy.New(name); err != nil {
-				return nil, err
-			}
-			return policyMaker(name), nil
-		}
+	var kinds []Kind
+	for _, b := range policy.Builtins() {
+		kinds = append(kinds, Kind{Name: b.Name, Usage: b.Name, Help: b.Help, Offline: true,
+			open: func(string, Options) (Maker, error) { return policyMaker(b.Name), nil }})
 	}
-	return []Kind{
-		{Name: "noop", Usage: "noop", Help: "does nothing: how far standing still gets", Offline: true, open: policy("noop")},
-		{Name: "random", Usage: "random", Help: "uniformly random actions: the floor", Offline: true, open: policy("random")},
-		{Name: "explorer", Usage: "explorer", Help: "the fair baseline: reads only what an agent observes and remembers it", Offline: true, open: policy("explorer")},
+	return append(kinds, []Kind{
 		{Name: "planner", Usage: "planner", Help: "reads the whole state and the goal: the ceiling and the certifier", Offline: true, NeedsTask: true,
 			open: func(string, Options) (Maker, error) { return plannerMaker{}, nil }},
 		{Name: "openai", Usage: "openai", Help: "a language or vision model behind an OpenAI-compatible API (--model, --base-url)", NeedsTask: true, Remote: true,
@@ -159,7 +155,7 @@ func Kinds() []Kind {
 				}
 				return recordedMaker{r}, nil
 			}},
-	}
+	}...)
 }
 
 // Lookup returns the kind of agent name.

@@ -23,20 +23,30 @@ type Policy interface {
 	Act(w *sim.World, last *sim.Outcome) sim.Action
 }
 
-// makers lists the built-in policies by name.
-func makers() map[string]func() Policy {
-	return map[string]func() Policy{
-		"random":   func() Policy { return &Random{} },
-		"noop":     func() Policy { return Noop{} },
-		"explorer": func() Policy { return &Explorer{} },
+// Builtin is one built-in policy: its name, what it is for (the --agent
+// help and the browser read it), and how to make one.
+type Builtin struct {
+	Name string
+	Help string
+	New  func() Policy
+}
+
+// Builtins lists the built-in policies: the one list the agent registry,
+// --agent's help and the browser's Watch menu are made from. A new policy
+// is a type and a line here.
+func Builtins() []Builtin {
+	return []Builtin{
+		{"noop", "does nothing: how far standing still gets", func() Policy { return Noop{} }},
+		{"random", "uniformly random actions: the floor", func() Policy { return &Random{} }},
+		{"explorer", "the fair baseline: reads only what an agent observes and remembers it", func() Policy { return &Explorer{} }},
 	}
 }
 
 // Names returns the built-in policies' names, sorted.
 func Names() []string {
 	var names []string
-	for n := range makers() {
-		names = append(names, n)
+	for _, b := range Builtins() {
+		names = append(names, b.Name)
 	}
 	sort.Strings(names)
 	return names
@@ -44,11 +54,12 @@ func Names() []string {
 
 // New returns the built-in policy with the given name.
 func New(name string) (Policy, error) {
-	mk, ok := makers()[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown policy %q (built-in: %v)", name, Names())
+	for _, b := range Builtins() {
+		if b.Name == name {
+			return b.New(), nil
+		}
 	}
-	return mk(), nil
+	return nil, fmt.Errorf("unknown policy %q (built-in: %v)", name, Names())
 }
 
 // Noop does nothing, ever: how far standing still gets.
