@@ -68,10 +68,10 @@ func TestSheetDecodesAtDeclaredSize(t *testing.T) {
 	img := sheet(t)
 	assert.Equal(t, image.Rect(0, 0, assets.SheetWidth, assets.SheetHeight), img.Bounds())
 	assert.Equal(t, 256, assets.SheetWidth)
-	// 65 sprites take 5 rows of 16; the font's 3 rows of 8 pixels follow.
-	assert.Equal(t, 65, int(assets.NumSprites))
-	assert.Equal(t, 80, assets.FontTop)
-	assert.Equal(t, 104, assets.SheetHeight)
+	// The sprites take whole rows of 16; the font's 3 rows of 8 pixels follow.
+	rows := (int(assets.NumSprites) + assets.Cols - 1) / assets.Cols
+	assert.Equal(t, rows*assets.Cell, assets.FontTop)
+	assert.Equal(t, assets.FontTop+3*8, assets.SheetHeight)
 	assert.Equal(t, assets.FontTop, (assets.NumSprites - 1).Rect().Max.Y, "the font starts right below the last sprite row")
 	// Every sprite and glyph rectangle lies inside the sheet.
 	for s := assets.Sprite(0); s < assets.NumSprites; s++ {

@@ -7,10 +7,8 @@ import (
 
 // The ASCII map format, for tests, task files and debugging: one line per
 // row, one character per tile. A material's character is its Glyph in the
-// rules table (classic: ~ water, . grass, # stone, _ path, : sand, T tree,
-// % lava, c coal, i iron, d diamond, t table, f furnace; extended adds
-// ! torch, * crystal, a anvil, = bridge; Rules.ASCIILegend lists a
-// ruleset's). Objects stand on the material their kind lives on:
+// rules table (Rules.ASCIILegend lists a ruleset's, and `longcraft map
+// --help` prints them). Objects stand on the material their kind lives on:
 //
 //	objects    @ player (on grass)    C cow (grass)    Z zombie (grass)
 //	           S skeleton (path)      p plant (grass)  P ripe plant (grass)

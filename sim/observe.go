@@ -4,11 +4,10 @@ package sim
 const ViewSize = 9
 
 // Symbolic observations use one byte per tile, Crafter's semantic
-// numbering: 0 outside the map, then the materials by id (classic: 1
-// water … 12 furnace), then the object kinds: the player is
-// len(Rules.Materials) (13 in classic), followed by cow 14, zombie 15,
-// skeleton 16, arrow 17 and plant 18. An object hides the material under
-// it.
+// numbering: 0 outside the map, then the materials by id, then the object
+// kinds from the player on (the player is len(Rules.Materials): 13 in
+// classic, as in Crafter). An object hides the material under it.
+// Rules.SemanticNames names every id; docs/players.md lists them.
 
 // SemanticID returns the symbolic id of object kind k.
 func (r *Rules) SemanticID(k ObjectKind) uint8 {
