@@ -16,6 +16,7 @@ import (
 	"image/png"
 )
 
+//go:generate go tool stringer -type=Sprite -output=sprite_string.go
 //go:generate go run ./gen -out sheet.png
 
 //go:embed sheet.png
