@@ -25,16 +25,31 @@ type TierSuccess struct {
 // Comparison is several runs of one suite side by side.
 type Comparison struct {
 	Suite  string
-	Agents []string
+	Agents []string                   // each run's label: its agent (and model), and its directory when two share one
+	Dirs   []string                   // the run directories, in Agents order
+	Runs   []*results.Definition      // each run's definition (nil for runs written before run.json)
 	Tiers  []TierSuccess              // agent-major, tiers in order
 	Groups map[string][]results.Group // "family/tier (view, feedback)" → one group per agent, in Agents order
 	Keys   []string                   // sorted family/tier keys
+	Pairs  []Paired                   // every two runs, by tier and overall
+	Mixed  bool                       // the runs played from different suite locks (unpaired)
 }
 
-// Compare reads the summary.json of run directories (one agent each, same
-// suite) and pools success per tier.
-func Compare(dirs []string) (*Comparison, error) {
+// CompareOptions say how runs may be compared.
+type CompareOptions struct {
+	// AllowMixed compares runs played from different suite locks: their
+	// episodes are not the same, so they are compared unpaired.
+	AllowMixed bool
+}
+
+// Compare reads the summary.json and results.jsonl of run directories (one
+// agent each, same suite), pools success per tier, and compares every two
+// runs on the episodes they share (paired). Runs of different suite locks
+// are refused unless o.AllowMixed.
+func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 	c := &Comparison{Groups: map[string][]results.Group{}}
+	var all [][]results.Result
+	var locks []string
 	for _, d := range dirs {
 		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
 		if err != nil {
@@ -47,13 +62,30 @@ func Compare(dirs []string) (*Comparison, error) {
 		if c.Suite != "" && s.Suite != c.Suite {
 			return nil, fmt.Errorf("compare: %s ran suite %s, not %s", d, s.Suite, c.Suite)
 		}
+		if len(locks) > 0 && s.Lock != locks[0] {
+			if !o.AllowMixed {
+				return nil, fmt.Errorf("compare: %s played from suite lock %s, %s from %s: not the same episodes (--allow-mixed compares them unpaired)",
+					d, lockName(s.Lock), dirs[0], lockName(locks[0]))
+			}
+			c.Mixed = true
+		}
+		locks = append(locks, s.Lock)
+		rs, err := results.Read(filepath.Join(d, results.ResultsFile))
+		if err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+		all = append(all, rs)
 		c.Suite = s.Suite
-		c.Agents = append(c.Agents, s.Agent)
+		label := s.Agent
+		if s.Run != nil && s.Run.Model != "" {
+			label += " (" + s.Run.Model + ")"
+		}
+		c.Agents, c.Dirs, c.Runs = append(c.Agents, label), append(c.Dirs, d), append(c.Runs, s.Run)
 		byTier := map[string]*TierSuccess{}
 		for _, g := range s.Groups {
 			ts := byTier[g.Tier]
 			if ts == nil {
-				ts = &TierSuccess{Agent: s.Agent, Tier: g.Tier}
+				ts = &TierSuccess{Agent: label, Tier: g.Tier}
 				byTier[g.Tier] = ts
 			}
 			ts.Episodes += g.Episodes
@@ -72,6 +104,22 @@ func Compare(dirs []string) (*Comparison, error) {
 			}
 		}
 	}
+	// Two runs of one agent are told apart by their directories.
+	count := map[string]int{}
+	for _, a := range c.Agents {
+		count[a]++
+	}
+	for i, a := range c.Agents {
+		if count[a] > 1 {
+			c.Agents[i] = a + " [" + filepath.Base(filepath.Clean(dirs[i])) + "]"
+			for k := range c.Tiers {
+				if c.Tiers[k].Agent == a {
+					c.Tiers[k].Agent = c.Agents[i]
+					break
+				}
+			}
+		}
+	}
 	sort.Slice(c.Keys, func(i, j int) bool {
 		fi, ti, _ := strings.Cut(c.Keys[i], "/")
 		fj, tj, _ := strings.Cut(c.Keys[j], "/")
@@ -80,7 +128,19 @@ func Compare(dirs []string) (*Comparison, error) {
 		}
 		return task.TierRank(ti) < task.TierRank(tj)
 	})
+	for i := range dirs {
+		for j := i + 1; j < len(dirs); j++ {
+			c.Pairs = append(c.Pairs, comparePair(c.Agents[i], c.Agents[j], all[i], all[j], locks[i] == locks[j])...)
+		}
+	}
 	return c, nil
+}
+
+func lockName(h string) string {
+	if h == "" {
+		return "none (generated tasks)"
+	}
+	return h[:min(len(h), 12)]
 }
 
 // WriteComparison writes a self-contained HTML page: success by tier per
@@ -138,12 +198,42 @@ func compareChart(c *Comparison) template.HTML {
 
 var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncMap{
 	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
+	// diff shows a difference with its interval: points for percentages.
+	"diff": func(d, lo, hi float64, percent bool) string {
+		if percent {
+			return fmt.Sprintf("%+.1f [%+.1f, %+.1f] points", 100*d, 100*lo, 100*hi)
+		}
+		return fmt.Sprintf("%+.3g [%+.3g, %+.3g]", d, lo, hi)
+	},
+	"pvalue": func(p float64) string {
+		if p < 0.001 {
+			return "< 0.001"
+		}
+		return fmt.Sprintf("%.3f", p)
+	},
+	"lock": lockName,
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Longcraft: {{.C.Suite}} suite</title>
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.5em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right} th{background:#f5f5f5} td.l,th.l{text-align:left}</style></head><body>
 <h1>Agents on the {{.C.Suite}} suite</h1>
+<h2>Runs</h2>
+<table><tr><th class="l">run</th><th class="l">directory</th><th class="l">model</th><th class="l">suite lock</th><th class="l">rules</th></tr>
+{{range $i, $a := .C.Agents}}{{$r := index $.C.Runs $i}}<tr><td class="l">{{$a}}</td><td class="l"><code>{{index $.C.Dirs $i}}</code></td>
+<td class="l">{{if $r}}{{if $r.Model}}{{$r.Model}}{{if $r.BaseURL}} at {{$r.BaseURL}}{{end}}, temperature {{$r.Temperature}}{{else}}–{{end}}{{else}}–{{end}}</td>
+<td class="l">{{if $r}}<code>{{lock $r.Lock}}</code>{{else}}–{{end}}</td><td class="l">{{if $r}}{{range $r.Rules}}{{.}} {{end}}{{else}}–{{end}}</td></tr>
+{{end}}</table>
+{{if .C.Mixed}}<p><b>The runs played from different suite locks</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
+<h2>Comparisons</h2>
+<p>Every two runs, by tier and over all tiers. Paired on the episodes both played (the same lock and episode id): the difference in success with a 95% paired bootstrap interval ({{len .C.Pairs}} comparisons, 2,000 resamples each, seeded) and an exact McNemar test on the discordant episodes; unpaired runs get Newcombe's interval and no test.</p>
+<ul>{{range .C.Pairs}}<li>{{.Sentence}}</li>{{end}}</ul>
+<table><tr><th class="l">A</th><th class="l">B</th><th class="l">scope</th><th>pairs</th><th>A only / B only</th><th>success A − B</th><th>p (McNemar)</th><th class="l">other metrics, A − B (paired bootstrap)</th></tr>
+{{range .C.Pairs}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td class="l">{{.Scope}}</td>
+<td>{{if .Unpaired}}unpaired ({{.NA}}, {{.NB}}){{else}}{{.N}}{{end}}</td><td>{{if .Unpaired}}–{{else}}{{.OnlyA}} / {{.OnlyB}}{{end}}</td>
+<td>{{diff .Diff .Lo .Hi true}}</td><td>{{if .Unpaired}}–{{else}}{{pvalue .P}}{{end}}</td>
+<td class="l">{{range .Metrics}}{{.Title}} {{diff .Diff .Lo .Hi .Percent}} (n {{.N}}); {{end}}</td></tr>
+{{end}}</table>
 <h2>Success by tier (all families pooled, 95% Wilson intervals)</h2>
 {{.Chart}}
 <table><tr><th class="l">agent</th><th class="l">tier</th><th>episodes</th><th>success</th><th>95% CI</th></tr>

@@ -160,15 +160,23 @@ func histogram(name string, xs []float64, hi float64) template.HTML {
 		counts[max(i, 0)]++
 		most = max(most, counts[max(i, 0)])
 	}
+	// A y-axis of episode counts on the left, the bins' range below.
+	const left, top = 34, 6
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`, w, h+18, template.HTMLEscapeString(name))
+	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`, left+w, top+h+18, template.HTMLEscapeString(name))
+	for _, tick := range []int{0, most / 2, most} {
+		y := top + h - tick*h/most
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d</text>`, left-3, left+w, y, y, left-5, y+3, tick)
+	}
+	fmt.Fprintf(&b, `<text x="8" y="%d" font-size="10" transform="rotate(-90 8 %d)" text-anchor="middle">episodes</text>`, top+h/2, top+h/2)
 	for i, c := range counts {
 		bh := c * h / most
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#3a7ca5"><title>%d</title></rect>`, i*w/bins+1, h-bh, w/bins-2, bh, c)
+		x0, x1 := hi*float64(i)/bins, hi*float64(i+1)/bins
+		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="#3a7ca5"><title>%d episodes in [%.3g, %.3g)</title></rect>`, left+i*w/bins+1, top+h-bh, w/bins-2, bh, c, x0, x1)
 	}
-	fmt.Fprintf(&b, `<line x1="0" x2="%d" y1="%d" y2="%d" stroke="#444"/><text x="0" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%.3g</text></svg>`,
-		w, h, h, h+14, w, h+14, hi)
-	fmt.Fprintf(&b, `<figcaption>%s (%d episodes)</figcaption></figure>`, template.HTMLEscapeString(name), len(xs))
+	fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#444"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#444"/><text x="%d" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%.3g</text></svg>`,
+		left, left+w, top+h, top+h, left, left, top, top+h, left, top+h+14, left+w, top+h+14, hi)
+	fmt.Fprintf(&b, `<figcaption>%s: episodes per bin (%d episodes)</figcaption></figure>`, template.HTMLEscapeString(name), len(xs))
 	return template.HTML(b.String())
 }
 
@@ -198,6 +206,13 @@ th{background:#f5f5f5} td.l,th.l{text-align:left} .hists{display:flex;flex-wrap:
 figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;background:#f4f4f4;padding:1px 3px}
 </style></head><body>
 <h1>{{.S.Agent}} on the {{.S.Suite}} suite</h1>
+{{with .S.Run}}<table class="run"><tr><th class="l">agent</th><td class="l">{{.Agent}}{{if .Model}}: model {{.Model}}{{if .BaseURL}} at {{.BaseURL}}{{end}}, temperature {{.Temperature}}, max tokens {{.MaxTokens}}, history {{.History}}{{if .ImageSize}}, images {{.ImageSize}} px{{end}}{{if .Symbolic}}, symbolic view{{end}}{{end}}</td></tr>
+<tr><th class="l">suite</th><td class="l">{{.Suite}} ({{.Episodes}} episodes{{if gt .Shards 1}}, shard {{.Shard}} of {{.Shards}}{{end}}){{if .Lock}}, lock <code>{{.Lock}}</code>{{end}}</td></tr>
+<tr><th class="l">rules</th><td class="l">{{range .Rules}}{{.}} {{end}}</td></tr>
+<tr><th class="l">episodes end</th><td class="l">at the goal, death or the budget{{if .NoProgress}}; after {{.NoProgress}} steps without progress{{end}}{{if .TimeoutMs}}; after {{.TimeoutMs}} ms{{end}}; tasks {{if .Certify}}certified by the planner{{else}}not certified{{end}}; traces: {{.Traces}}</td></tr>
+</table>
+<p>When, where and by which build it was played: <code>invocations.jsonl</code> beside this page.</p>{{end}}
+{{if .S.Partial}}<p><b>Partial run</b>: {{.S.Episodes}} of {{.S.Planned}} episodes have a result; <code>longcraft score --resume</code> continues it.</p>{{end}}
 <p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>. {{end}}{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{if .S.Errors}}; {{.S.Errors}} could not be generated{{end}}.
 {{if .S.Progression}}Achievements episodes: Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}%.{{end}}</p>
 <h2>Success by tier and family</h2>

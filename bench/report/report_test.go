@@ -45,12 +45,79 @@ func TestCompareRefusesDifferentSuites(t *testing.T) {
 	for i, name := range []string{"default", "standard"} {
 		s := results.Summarize(name, "random", twoResults("random"), results.ClassicAchievements)
 		require.NoError(t, results.WriteSummary(filepath.Join(dirs[i], results.SummaryFile), s))
+		require.NoError(t, results.WriteSorted(filepath.Join(dirs[i], results.ResultsFile), twoResults("random")))
 	}
-	_, err := Compare(dirs)
+	_, err := Compare(dirs, CompareOptions{})
 	require.ErrorContains(t, err, "ran suite standard, not default")
-	c, err := Compare(dirs[:1])
+	c, err := Compare(dirs[:1], CompareOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "default", c.Suite)
 	require.Len(t, c.Tiers, 1)
 	assert.Equal(t, 0.5, c.Tiers[0].Rate)
+}
+
+// run writes a run directory of agent with n episodes of tier, the first
+// wins of them successes, and returns it.
+func run(t *testing.T, agent, lock string, n, wins int, tier string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var rs []results.Result
+	for i := range n {
+		sp := task.Spec{Family: "obtain", Tier: tier, Split: task.Eval, Index: uint64(i)}
+		rs = append(rs, results.Result{Index: i, ID: sp.ID(), Spec: sp, Agent: agent, Lock: lock, Observability: "partial", Feedback: "full",
+			Metrics: episode.Metrics{Steps: 100 - i, Success: i < wins}})
+	}
+	s := results.Summarize("mine", agent, rs, results.ClassicAchievements)
+	require.NoError(t, results.WriteSummary(filepath.Join(dir, results.SummaryFile), s))
+	require.NoError(t, results.WriteSorted(filepath.Join(dir, results.ResultsFile), rs))
+	return dir
+}
+
+// TestPairedComparison: runs of one lock are compared on the episodes they
+// share, with an exact McNemar test and a paired bootstrap interval, and
+// said in a sentence; runs of different locks are refused, or compared
+// unpaired and labelled so.
+func TestPairedComparison(t *testing.T) {
+	strong, weak := run(t, "strong", "L", 100, 60, "hard"), run(t, "weak", "L", 100, 20, "hard")
+	same := run(t, "weak", "L", 100, 22, "hard")
+	c, err := Compare([]string{weak, strong, same}, CompareOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "weak ["+filepath.Base(weak)+"]", c.Agents[0], "two runs of one agent are told apart by directory")
+	var hard *Paired
+	for i := range c.Pairs {
+		if c.Pairs[i].Scope == "hard" && c.Pairs[i].B == "strong" {
+			hard = &c.Pairs[i]
+		}
+	}
+	require.NotNil(t, hard)
+	assert.Equal(t, 100, hard.N)
+	assert.Equal(t, [2]int{0, 40}, [2]int{hard.OnlyA, hard.OnlyB}, "the strong run wins 40 discordant pairs, loses none")
+	assert.InDelta(t, -0.40, hard.Diff, 1e-12)
+	assert.InDelta(t, results.McNemarExact(0, 40), hard.P, 1e-15)
+	assert.Less(t, hard.Lo, -0.40)
+	assert.Greater(t, hard.Hi, -0.40)
+	assert.Regexp(t, `^strong beats weak \[.*\] on hard: \+40\.0 points \[\+[0-9.]+, \+[0-9.]+\], p < 0\.001, 100 paired episodes$`, hard.Sentence)
+	require.NotEmpty(t, hard.Metrics)
+	assert.Equal(t, "steps", hard.Metrics[0].Name)
+	assert.InDelta(t, 0, hard.Metrics[0].Diff, 1e-12, "the same steps on every pair")
+	for _, p := range c.Pairs {
+		if p.Scope == "hard" && p.A == c.Agents[0] && p.B == c.Agents[2] {
+			assert.Contains(t, p.Sentence, "do not differ detectably on hard: -2.0 points")
+		}
+	}
+
+	other := run(t, "other", "M", 100, 50, "hard")
+	_, err = Compare([]string{strong, other}, CompareOptions{})
+	assert.ErrorContains(t, err, "not the same episodes (--allow-mixed compares them unpaired)")
+	c, err = Compare([]string{strong, other}, CompareOptions{AllowMixed: true})
+	require.NoError(t, err)
+	require.NotEmpty(t, c.Pairs)
+	assert.True(t, c.Pairs[0].Unpaired)
+	assert.Contains(t, c.Pairs[0].Sentence, "strong vs other on hard, unpaired (not the same episodes): +10.0 points [")
+
+	path := filepath.Join(t.TempDir(), "compare.html")
+	require.NoError(t, WriteComparison(path, c))
+	page, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "unpaired (not the same episodes)")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"testing"
 
@@ -83,4 +84,39 @@ func TestWilson(t *testing.T) {
 	lo, hi = Wilson(5, 10)
 	assert.InDelta(t, 0.2366, lo, 1e-3)
 	assert.InDelta(t, 0.7634, hi, 1e-3)
+}
+
+func TestMcNemarExact(t *testing.T) {
+	assert.Equal(t, 1.0, McNemarExact(0, 0))
+	assert.Equal(t, 1.0, McNemarExact(3, 3))
+	// 10 discordant pairs all one way: 2 · 0.5^10.
+	assert.InDelta(t, 2*math.Pow(0.5, 10), McNemarExact(10, 0), 1e-12)
+	// b=9, c=1: 2 · (1 + 10) / 1024 (R: binom.test(1, 10)$p.value = 0.02148).
+	assert.InDelta(t, 0.021484375, McNemarExact(9, 1), 1e-9)
+	assert.Equal(t, McNemarExact(9, 1), McNemarExact(1, 9), "two-sided")
+	assert.InDelta(t, 1.0, McNemarExact(500, 501), 1e-9)
+}
+
+func TestPairedBootstrap(t *testing.T) {
+	diffs := make([]float64, 100)
+	for i := range 40 {
+		diffs[i] = 1 // 40 pairs won, 60 tied
+	}
+	mean, lo, hi := PairedBootstrap(diffs, 2000, 1)
+	assert.InDelta(t, 0.4, mean, 1e-12)
+	assert.Less(t, lo, 0.4)
+	assert.Greater(t, hi, 0.4)
+	assert.InDelta(t, 0.4-1.96*math.Sqrt(0.4*0.6/100), lo, 0.03, "about the normal interval")
+	m2, lo2, hi2 := PairedBootstrap(diffs, 2000, 1)
+	assert.Equal(t, [3]float64{mean, lo, hi}, [3]float64{m2, lo2, hi2}, "seeded: the same interval every time")
+	_, lo, hi = PairedBootstrap(make([]float64, 50), 500, 1)
+	assert.Equal(t, [2]float64{0, 0}, [2]float64{lo, hi})
+}
+
+func TestNewcombeDiff(t *testing.T) {
+	// Newcombe (1998), table II, example (a): 56/70 − 48/80: 0.2000 [0.0524, 0.3339].
+	d, lo, hi := NewcombeDiff(56, 70, 48, 80)
+	assert.InDelta(t, 0.2, d, 1e-9)
+	assert.InDelta(t, 0.0524, lo, 5e-4)
+	assert.InDelta(t, 0.3339, hi, 5e-4)
 }

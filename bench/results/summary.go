@@ -62,6 +62,12 @@ type Summary struct {
 	Progression  float64 `json:"progression"`   // BALROG progression over them, %
 	Overall      Group   `json:"overall"`
 	Groups       []Group `json:"groups"`
+	// Run is the run's definition (run.json): agent and model settings,
+	// suite and lock, rules versions, how episodes end. It is what defines
+	// the results, so it belongs with them; when and where the run was
+	// played is in invocations.jsonl, which would break the summary's
+	// byte-identity across resumes, shards and machines.
+	Run *Definition `json:"run,omitempty"`
 	// Partial: the run stopped (Ctrl-C, a crash resumed later, an error)
 	// before all Planned episodes had a result; the figures cover those
 	// that have one.

@@ -41,6 +41,9 @@ type Options struct {
 	Families []string
 	Seeds    int // keep the first Seeds episodes of each family × tier (0: all)
 
+	// Args is the command line, kept in invocations.jsonl (nil: none).
+	Args []string
+
 	// AfterWrite, if not nil, is called after each write reaches the run
 	// directory: "definition", "record" (a trace), "result" (a results
 	// line), "index" and "footer" (the trace's), "results" (the sorted
@@ -192,8 +195,7 @@ func needsTrace(traces string, r *results.Result) bool {
 // traces that have no result. On cancellation the results so far stay on
 // disk and summary.json and report.html cover them, marked partial; the
 // error is ctx's.
-func Score(ctx context.Context, o Options, progress func(done, total int)) (Outcome, error) {
-	var oc Outcome
+func Score(ctx context.Context, o Options, progress func(done, total int)) (oc Outcome, err error) {
 	p, err := plan(o)
 	if err != nil {
 		return oc, err
@@ -253,6 +255,16 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 		return oc, err
 	}
 	o.after("definition")
+	inv := results.NewInvocation("score", o.Args, time.Now())
+	defer func() {
+		inv.Played, inv.Skipped, inv.Replayed, inv.Complete = oc.Played, oc.Skipped, oc.Replayed, oc.Complete
+		if err != nil {
+			inv.Error = err.Error()
+		}
+		if ierr := results.AppendInvocation(o.Out, inv, time.Now()); err == nil {
+			err = ierr
+		}
+	}()
 
 	var tw *trace.Writer
 	o.Config.Traces = o.Traces == "all" || o.Traces == "failures"
@@ -358,6 +370,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (Outc
 		}
 	}
 	oc.Summary = results.Summarize(p.name, o.Agent, have, results.ClassicAchievements)
+	oc.Summary.Run = &def
 	oc.Complete = len(have) == len(p.specs)
 	if !oc.Complete {
 		// A partial run still says where it stands.
@@ -464,6 +477,23 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 	if err := results.WriteDefinition(out, def); err != nil {
 		return results.Summary{}, err
 	}
+	// The shards' invocations, then this merge's.
+	inv := results.NewInvocation("merge", append([]string{"merge", "--out", out}, dirs...), time.Now())
+	inv.Merged, inv.Complete = dirs, true
+	if err := os.Remove(filepath.Join(out, results.InvocationsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return results.Summary{}, err
+	}
+	for _, d := range dirs {
+		invs, err := results.ReadInvocations(d)
+		if err != nil {
+			return fail("%w", err)
+		}
+		for _, i := range invs {
+			if err := results.AppendInvocation(out, i, i.End); err != nil {
+				return results.Summary{}, err
+			}
+		}
+	}
 	if def.Traces != "none" && def.Traces != "" {
 		if err := mergeTraces(out, dirs, all); err != nil {
 			return fail("%w", err)
@@ -473,10 +503,14 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 		return results.Summary{}, err
 	}
 	s := results.Summarize(def.Suite, def.Agent, all, results.ClassicAchievements)
+	s.Run = &def
 	if err := results.WriteSummary(filepath.Join(out, results.SummaryFile), s); err != nil {
 		return results.Summary{}, err
 	}
-	return s, report.WriteReport(filepath.Join(out, results.ReportFile), s, all)
+	if err := report.WriteReport(filepath.Join(out, results.ReportFile), s, all); err != nil {
+		return results.Summary{}, err
+	}
+	return s, results.AppendInvocation(out, inv, time.Now())
 }
 
 // mergeTraces writes the shards' traces into out's trace file, in suite

@@ -81,6 +81,7 @@ Agents (--agent):
 			if o.Shard, o.Shards, err = parseShard(shard, cmd.Flags().Changed("shards"), o.Shards); err != nil {
 				return err
 			}
+			o.Args = append([]string{"longcraft"}, os.Args[1:]...)
 			return runScore(cmd, o, quiet)
 		},
 	}
@@ -241,16 +242,23 @@ mismatched shards.`,
 
 func newReportCmd() *cobra.Command {
 	var out string
+	var allowMixed bool
 	cmd := &cobra.Command{
 		Use:   "report RUN_DIR...",
 		Short: "Compare the runs of several agents on one suite in one HTML page",
-		Long: `report reads the summary.json of finished runs (one agent each, same suite)
-and writes a self-contained page: success by tier per agent with 95% Wilson
-intervals, and every family × tier side by side.`,
+		Long: `report reads the summary.json and results.jsonl of finished runs (one agent
+each, same suite) and writes a self-contained page: success by tier per agent
+with 95% Wilson intervals, every family × tier side by side, and every two
+runs compared on the episodes they share (paired: the difference in success
+with a paired bootstrap interval and an exact McNemar test, and the same
+interval for steps, milestones, return and valid actions). It prints the
+comparisons as sentences. Runs played from different suite locks did not
+play the same episodes: they are refused unless --allow-mixed, which
+compares them unpaired (Newcombe's interval, no test).`,
 		Example: "  longcraft report --out runs/compare.html runs/random runs/explorer runs/planner",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := report.Compare(args)
+			c, err := report.Compare(args, report.CompareOptions{AllowMixed: allowMixed})
 			if err != nil {
 				return err
 			}
@@ -262,10 +270,14 @@ intervals, and every family × tier side by side.`,
 			for _, t := range c.Tiers {
 				fmt.Fprintf(w, "%-10s %-7s %5d  %5.1f%% [%5.1f, %5.1f]\n", t.Agent, t.Tier, t.Episodes, 100*t.Rate, 100*t.Low, 100*t.High)
 			}
+			for _, p := range c.Pairs {
+				fmt.Fprintln(w, p.Sentence)
+			}
 			fmt.Fprintf(w, "wrote %s\n", out)
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "compare.html", "the page to write")
+	cmd.Flags().BoolVar(&allowMixed, "allow-mixed", false, "compare runs of different suite locks, unpaired")
 	return cmd
 }

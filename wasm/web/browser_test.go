@@ -17,11 +17,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,6 +32,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/report"
+	"github.com/longcraft/longcraft/bench/run"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/sim"
@@ -116,15 +120,20 @@ func TestBrowser(t *testing.T) {
 	defer cancel()
 	// The page's console and uncaught exceptions go to the test log: a Go
 	// panic in the app shows up there.
+	var pageErrors atomic.Int64 // console errors and uncaught exceptions
 	ctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf), chromedp.WithListener(func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				pageErrors.Add(1)
+			}
 			var line []string
 			for _, a := range ev.Args {
 				line = append(line, strings.Trim(string(a.Value), `"`)+a.Description)
 			}
 			t.Logf("console.%s: %s", ev.Type, strings.Join(line, " "))
 		case *runtime.EventExceptionThrown:
+			pageErrors.Add(1)
 			t.Logf("exception: %s %+v", ev.ExceptionDetails.Text, ev.ExceptionDetails.Exception)
 		}
 	}))
@@ -234,6 +243,45 @@ func TestBrowser(t *testing.T) {
 		t.Logf("in-browser core: %.0f steps/s (Step alone), %.0f steps/s (random agent, Reset on episode end)",
 			sps.Step, sps.StepWithReset)
 		require.Positive(t, sps.Step)
+	})
+	t.Run("reports", func(t *testing.T) {
+		// Three agents on the default suite, their reports and the
+		// comparison page, each opened as a file would be: no console
+		// error, and every chart has data.
+		dir := t.TempDir()
+		var runs []string
+		for _, agent := range []string{"random", "explorer", "planner"} {
+			o := run.Options{Suite: "default", Agent: agent, Out: filepath.Join(dir, agent), Traces: "none", Config: run.Config{Certify: true}}
+			_, err := run.Score(context.Background(), o, nil)
+			require.NoError(t, err, agent)
+			runs = append(runs, o.Out)
+		}
+		c, err := report.Compare(runs, report.CompareOptions{})
+		require.NoError(t, err)
+		require.NoError(t, report.WriteComparison(filepath.Join(dir, "compare.html"), c))
+		pages := httptest.NewServer(http.FileServer(http.Dir(dir)))
+		defer pages.Close()
+		for _, page := range []struct{ path, shot string }{
+			{"explorer/report.html", "report-page.png"}, {"compare.html", "compare-page.png"},
+		} {
+			before := pageErrors.Load()
+			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(pages.URL+"/"+page.path)))
+			charts, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("svg[role=img]").length`))
+			require.NoError(t, err)
+			require.Positive(t, charts, "%s has charts", page.path)
+			empty, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("svg[role=img]")].filter(s =>
+				![...s.querySelectorAll("rect")].some(r => +r.getAttribute("height") > 0 && r.getAttribute("width") !== "10")).map(s => s.getAttribute("aria-label"))`))
+			require.NoError(t, err)
+			require.Empty(t, empty, "%s: charts without data", page.path)
+			require.Equal(t, before, pageErrors.Load(), "%s: console errors", page.path)
+			savePage(ctx, t, filepath.Join(artifacts, page.shot))
+			t.Logf("%s: %d charts, each with data", page.path, charts)
+		}
+		for _, p := range c.Pairs {
+			if p.Scope == "all tiers" {
+				t.Logf("%s", p.Sentence)
+			}
+		}
 	})
 }
 

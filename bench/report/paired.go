@@ -1,0 +1,178 @@
+package report
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+
+	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+// Paired compares two runs on one scope (a tier, or all tiers).
+type Paired struct {
+	A, B  string // the runs' labels
+	Scope string // a tier's name, or "all tiers"
+	// On the paired episodes (the same lock and episode id in both runs,
+	// generated in both): counts, successes, and the discordant pairs.
+	N            int
+	SuccA, SuccB int
+	OnlyA, OnlyB int     // episodes only A, or only B, succeeded on
+	Diff         float64 // success of A − B, a fraction
+	Lo, Hi       float64 // 95% interval of Diff: paired bootstrap, or Newcombe's when unpaired
+	P            float64 // exact McNemar test (paired only)
+	Unpaired     bool    // no shared episodes: compared as independent samples
+	NA, NB       int     // unpaired: each run's episodes
+	Metrics      []MetricDiff
+	Sentence     string
+}
+
+// MetricDiff is a continuous metric's mean paired difference A − B with
+// its 95% paired bootstrap interval, over the pairs that measured it.
+type MetricDiff struct {
+	Name, Title string
+	N           int
+	Diff        float64
+	Lo, Hi      float64
+	Percent     bool
+}
+
+// pairedMetrics are the continuous metrics the comparison reports.
+var pairedMetrics = []string{"steps", "milestones", "return", "valid_action_ratio"}
+
+const resamples = 2000
+
+// comparePair compares runs a and b by tier and over all tiers; paired
+// when they played from one lock, on the episodes they share.
+func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
+	byID := map[string]*results.Result{}
+	if sameLock {
+		for i := range rb {
+			if rb[i].Err == "" {
+				byID[rb[i].ID] = &rb[i]
+			}
+		}
+	}
+	var out []Paired
+	scopes := []string{}
+	for _, t := range task.Tiers() {
+		scopes = append(scopes, t.Name)
+	}
+	scopes = append(scopes, "all tiers")
+	for _, scope := range scopes {
+		in := func(r *results.Result) bool { return r.Err == "" && (scope == "all tiers" || r.Spec.Tier == scope) }
+		p := Paired{A: a, B: b, Scope: scope}
+		var pairs [][2]*results.Result
+		for i := range ra {
+			if !in(&ra[i]) {
+				continue
+			}
+			if q := byID[ra[i].ID]; q != nil && in(q) {
+				pairs = append(pairs, [2]*results.Result{&ra[i], q})
+			}
+		}
+		if len(pairs) == 0 {
+			// Unpaired: the runs' episodes in this scope, independent.
+			for i := range ra {
+				if in(&ra[i]) {
+					p.NA++
+					p.SuccA += b2i(ra[i].Success)
+				}
+			}
+			for i := range rb {
+				if in(&rb[i]) {
+					p.NB++
+					p.SuccB += b2i(rb[i].Success)
+				}
+			}
+			if p.NA == 0 || p.NB == 0 {
+				continue // a tier one of them did not play
+			}
+			p.Unpaired = true
+			p.Diff, p.Lo, p.Hi = results.NewcombeDiff(p.SuccA, p.NA, p.SuccB, p.NB)
+			p.Sentence = sentence(p)
+			out = append(out, p)
+			continue
+		}
+		p.N = len(pairs)
+		diffs := make([]float64, len(pairs))
+		for i, q := range pairs {
+			sa, sb := q[0].Success, q[1].Success
+			p.SuccA, p.SuccB = p.SuccA+b2i(sa), p.SuccB+b2i(sb)
+			switch {
+			case sa && !sb:
+				p.OnlyA++
+			case sb && !sa:
+				p.OnlyB++
+			}
+			diffs[i] = float64(b2i(sa) - b2i(sb))
+		}
+		seed := seedOf(a, b, scope)
+		p.Diff, p.Lo, p.Hi = results.PairedBootstrap(diffs, resamples, seed)
+		p.P = results.McNemarExact(p.OnlyA, p.OnlyB)
+		for _, m := range results.Metrics() {
+			if !slices.Contains(pairedMetrics, m.Name) {
+				continue
+			}
+			var ds []float64
+			for _, q := range pairs {
+				x, okA := m.Of(*q[0])
+				y, okB := m.Of(*q[1])
+				if okA && okB {
+					ds = append(ds, x-y)
+				}
+			}
+			if len(ds) == 0 {
+				continue
+			}
+			md := MetricDiff{Name: m.Name, Title: m.Title, N: len(ds), Percent: m.Percent}
+			md.Diff, md.Lo, md.Hi = results.PairedBootstrap(ds, resamples, seed^fnvOf(m.Name))
+			p.Metrics = append(p.Metrics, md)
+		}
+		p.Sentence = sentence(p)
+		out = append(out, p)
+	}
+	return out
+}
+
+// sentence says what a comparison shows, plainly, as the page and the
+// command print it: "explorer beats random on hard: +4.0 points [+1.2,
+// +6.8], p = 0.004, 100 paired episodes".
+func sentence(p Paired) string {
+	points := func(x float64) string { return fmt.Sprintf("%+.1f", 100*x) }
+	if p.Unpaired {
+		return fmt.Sprintf("%s vs %s on %s, unpaired (not the same episodes): %s points [%s, %s] (Newcombe), %d and %d episodes",
+			p.A, p.B, p.Scope, points(p.Diff), points(p.Lo), points(p.Hi), p.NA, p.NB)
+	}
+	pv := fmt.Sprintf("p = %.3f", p.P)
+	if p.P < 0.001 {
+		pv = "p < 0.001"
+	}
+	if p.P >= 0.05 || p.Diff == 0 {
+		return fmt.Sprintf("%s and %s do not differ detectably on %s: %s points [%s, %s], %s, %d paired episodes",
+			p.A, p.B, p.Scope, points(p.Diff), points(p.Lo), points(p.Hi), pv, p.N)
+	}
+	win, lose, d, lo, hi := p.A, p.B, p.Diff, p.Lo, p.Hi
+	if d < 0 {
+		win, lose, d, lo, hi = p.B, p.A, -d, -hi, -lo
+	}
+	return fmt.Sprintf("%s beats %s on %s: %s points [%s, %s], %s, %d paired episodes",
+		win, lose, p.Scope, points(d), points(lo), points(hi), pv, p.N)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func fnvOf(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// seedOf seeds a comparison's bootstrap from what it compares, so the page
+// is the same every time it is written.
+func seedOf(a, b, scope string) uint64 { return fnvOf(a + "\x00" + b + "\x00" + scope) }

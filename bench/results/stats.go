@@ -1,0 +1,81 @@
+package results
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// McNemarExact is the exact two-sided McNemar test of paired successes:
+// b episodes where only the first run succeeded, c where only the second
+// did. Under no difference each discordant pair goes either way with
+// probability 1/2, so p = min(1, 2·P(X ≤ min(b, c))) with X ~ Bin(b+c, 1/2);
+// 1 when no pair is discordant.
+func McNemarExact(b, c int) float64 {
+	n := b + c
+	if n == 0 {
+		return 1
+	}
+	k := min(b, c)
+	lnHalf := float64(n) * math.Log(0.5)
+	sum := 0.0
+	for i := 0; i <= k; i++ {
+		sum += math.Exp(lnChoose(n, i) + lnHalf)
+	}
+	return math.Min(1, 2*sum)
+}
+
+// lnChoose is ln C(n, k).
+func lnChoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// PairedBootstrap returns the mean of diffs (one per paired episode) and
+// a 95% percentile bootstrap interval for it: resamples of the pairs with
+// replacement, drawn from a generator seeded by seed, so a page written
+// twice shows the same interval.
+func PairedBootstrap(diffs []float64, resamples int, seed uint64) (mean, lo, hi float64) {
+	n := len(diffs)
+	if n == 0 {
+		return 0, 0, 0
+	}
+	for _, d := range diffs {
+		mean += d
+	}
+	mean /= float64(n)
+	rng := rand.New(rand.NewPCG(seed, 0x626f6f74))
+	means := make([]float64, resamples)
+	for r := range means {
+		s := 0.0
+		for range n {
+			s += diffs[rng.IntN(n)]
+		}
+		means[r] = s / float64(n)
+	}
+	slices.Sort(means)
+	return mean, quantile(means, 0.025), quantile(means, 0.975)
+}
+
+// quantile is the q-quantile of sorted xs, interpolated.
+func quantile(xs []float64, q float64) float64 {
+	pos := q * float64(len(xs)-1)
+	i := int(pos)
+	if i+1 >= len(xs) {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (pos-float64(i))*(xs[i+1]-xs[i])
+}
+
+// NewcombeDiff is Newcombe's hybrid score interval (his method 10) for the
+// difference of two independent proportions k1/n1 − k2/n2, built from
+// their Wilson intervals: what unpaired runs are compared with.
+func NewcombeDiff(k1, n1, k2, n2 int) (diff, lo, hi float64) {
+	p1, p2 := Fraction(k1, n1), Fraction(k2, n2)
+	l1, u1 := Wilson(k1, n1)
+	l2, u2 := Wilson(k2, n2)
+	diff = p1 - p2
+	return diff, diff - math.Sqrt((p1-l1)*(p1-l1)+(u2-p2)*(u2-p2)), diff + math.Sqrt((u1-p1)*(u1-p1)+(p2-l2)*(p2-l2))
+}
