@@ -31,6 +31,9 @@ func WriteReport(path string, s results.Summary, rs []results.Result) error {
 
 type reportView struct {
 	S        results.Summary
+	Anytime  template.HTML // success by step, per tier
+	Achieved template.HTML // per-achievement unlock rates of achievements episodes
+	Reasons  template.HTML // failed actions by reason, and failed episodes by end
 	Cols     []results.Metric // the per-group table's metrics
 	XCols    []results.Metric // the external agents' table's
 	Success  template.HTML    // chart
@@ -43,6 +46,9 @@ type reportView struct {
 func reportData(s results.Summary, rs []results.Result) reportView {
 	v := reportView{S: s, Groups: s.Groups}
 	v.Success = successChart(s.Groups)
+	v.Anytime = anytimeChart(rs)
+	v.Achieved = achievementChart(rs)
+	v.Reasons = reasonChart(rs)
 	for _, m := range results.Metrics() {
 		if m.External {
 			v.XCols = append(v.XCols, m)
@@ -217,6 +223,15 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 {{if .S.Progression}}Achievements episodes: Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}%.{{end}}</p>
 <h2>Success by tier and family</h2>
 {{.Success}}
+<h2>Success by step (anytime)</h2>
+<p>The fraction of a tier's episodes that had reached their goal by each step: where the curve rises is when the agent solves things; its end is the tier's success.</p>
+{{.Anytime}}
+{{if .Achieved}}<h2>Achievements unlocked (achievements episodes)</h2>
+<p>The fraction of the achievements family's episodes that unlocked each achievement, as Crafter reports it.</p>
+{{.Achieved}}{{end}}
+<h2>What went wrong</h2>
+<p>Failed actions by the reason the world gave (whatever the feedback level let the agent read), over all episodes; and how the episodes that failed ended.</p>
+{{.Reasons}}
 <h2>Distributions</h2>
 <div class="hists">{{range .Hists}}{{.}}{{end}}</div>
 <h2>Per family and tier</h2>

@@ -270,7 +270,8 @@ func TestBrowser(t *testing.T) {
 			require.NoError(t, err)
 			require.Positive(t, charts, "%s has charts", page.path)
 			empty, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("svg[role=img]")].filter(s =>
-				![...s.querySelectorAll("rect")].some(r => +r.getAttribute("height") > 0 && r.getAttribute("width") !== "10")).map(s => s.getAttribute("aria-label"))`))
+				![...s.querySelectorAll("rect")].some(r => +r.getAttribute("height") > 0 && r.getAttribute("width") !== "10") &&
+				![...s.querySelectorAll("polyline")].some(p => p.getAttribute("points").trim().split(" ").length > 1)).map(s => s.getAttribute("aria-label"))`))
 			require.NoError(t, err)
 			require.Empty(t, empty, "%s: charts without data", page.path)
 			require.Equal(t, before, pageErrors.Load(), "%s: console errors", page.path)

@@ -1,0 +1,160 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math/bits"
+	"sort"
+
+	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// tierColor is a tier's colour in the report's charts.
+func tierColor(t string) string {
+	return []string{"#2f9e6e", "#3a7ca5", "#d08c2f", "#c0504d", "#6d6d6d"}[min(task.TierRank(t), 4)]
+}
+
+// anytimeChart draws, per tier, the fraction of its episodes that had
+// succeeded by step t, for t from 0 to the longest episode.
+func anytimeChart(rs []results.Result) template.HTML {
+	const w, h, left, top, points = 520, 160, 44, 10, 100
+	byTier := map[string][]results.Result{}
+	longest := 1
+	for _, r := range rs {
+		if r.Err == "" {
+			byTier[r.Spec.Tier] = append(byTier[r.Spec.Tier], r)
+			longest = max(longest, r.Steps)
+		}
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success by step per tier">`, left+w+110, top+h+34)
+	for _, p := range []int{0, 25, 50, 75, 100} {
+		y := top + h - p*h/100
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left, left+w, y, y, left-4, y+3, p)
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%d steps</text>`, left, top+h+14, left+w, top+h+14, longest)
+	row := 0
+	for _, t := range task.Tiers() {
+		eps := byTier[t.Name]
+		if len(eps) == 0 {
+			continue
+		}
+		var pts bytes.Buffer
+		for i := 0; i <= points; i++ {
+			step := longest * i / points
+			done := 0
+			for _, r := range eps {
+				if r.Success && r.Steps <= step {
+					done++
+				}
+			}
+			fmt.Fprintf(&pts, "%d,%d ", left+w*i/points, top+h-done*h/len(eps))
+		}
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"><title>%s: %d episodes</title></polyline>`, tierColor(t.Name), pts.String(), t.Name, len(eps))
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s (%d)</text>`,
+			left+w+12, top+16*row, tierColor(t.Name), left+w+26, top+16*row+9, t.Name, len(eps))
+		row++
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// achievementChart draws the unlock rate of each achievement over the
+// achievements family's episodes, per ruleset; nil when there are none.
+func achievementChart(rs []results.Result) template.HTML {
+	byRules := map[string][]results.Result{}
+	for _, r := range rs {
+		if r.Err == "" && r.Spec.Family == task.FamilyAchievements {
+			byRules[r.Ruleset] = append(byRules[r.Ruleset], r)
+		}
+	}
+	if len(byRules) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(byRules))
+	for n := range byRules {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b bytes.Buffer
+	for _, name := range names {
+		rules, err := sim.RulesByName(name)
+		if err != nil {
+			continue
+		}
+		eps := byRules[name]
+		const barH, gap, left, w = 12, 3, 150, 300
+		n := len(rules.Achievements)
+		fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="achievements unlocked, %s">`, left+w+60, n*(barH+gap)+20, name)
+		for i, a := range rules.Achievements {
+			k := 0
+			for _, r := range eps {
+				k += int(r.Achievements >> i & 1)
+			}
+			rate := results.Fraction(k, len(eps))
+			y := i * (barH + gap)
+			fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" text-anchor="end">%s</text><rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="#7b5ea7"><title>%s: %d of %d episodes</title></rect><text x="%d" y="%d" font-size="10">%.0f%%</text>`,
+				left-6, y+barH-2, a, left, y, max(1, int(rate*w)), barH, a, k, len(eps), left+int(rate*w)+4, y+barH-2, 100*rate)
+		}
+		fmt.Fprintf(&b, `</svg><figcaption>%s rules: %d achievements episodes (mean %d unlocked)</figcaption></figure>`, name, len(eps), meanUnlocked(eps))
+	}
+	return template.HTML(b.String())
+}
+
+func meanUnlocked(rs []results.Result) int {
+	total := 0
+	for _, r := range rs {
+		total += bits.OnesCount64(r.Achievements)
+	}
+	return (total + len(rs)/2) / max(len(rs), 1)
+}
+
+// reasonChart draws failed actions by reason and failed episodes by end.
+func reasonChart(rs []results.Result) template.HTML {
+	reasons, ends := map[string]int{}, map[string]int{}
+	for _, r := range rs {
+		for k, n := range r.FailedByReason {
+			reasons[k] += n
+		}
+		if !r.Success {
+			end := r.End
+			if r.Err != "" {
+				end = "error"
+			}
+			ends[end]++
+		}
+	}
+	return template.HTML(bars("failed actions by reason", reasons, "#c0504d") + bars("failed episodes by end", ends, "#6d6d6d"))
+}
+
+// bars draws counts as horizontal bars, largest first.
+func bars(label string, counts map[string]int, color string) string {
+	type kv struct {
+		k string
+		n int
+	}
+	var xs []kv
+	most := 1
+	for k, n := range counts {
+		xs = append(xs, kv{k, n})
+		most = max(most, n)
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i].n > xs[j].n || xs[i].n == xs[j].n && xs[i].k < xs[j].k })
+	const barH, gap, left, w = 14, 4, 130, 300
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`, left+w+60, max(1, len(xs))*(barH+gap)+4, label)
+	if len(xs) == 0 {
+		fmt.Fprintf(&b, `<text x="0" y="12" font-size="11">none</text>`)
+	}
+	for i, x := range xs {
+		y := i * (barH + gap)
+		bw := max(1, x.n*w/most)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" text-anchor="end">%s</text><rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s: %d</title></rect><text x="%d" y="%d" font-size="10">%d</text>`,
+			left-6, y+barH-3, template.HTMLEscapeString(x.k), left, y, bw, barH, color, template.HTMLEscapeString(x.k), x.n, left+bw+4, y+barH-3, x.n)
+	}
+	fmt.Fprintf(&b, `</svg><figcaption>%s</figcaption></figure>`, label)
+	return b.String()
+}
