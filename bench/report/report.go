@@ -31,9 +31,9 @@ func WriteReport(path string, s results.Summary, rs []results.Result) error {
 
 type reportView struct {
 	S        results.Summary
-	Anytime  template.HTML // success by step, per tier
-	Achieved template.HTML // per-achievement unlock rates of achievements episodes
-	Reasons  template.HTML // failed actions by reason, and failed episodes by end
+	Anytime  template.HTML    // success by step, per tier
+	Achieved template.HTML    // per-achievement unlock rates of achievements episodes
+	Reasons  template.HTML    // failed actions by reason, and failed episodes by end
 	Cols     []results.Metric // the per-group table's metrics
 	XCols    []results.Metric // the external agents' table's
 	Success  template.HTML    // chart
