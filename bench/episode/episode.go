@@ -45,6 +45,7 @@ type Episode struct {
 	opts       Options
 	prog       *task.Progress
 	tr         Tracker
+	cov        Coverage
 	milestones sim.AchievementSet
 	start      time.Time
 
@@ -60,6 +61,7 @@ type Episode struct {
 func New(t *task.Task, w *sim.World, opts Options) *Episode {
 	e := &Episode{t: t, w: w, opts: opts, prog: task.NewProgress(t.Goal, w)}
 	e.tr.Reset()
+	e.cov.Begin(w)
 	for _, m := range t.Milestones {
 		if a, ok := w.Rules().Achievement(m); ok {
 			e.milestones |= 1 << a
@@ -157,6 +159,7 @@ func (e *Episode) Step(a sim.Action) bool {
 	reached := e.prog.Update(e.w)
 	advanced := reached || e.prog.StagesReached() > before
 	e.tr.Step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
+	e.cov.Step(e.w, &e.out)
 	if e.opts.Recorder != nil {
 		e.opts.Recorder.Step(a, &e.out, e.w)
 	}
@@ -208,12 +211,13 @@ type Metrics struct {
 	Achievements uint64  `json:"achievements"`  // bit set, ruleset order
 	Unlocked     int     `json:"unlocked"`      // achievements unlocked
 	Behaviour
+	Exploration
 }
 
 // Metrics returns the episode's figures so far (final once it is over).
 func (e *Episode) Metrics() Metrics {
 	m := Metrics{Success: e.success, End: string(e.end), Steps: e.steps, Died: e.w.Dead(),
-		Return: float64(e.rewardTenths) / 10, Behaviour: e.tr.Behaviour()}
+		Return: float64(e.rewardTenths) / 10, Behaviour: e.tr.Behaviour(), Exploration: e.cov.Exploration()}
 	m.Stages, m.StagesTotal = e.prog.Stages()
 	ach := e.w.Achievements()
 	m.Achievements, m.Unlocked = uint64(ach), bits.OnesCount64(uint64(ach))

@@ -1,6 +1,7 @@
 package episode
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -174,4 +175,32 @@ func BenchmarkStep(b *testing.B) {
 		}
 		e.Step(sim.Action(i % 5))
 	}
+}
+
+// TestExploration: the exploration metrics count what the player stood on
+// and saw, once each, and the items it came to hold.
+func TestExploration(t *testing.T) {
+	w, err := sim.New(sim.Config{Width: 20, Height: 20})
+	require.NoError(t, err)
+	w.Reset(1)
+	require.NoError(t, w.LoadASCII(strings.Repeat(strings.Repeat(".", 20)+"\n", 9)+strings.Repeat(".", 9)+"@T"+strings.Repeat(".", 9)+"\n"+strings.Repeat(strings.Repeat(".", 20)+"\n", 10)))
+	var c Coverage
+	c.Begin(w)
+	e := c.Exploration()
+	assert.Equal(t, 1, e.TilesVisited)
+	assert.Equal(t, 9*7, e.TilesSeen, "the 9×7 window around the start")
+	assert.Equal(t, 2, e.MaterialsSeen, "grass and the tree")
+	out := w.Step(sim.ActMoveLeft)
+	c.Step(w, &out)
+	out = w.Step(sim.ActMoveRight) // back: nothing new visited
+	c.Step(w, &out)
+	e = c.Exploration()
+	assert.Equal(t, 2, e.TilesVisited)
+	assert.Equal(t, 9*7+7, e.TilesSeen, "one new column of 7")
+	out = w.Step(sim.ActDo) // facing right, at the tree: wood
+	c.Step(w, &out)
+	require.Equal(t, sim.OutCollected, out.Kind)
+	assert.Equal(t, 1, c.Exploration().ItemsObtained)
+	assert.InDelta(t, float64(9*7+7)/400, c.Exploration().SeenFraction, 1e-12)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { c.Step(w, &out) }))
 }

@@ -63,6 +63,33 @@ func Metrics() []Metric {
 		{Name: "repeated_failure_rate", Title: "repeated failures", Column: "repeat", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition:  "Failed actions that repeat the previous failed action with nothing succeeding in between, over failed actions.",
 			NotMeasured: "no action failed", Of: func(r Result) (float64, bool) { return r.RepeatedFailures, r.FailedActions > 0 }},
+		{Name: "task_reward", Title: "task reward", Unit: "reward", Range: "0 to 0.5 × (stages − 1) + 1",
+			Definition:  "The task's reward in the multi-goal style: +0.5 for each intermediate stage reached (waypoints, obtain then return), +1.0 for the goal; a one-stage task gives 1 or 0. Reported beside Crafter's return.",
+			NotMeasured: always, Of: func(r Result) (float64, bool) {
+				reward := 0.5 * float64(min(r.Stages, max(r.StagesTotal-1, 0)))
+				if r.Success {
+					reward++
+				}
+				return reward, true
+			}},
+		{Name: "stages", Title: "stages", Unit: "fraction", Range: "0–1", Percent: true,
+			Definition:  "Sub-goals (the goal's leaf stages) reached over those it has: the trajectory-level completion of a multi-stage goal.",
+			NotMeasured: "a goal of one stage", Of: func(r Result) (float64, bool) { return Fraction(r.Stages, r.StagesTotal), r.StagesTotal > 1 }},
+		{Name: "tiles_visited", Title: "tiles visited", Unit: "tiles", Range: "1 to the map's area", Histogram: true,
+			Definition:  "Distinct tiles the player stood on.",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.TilesVisited), r.Err == "" }},
+		{Name: "tiles_seen", Title: "tiles seen", Unit: "tiles", Range: "up to the map's area",
+			Definition:  "Distinct tiles that came within the player's 9×7 window (the agent view's world area), whatever the observability.",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.TilesSeen), r.Err == "" }},
+		{Name: "seen_fraction", Title: "map seen", Column: "seen", Unit: "fraction", Range: "0–1", Percent: true,
+			Definition:  "Tiles seen over the map's tiles (water and rock included, so 100% is rarely reachable).",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return r.SeenFraction, r.Err == "" }},
+		{Name: "materials_seen", Title: "materials seen", Unit: "count", Range: "0 to the ruleset's materials",
+			Definition:  "Distinct materials on the tiles seen, each as it was when first seen.",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.MaterialsSeen), r.Err == "" }},
+		{Name: "items_obtained", Title: "items obtained", Unit: "count", Range: "0 to the ruleset's non-vital items",
+			Definition:  "Distinct non-vital items (materials, tools, saplings) the player held at some point: Voyager's and Odyssey's count of distinct items.",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.ItemsObtained), r.Err == "" }},
 		{Name: "invalid_outputs", Title: "invalid outputs", Unit: "count", Range: "0 to steps", External: true,
 			Definition:  "Replies that did not parse or named no valid action; each was played as noop.",
 			NotMeasured: "a built-in agent", Of: func(r Result) (float64, bool) { return float64(r.InvalidOutputs), r.ModelCalls > 0 }},
