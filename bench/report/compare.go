@@ -24,15 +24,16 @@ type TierSuccess struct {
 
 // Comparison is several runs of one suite side by side.
 type Comparison struct {
-	Suite  string
-	Agents []string                   // each run's label: its agent (and model), and its directory when two share one
-	Dirs   []string                   // the run directories, in Agents order
-	Runs   []*results.Definition      // each run's definition (nil for runs written before run.json)
-	Tiers  []TierSuccess              // agent-major, tiers in order
-	Groups map[string][]results.Group // "family/tier (view, feedback)" → one group per agent, in Agents order
-	Keys   []string                   // sorted family/tier keys
-	Pairs  []Paired                   // every two runs, by tier and overall
-	Mixed  bool                       // the runs played from different suite locks (unpaired)
+	Suite   string
+	Agents  []string                   // each run's label: its agent (and model), and its directory when two share one
+	Dirs    []string                   // the run directories, in Agents order
+	Runs    []*results.Definition      // each run's definition (nil for runs written before run.json)
+	Tiers   []TierSuccess              // agent-major, tiers in order
+	Groups  map[string][]results.Group // "family/tier (view, feedback)" → one group per agent, in Agents order
+	Keys    []string                   // sorted family/tier keys
+	Pairs   []Paired                   // every two runs, by tier and overall
+	Overall []results.Group            // each run's overall row, in Agents order (success, cost)
+	Mixed   bool                       // the runs played from different suite locks (unpaired)
 }
 
 // CompareOptions say how runs may be compared.
@@ -75,6 +76,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			return nil, fmt.Errorf("compare: %w", err)
 		}
 		all = append(all, rs)
+		c.Overall = append(c.Overall, s.Overall)
 		c.Suite = s.Suite
 		label := s.Agent
 		if s.Run != nil && s.Run.Model != "" {
@@ -147,7 +149,7 @@ func lockName(h string) string {
 // agent with 95% Wilson intervals, and the per family × tier table.
 func WriteComparison(path string, c *Comparison) error {
 	var buf bytes.Buffer
-	if err := compareTemplate.Execute(&buf, map[string]any{"C": c, "Chart": compareChart(c)}); err != nil {
+	if err := compareTemplate.Execute(&buf, map[string]any{"C": c, "Chart": compareChart(c), "Cost": costChart(c)}); err != nil {
 		return fmt.Errorf("comparison: %w", err)
 	}
 	return results.WriteAtomic(path, buf.Bytes())
@@ -236,6 +238,9 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 {{end}}</table>
 <h2>Success by tier (all families pooled, 95% Wilson intervals)</h2>
 {{.Chart}}
+{{if .Cost}}<h2>Success against cost</h2>
+<p>Each run's success over all its episodes (95% Wilson interval) against its cost per episode at its prices (runs without prices are left out).</p>
+{{.Cost}}{{end}}
 <table><tr><th class="l">agent</th><th class="l">tier</th><th>episodes</th><th>success</th><th>95% CI</th></tr>
 {{range .C.Tiers}}<tr><td class="l">{{.Agent}}</td><td class="l">{{.Tier}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td></tr>{{end}}</table>
 <h2>By family and tier</h2>
@@ -243,3 +248,36 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 {{range $k := .C.Keys}}<tr><td class="l">{{$k}}</td>{{range index $.C.Groups $k}}<td>{{pct .Rate}} [{{pct .Low}}, {{pct .High}}]</td>{{end}}</tr>{{end}}</table>
 </body></html>
 `))
+
+// costChart plots each priced run's success against its cost per
+// episode; "" when no run has prices.
+func costChart(c *Comparison) template.HTML {
+	const w, h, left, top = 420, 200, 50, 10
+	most := 0.0
+	for _, g := range c.Overall {
+		if g.Cost.OK && g.Episodes > 0 {
+			most = math.Max(most, g.Cost.Value/float64(g.Episodes))
+		}
+	}
+	if most == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success against cost">`, left+w+160, top+h+34)
+	for _, p := range []int{0, 25, 50, 75, 100} {
+		y := top + h - p*h/100
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left, left+w, y, y, left-4, y+3, p)
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10">$0</text><text x="%d" y="%d" font-size="10" text-anchor="end">$%.4g per episode</text>`, left, top+h+14, left+w, top+h+14, most)
+	for i, g := range c.Overall {
+		if !g.Cost.OK || g.Episodes == 0 {
+			continue
+		}
+		x := left + int(g.Cost.Value/float64(g.Episodes)/most*w*0.95)
+		y, lo, hi := top+h-int(g.Rate*h), top+h-int(g.Low*h), top+h-int(g.High*h)
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><circle cx="%d" cy="%d" r="5" fill="%s"><title>%s: %.1f%% at $%.4g per episode</title></circle><text x="%d" y="%d" font-size="11">%s</text>`,
+			x, x, lo, hi, x, y, agentColor(i), template.HTMLEscapeString(c.Agents[i]), 100*g.Rate, g.Cost.Value/float64(g.Episodes), x+8, y+4, template.HTMLEscapeString(c.Agents[i]))
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}

@@ -242,9 +242,10 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>
 {{if .S.Overall.Calls}}<h2>External agent: cost and knowledge</h2>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}.">{{.Title}}</th>{{end}}<th>beliefs / predictions scored</th></tr>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th><th>cost (USD)</th><th>cost per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}.">{{.Title}}</th>{{end}}<th>beliefs / predictions scored</th></tr>
 {{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{.Observability}} / {{.Feedback}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
 <td>{{if .TokensPerSuccess.OK}}{{num .TokensPerSuccess.Value}}{{else}}–{{end}}</td>
+<td>{{if .Cost.OK}}{{printf "%.4f" .Cost.Value}}{{else}}–{{end}}</td><td>{{if .CostPerSuccess.OK}}{{printf "%.4f" .CostPerSuccess.Value}}{{else}}–{{end}}</td>
 {{range $.XCols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td>{{.BeliefsScored}} / {{.PredictionsScored}}</td></tr>
 {{end}}</table>{{end}}

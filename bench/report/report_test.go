@@ -121,3 +121,31 @@ func TestPairedComparison(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(page), "unpaired (not the same episodes)")
 }
+
+// TestCostChart: priced runs are plotted, success against cost per
+// episode; runs without prices are left out, and no chart is drawn when
+// none has prices.
+func TestCostChart(t *testing.T) {
+	priced := func(agent string, wins int, dollars float64) string {
+		dir := run(t, agent, "L", 20, wins, "easy")
+		rs, err := results.Read(filepath.Join(dir, results.ResultsFile))
+		require.NoError(t, err)
+		for i := range rs {
+			rs[i].ModelCalls, rs[i].Cost = 1, episode.Measured(dollars)
+		}
+		require.NoError(t, results.WriteSorted(filepath.Join(dir, results.ResultsFile), rs))
+		s := results.Summarize("mine", agent, rs, results.ClassicAchievements)
+		require.NoError(t, results.WriteSummary(filepath.Join(dir, results.SummaryFile), s))
+		return dir
+	}
+	cheap, dear, free := priced("cheap", 5, 0.001), priced("dear", 15, 0.01), run(t, "free", "L", 20, 10, "easy")
+	c, err := Compare([]string{cheap, dear, free}, CompareOptions{})
+	require.NoError(t, err)
+	chart := string(costChart(c))
+	assert.Contains(t, chart, "cheap: 25.0% at $0.001 per episode")
+	assert.Contains(t, chart, "dear: 75.0% at $0.01 per episode")
+	assert.NotContains(t, chart, "free:")
+	c, err = Compare([]string{free}, CompareOptions{})
+	require.NoError(t, err)
+	assert.Empty(t, string(costChart(c)))
+}

@@ -40,6 +40,8 @@ type Definition struct {
 	ImageSize   int     `json:"image_size,omitempty"`
 	Symbolic    bool    `json:"symbolic,omitempty"`
 	NoNotice    bool    `json:"no_notice,omitempty"`
+	PriceIn     float64 `json:"price_in,omitempty"`  // US dollars per million prompt tokens
+	PriceOut    float64 `json:"price_out,omitempty"` // per million completion tokens
 	// How episodes end and what is kept.
 	Certify    bool   `json:"certify"`
 	NoProgress int    `json:"no_progress,omitempty"`

@@ -45,7 +45,7 @@ func TestEveryMetricIsDeclaredOnce(t *testing.T) {
 	}
 	r := Result{Metrics: episode.Metrics{Steps: 10, MilestonesOf: 2, Milestones: 1, Stages: 1, StagesTotal: 3,
 		Behaviour: episode.Behaviour{FailedActions: 1, Discovery: episode.Measured(0.5), RecoveryCost: episode.Measured(3)}},
-		AgentStats: AgentStats{ModelCalls: 10, StateConsistency: episode.Measured(1), WorldModelAccuracy: episode.Measured(0)}}
+		AgentStats: AgentStats{ModelCalls: 10, StateConsistency: episode.Measured(1), WorldModelAccuracy: episode.Measured(0), Cost: episode.Measured(0.01)}}
 	g := group("f", "t", []Result{r})
 	assert.Len(t, g.Metrics, len(Metrics()), "an episode measuring everything fills every declared metric")
 	for name := range g.Metrics {

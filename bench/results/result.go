@@ -53,4 +53,5 @@ type AgentStats struct {
 	WorldModelAccuracy episode.Measure `json:"world_model_accuracy"` // predictions that came true; not measured when none was scored
 	BeliefsScored      int             `json:"beliefs_scored"`       // the beliefs state_consistency rests on
 	PredictionsScored  int             `json:"predictions_scored"`   // the predictions world_model_accuracy rests on
+	Cost               episode.Measure `json:"cost_usd"`             // tokens at the run's prices; not measured without prices
 }

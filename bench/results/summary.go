@@ -43,6 +43,10 @@ type Group struct {
 	Tokens           int             `json:"tokens"`
 	LatencyMs        int             `json:"latency_ms"`
 	TokensPerSuccess episode.Measure `json:"tokens_per_success"`
+	// Cost at the run's prices (--price-in, --price-out): the group's
+	// total and per success; not measured without prices.
+	Cost           episode.Measure `json:"cost_usd"`
+	CostPerSuccess episode.Measure `json:"cost_per_success_usd"`
 	// The exchanges the probes rest on: beliefs and predictions scored
 	// (an empty one is not).
 	BeliefsScored     int `json:"beliefs_scored"`
@@ -214,9 +218,15 @@ func group(family, tier string, rs []Result) Group {
 		g.PredictionsScored += r.PredictionsScored
 		g.Tokens += r.Tokens
 		g.LatencyMs += r.LatencyMs
+		if r.Cost.OK {
+			g.Cost = episode.Measured(g.Cost.Value + r.Cost.Value)
+		}
 	}
 	if g.Successes > 0 {
 		g.TokensPerSuccess = episode.Measured(float64(g.Tokens) / float64(g.Successes))
+		if g.Cost.OK {
+			g.CostPerSuccess = episode.Measured(g.Cost.Value / float64(g.Successes))
+		}
 	}
 	g.Rate = Fraction(g.Successes, g.Episodes)
 	g.Low, g.High = Wilson(g.Successes, g.Episodes)

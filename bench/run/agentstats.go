@@ -7,7 +7,7 @@ import (
 )
 
 // externalStats copies an external agent's accounting into a result.
-func externalStats(res *results.Result, s player.Stats) {
+func externalStats(res *results.Result, s player.Stats, priceIn, priceOut float64) {
 	res.ModelCalls, res.Tokens, res.LatencyMs = s.Calls, s.PromptTokens+s.CompletionTokens, s.LatencyMs
 	res.PromptTokens, res.CompletionTokens, res.Retries = s.PromptTokens, s.CompletionTokens, s.Retries
 	res.InvalidOutputs = s.Invalid
@@ -17,5 +17,8 @@ func externalStats(res *results.Result, s player.Stats) {
 	}
 	if s.ExpectChecks > 0 {
 		res.WorldModelAccuracy = episode.Measured(float64(s.ExpectCorrect) / float64(s.ExpectChecks))
+	}
+	if priceIn > 0 || priceOut > 0 {
+		res.Cost = episode.Measured((float64(s.PromptTokens)*priceIn + float64(s.CompletionTokens)*priceOut) / 1e6)
 	}
 }

@@ -50,7 +50,7 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 	srv, calls := fakeModel(t)
 	specs := []task.Spec{{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 0, Budget: 40},
 		{Family: task.FamilyCollect, Tier: "easy", Split: task.Eval, Index: 1, Budget: 40}}
-	cfg := Config{Agent: "openai", Workers: 2, Traces: true,
+	cfg := Config{Agent: "openai", Workers: 2, Traces: true, PriceIn: 2.5, PriceOut: 10,
 		External: agent.External{Model: "fake", BaseURL: srv.URL, Retries: 1, ImageSize: 64, Symbolic: true}}
 	var rows []results.Result
 	notes := 0
@@ -73,6 +73,8 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 		invalid += r.InvalidOutputs
 		steps += r.Steps
 		assert.Equal(t, 15*r.ModelCalls, r.Tokens, "tokens as the server reported them")
+		require.True(t, r.Cost.OK, "prices given: cost measured")
+		assert.InDelta(t, (float64(r.PromptTokens)*2.5+float64(r.CompletionTokens)*10)/1e6, r.Cost.Value, 1e-15)
 		require.True(t, r.StateConsistency.OK)
 		assert.GreaterOrEqual(t, r.StateConsistency.Value, 0.0)
 		assert.LessOrEqual(t, r.StateConsistency.Value, 1.0)
@@ -88,6 +90,11 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 	s := results.Summarize("t", "openai", rows, results.ClassicAchievements)
 	assert.Equal(t, totalCalls, s.Overall.Calls)
 	assert.Equal(t, totalTokens, s.Overall.Tokens)
+	require.True(t, s.Overall.Cost.OK)
+	assert.InDelta(t, rows[0].Cost.Value+rows[1].Cost.Value, s.Overall.Cost.Value, 1e-15)
+	if s.Overall.Successes == 0 {
+		assert.False(t, s.Overall.CostPerSuccess.OK, "no success: cost per success not measured, not infinite")
+	}
 }
 
 func TestOpenAIAgentErrorEndsTheEpisode(t *testing.T) {

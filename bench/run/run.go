@@ -40,6 +40,9 @@ type Config struct {
 	Timeout    time.Duration  // end an episode after this wall-clock time (0: never)
 	Traces     bool           // record each episode's trace into Done.Trace
 	External   agent.External // settings of external players (openai, exec:CMD)
+	// Prices of a model's tokens, US dollars per million (0: cost not
+	// measured): the results' cost_usd.
+	PriceIn, PriceOut float64
 
 	recorded *agent.Recorded // the play of a trace:FILE agent, loaded by Score
 	lock     *suite.Lock     // the suite's frozen tasks, by suite position; nil: generate
@@ -181,7 +184,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 		res.AgentError = failer.Err().Error()
 	}
 	if c, ok := ag.(remote.Coster); ok {
-		externalStats(&res, c.Stats())
+		externalStats(&res, c.Stats(), p.cfg.PriceIn, p.cfg.PriceOut)
 	}
 	if !p.cfg.Traces {
 		return res, nil, nil

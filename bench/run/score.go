@@ -157,6 +157,7 @@ func definition(o Options, p planned, lock string) results.Definition {
 		x := o.External
 		d.Model, d.Temperature, d.MaxTokens, d.History = x.Model, x.Temperature, x.MaxTokens, x.History
 		d.ImageSize, d.Symbolic, d.NoNotice = x.ImageSize, x.Symbolic, x.NoNotice
+		d.PriceIn, d.PriceOut = o.PriceIn, o.PriceOut
 		if u, err := url.Parse(x.BaseURL); err == nil && u.Host != "" {
 			d.BaseURL = u.Scheme + "://" + u.Host
 		}

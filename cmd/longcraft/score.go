@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -73,6 +74,8 @@ Agents (--agent):
 				return fmt.Errorf("--traces %q: want all, failures or none", o.Traces)
 			case o.Workers < 0 || o.NoProgress < 0 || o.Seeds < 0:
 				return fmt.Errorf("--workers, --no-progress and --seeds must not be negative")
+			case o.PriceIn < 0 || o.PriceOut < 0 || math.IsNaN(o.PriceIn) || math.IsNaN(o.PriceOut):
+				return fmt.Errorf("--price-in and --price-out: US dollars per million tokens, not negative")
 			}
 			if err := agent.Check(o.Agent, agent.Options{External: o.External, Remote: remote.Connector{}}); err != nil {
 				return fmt.Errorf("--agent: %w", err)
@@ -106,6 +109,8 @@ Agents (--agent):
 	f.StringVar(&x.Model, "model", "", "openai: the model name")
 	f.StringVar(&x.BaseURL, "base-url", "", "openai: the server, e.g. http://localhost:8000/v1 (vLLM) or https://api.openai.com/v1")
 	f.Float64Var(&x.Temperature, "temperature", 0, "openai: sampling temperature")
+	f.Float64Var(&o.PriceIn, "price-in", 0, "external agents: US dollars per million prompt tokens (cost_usd in the results; 0: not measured)")
+	f.Float64Var(&o.PriceOut, "price-out", 0, "external agents: US dollars per million completion tokens")
 	f.IntVar(&x.MaxTokens, "max-tokens", 0, "openai: completion token limit (0: the server's)")
 	f.IntVar(&x.History, "history", 4, "openai: past observation/reply pairs kept in the prompt")
 	f.DurationVar(&x.CallTimeout, "call-timeout", 60*time.Second, "openai: timeout of one call")
