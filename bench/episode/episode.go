@@ -210,6 +210,7 @@ type Metrics struct {
 	MilestonesOf int     `json:"milestones_of"` // milestones listed
 	Achievements uint64  `json:"achievements"`  // bit set, ruleset order
 	Unlocked     int     `json:"unlocked"`      // achievements unlocked
+	LastOutcome  string  `json:"last_outcome"`  // what the last action did, in full ("" before any step)
 	Behaviour
 	Exploration
 }
@@ -219,6 +220,9 @@ func (e *Episode) Metrics() Metrics {
 	m := Metrics{Success: e.success, End: string(e.end), Steps: e.steps, Died: e.w.Dead(),
 		Return: float64(e.rewardTenths) / 10, Behaviour: e.tr.Behaviour(), Exploration: e.cov.Exploration()}
 	m.Stages, m.StagesTotal = e.prog.Stages()
+	if e.steps > 0 {
+		m.LastOutcome = e.out.Text(e.w.Rules())
+	}
 	ach := e.w.Achievements()
 	m.Achievements, m.Unlocked = uint64(ach), bits.OnesCount64(uint64(ach))
 	// Milestones: the achievements along the goal's chain, and the goal's

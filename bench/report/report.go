@@ -251,8 +251,8 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 {{end}}</table>{{end}}
 <h2>Failed episodes</h2>
 <p>Each is a trace in <code>episodes.lctrace</code>: render it with <code>longcraft render --trace episodes.lctrace --id ID</code>, or replay it in the browser: run <code>longcraft demo --traces RUN_DIR</code> (this report's directory) and follow the episode's link.</p>
-<table><tr><th class="l">id</th><th class="l">family</th><th class="l">tier</th><th>seed</th><th class="l">goal</th><th class="l">end</th><th>steps</th><th>milestones</th><th class="l">error</th></tr>
-{{range .Failures}}<tr><td class="l"><a href="http://127.0.0.1:8080/?trace=traces/episodes.lctrace&amp;id={{.ID}}"><code>{{.ID}}</code></a></td><td class="l">{{.Spec.Family}}</td><td class="l">{{.Spec.Tier}}</td><td>{{.Seed}}</td><td class="l">{{.Goal}}</td><td class="l">{{.End}}</td><td>{{.Steps}}</td><td>{{.Milestones}}/{{.MilestonesOf}}</td><td class="l">{{.Err}}</td></tr>
+<table><tr><th class="l">id</th><th class="l">family</th><th class="l">tier</th><th>seed</th><th class="l">goal</th><th class="l">end</th><th>steps</th><th>milestones</th><th class="l">last outcome</th><th class="l">error</th></tr>
+{{range .Failures}}<tr><td class="l"><a href="http://127.0.0.1:8080/?trace=traces/episodes.lctrace&amp;id={{.ID}}"><code>{{.ID}}</code></a></td><td class="l">{{.Spec.Family}}</td><td class="l">{{.Spec.Tier}}</td><td>{{.Seed}}</td><td class="l">{{.Goal}}</td><td class="l">{{.End}}</td><td>{{.Steps}}</td><td>{{.Milestones}}/{{.MilestonesOf}}</td><td class="l">{{.LastOutcome}}</td><td class="l">{{.Err}}{{.AgentError}}</td></tr>
 {{end}}</table>{{if .More}}<p>… and {{.More}} more in results.jsonl.</p>{{end}}
 </body></html>
 `))
