@@ -33,6 +33,7 @@ type Comparison struct {
 	Keys    []string                   // sorted family/tier keys
 	Pairs   []Paired                   // every two runs, by tier and overall
 	Overall []results.Group            // each run's overall row, in Agents order (success, cost)
+	Metrics []MetricTable              // every declared metric by family × tier per run
 	Mixed   bool                       // the runs played from different suite locks (unpaired)
 }
 
@@ -130,6 +131,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		}
 		return task.TierRank(ti) < task.TierRank(tj)
 	})
+	c.Metrics = metricTables(c.Agents, all)
 	for i := range dirs {
 		for j := i + 1; j < len(dirs); j++ {
 			c.Pairs = append(c.Pairs, comparePair(c.Agents[i], c.Agents[j], all[i], all[j], locks[i] == locks[j])...)
@@ -214,6 +216,15 @@ var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncM
 		return fmt.Sprintf("%.3f", p)
 	},
 	"lock": lockName,
+	"mean": func(m MetricCell, percent bool) string {
+		switch {
+		case m.N == 0:
+			return "–"
+		case percent:
+			return fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*m.Mean, 100*m.Lo, 100*m.Hi)
+		}
+		return fmt.Sprintf("%.3g [%.3g, %.3g]", m.Mean, m.Lo, m.Hi)
+	},
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Longcraft: {{.C.Suite}} suite</title>
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -243,7 +254,12 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 {{.Cost}}{{end}}
 <table><tr><th class="l">agent</th><th class="l">tier</th><th>episodes</th><th>success</th><th>95% CI</th></tr>
 {{range .C.Tiers}}<tr><td class="l">{{.Agent}}</td><td class="l">{{.Tier}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td></tr>{{end}}</table>
-<h2>By family and tier</h2>
+<h2>Every metric by family and tier</h2>
+<p>Means over the episodes that measured the metric, with 95% intervals (normal approximation, mean ± 1.96 standard errors); "–": no episode measured it. docs/metrics.md defines each.</p>
+{{range .C.Metrics}}<h3 title="{{.Definition}}">{{.Title}}</h3>
+<table><tr><th class="l">family/tier</th>{{range $.C.Agents}}<th>{{.}}</th>{{end}}</tr>
+{{$m := .}}{{range .Rows}}<tr><td class="l">{{.Key}}</td>{{range .Cells}}<td>{{mean . $m.Percent}}</td>{{end}}</tr>{{end}}</table>{{end}}
+<h2>Success by family and tier</h2>
 <table><tr><th class="l">family/tier</th>{{range .C.Agents}}<th>{{.}}</th>{{end}}</tr>
 {{range $k := .C.Keys}}<tr><td class="l">{{$k}}</td>{{range index $.C.Groups $k}}<td>{{pct .Rate}} [{{pct .Low}}, {{pct .High}}]</td>{{end}}</tr>{{end}}</table>
 </body></html>
@@ -280,4 +296,98 @@ func costChart(c *Comparison) template.HTML {
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// MetricTable is one metric by family × tier, one cell per run.
+type MetricTable struct {
+	Name, Title, Definition string
+	Percent                 bool
+	Rows                    []MetricRow
+}
+
+// MetricRow is one family × tier of a MetricTable.
+type MetricRow struct {
+	Key   string
+	Cells []MetricCell // in the runs' order
+}
+
+// MetricCell is a metric's mean over one run's episodes of a group, with a
+// 95% normal-approximation interval; N = 0: none measured it.
+type MetricCell struct {
+	N            int
+	Mean, Lo, Hi float64
+}
+
+// metricTables tabulates every declared metric measured by some run, by
+// family and tier (tiers in order).
+func metricTables(labels []string, runs [][]results.Result) []MetricTable {
+	type key struct{ family, tier string }
+	var keys []key
+	seen := map[key]bool{}
+	for _, rs := range runs {
+		for _, r := range rs {
+			k := key{r.Spec.Family, r.Spec.Tier}
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].family != keys[j].family {
+			return keys[i].family < keys[j].family
+		}
+		return task.TierRank(keys[i].tier) < task.TierRank(keys[j].tier)
+	})
+	var tables []MetricTable
+	for _, m := range results.Metrics() {
+		t := MetricTable{Name: m.Name, Title: m.Title, Definition: m.Definition, Percent: m.Percent}
+		measured := false
+		for _, k := range keys {
+			row := MetricRow{Key: k.family + "/" + k.tier}
+			for range labels {
+				row.Cells = append(row.Cells, MetricCell{})
+			}
+			for i, rs := range runs {
+				var xs []float64
+				for _, r := range rs {
+					if r.Err == "" && r.Spec.Family == k.family && r.Spec.Tier == k.tier {
+						if v, ok := m.Of(r); ok {
+							xs = append(xs, v)
+						}
+					}
+				}
+				row.Cells[i] = meanInterval(xs)
+				measured = measured || len(xs) > 0
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		if measured {
+			tables = append(tables, t)
+		}
+	}
+	return tables
+}
+
+// meanInterval is the mean of xs with mean ± 1.96 standard errors.
+func meanInterval(xs []float64) MetricCell {
+	c := MetricCell{N: len(xs)}
+	if c.N == 0 {
+		return c
+	}
+	for _, x := range xs {
+		c.Mean += x
+	}
+	c.Mean /= float64(c.N)
+	if c.N > 1 {
+		ss := 0.0
+		for _, x := range xs {
+			ss += (x - c.Mean) * (x - c.Mean)
+		}
+		se := math.Sqrt(ss/float64(c.N-1)) / math.Sqrt(float64(c.N))
+		c.Lo, c.Hi = c.Mean-1.96*se, c.Mean+1.96*se
+	} else {
+		c.Lo, c.Hi = c.Mean, c.Mean
+	}
+	return c
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -105,6 +106,20 @@ func TestPairedComparison(t *testing.T) {
 			assert.Contains(t, p.Sentence, "do not differ detectably on hard: -2.0 points")
 		}
 	}
+
+	// Every declared metric, by family × tier per run, with intervals.
+	var steps *MetricTable
+	for i := range c.Metrics {
+		if c.Metrics[i].Name == "steps" {
+			steps = &c.Metrics[i]
+		}
+	}
+	require.NotNil(t, steps)
+	require.Len(t, steps.Rows, 1)
+	cell := steps.Rows[0].Cells[1] // strong: steps 100 − i for i < 100
+	assert.Equal(t, 100, cell.N)
+	assert.InDelta(t, 50.5, cell.Mean, 1e-9)
+	assert.InDelta(t, 50.5-1.96*math.Sqrt(841.6666666666666)/10, cell.Lo, 1e-9)
 
 	other := run(t, "other", "M", 100, 50, "hard")
 	_, err = Compare([]string{strong, other}, CompareOptions{})
