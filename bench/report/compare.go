@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -223,7 +224,7 @@ var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncM
 		case percent:
 			return fmt.Sprintf("%.1f%% [%.1f, %.1f]", 100*m.Mean, 100*m.Lo, 100*m.Hi)
 		}
-		return fmt.Sprintf("%.3g [%.3g, %.3g]", m.Mean, m.Lo, m.Hi)
+		return fmt.Sprintf("%s [%s, %s]", figure(m.Mean), figure(m.Lo), figure(m.Hi))
 	},
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Longcraft: {{.C.Suite}} suite</title>
@@ -357,7 +358,7 @@ func metricTables(labels []string, runs [][]results.Result) []MetricTable {
 						}
 					}
 				}
-				row.Cells[i] = meanInterval(xs)
+				row.Cells[i] = meanInterval(xs, m.Percent)
 				measured = measured || len(xs) > 0
 			}
 			t.Rows = append(t.Rows, row)
@@ -369,12 +370,32 @@ func metricTables(labels []string, runs [][]results.Result) []MetricTable {
 	return tables
 }
 
-// meanInterval is the mean of xs with mean ± 1.96 standard errors.
-func meanInterval(xs []float64) MetricCell {
+// figure prints a number with three significant digits, in full above
+// 1,000 (no "1e+03").
+func figure(x float64) string {
+	if math.Abs(x) >= 1000 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+// meanInterval is the mean of xs with mean ± 1.96 standard errors, the
+// interval kept within what the values can be: not below 0 when none is
+// negative, not above 1 when none exceeds it and the metric is a fraction
+// (the normal approximation overshoots on few episodes).
+func meanInterval(xs []float64, fraction bool) MetricCell {
 	c := MetricCell{N: len(xs)}
 	if c.N == 0 {
 		return c
 	}
+	defer func() {
+		if slices.Min(xs) >= 0 {
+			c.Lo = math.Max(c.Lo, 0)
+		}
+		if fraction && slices.Max(xs) <= 1 {
+			c.Hi = math.Min(c.Hi, 1)
+		}
+	}()
 	for _, x := range xs {
 		c.Mean += x
 	}
