@@ -34,6 +34,7 @@ type reportView struct {
 	Anytime  template.HTML    // success by step, per tier
 	Achieved template.HTML    // per-achievement unlock rates of achievements episodes
 	Reasons  template.HTML    // failed actions by reason, and failed episodes by end
+	All      []results.Metric // every declared metric, for the definitions
 	Cols     []results.Metric // the per-group table's metrics
 	XCols    []results.Metric // the external agents' table's
 	Success  template.HTML    // chart
@@ -44,7 +45,7 @@ type reportView struct {
 }
 
 func reportData(s results.Summary, rs []results.Result) reportView {
-	v := reportView{S: s, Groups: s.Groups}
+	v := reportView{S: s, Groups: s.Groups, All: results.Metrics()}
 	v.Success = successChart(s.Groups)
 	v.Anytime = anytimeChart(rs)
 	v.Achieved = achievementChart(rs)
@@ -236,13 +237,13 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <div class="hists">{{range .Hists}}{{.}}{{end}}</div>
 <h2>Per family and tier</h2>
 <p>Percentages are means; other figures mean / median, over the episodes that measured the metric ("–": none did). Hover a column for its definition (docs/metrics.md has them all).</p>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>episodes</th><th>success</th><th>95% CI</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}.">{{.Title}}</th>{{end}}<th class="l">ends</th></tr>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>episodes</th><th>success</th><th>95% CI</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
 {{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
 {{range $.Cols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>
 {{if .S.Overall.Calls}}<h2>External agent: cost and knowledge</h2>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th><th>cost (USD)</th><th>cost per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}.">{{.Title}}</th>{{end}}<th>beliefs / predictions scored</th></tr>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th><th>cost (USD)</th><th>cost per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th>beliefs / predictions scored</th></tr>
 {{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{.Observability}} / {{.Feedback}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
 <td>{{if .TokensPerSuccess.OK}}{{num .TokensPerSuccess.Value}}{{else}}–{{end}}</td>
 <td>{{if .Cost.OK}}{{printf "%.4f" .Cost.Value}}{{else}}–{{end}}</td><td>{{if .CostPerSuccess.OK}}{{printf "%.4f" .CostPerSuccess.Value}}{{else}}–{{end}}</td>
@@ -254,5 +255,8 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <table><tr><th class="l">id</th><th class="l">family</th><th class="l">tier</th><th>seed</th><th class="l">goal</th><th class="l">end</th><th>steps</th><th>milestones</th><th class="l">last outcome</th><th class="l">error</th></tr>
 {{range .Failures}}<tr><td class="l"><a href="http://127.0.0.1:8080/?trace=traces/episodes.lctrace&amp;id={{.ID}}"><code>{{.ID}}</code></a></td><td class="l">{{.Spec.Family}}</td><td class="l">{{.Spec.Tier}}</td><td>{{.Seed}}</td><td class="l">{{.Goal}}</td><td class="l">{{.End}}</td><td>{{.Steps}}</td><td>{{.Milestones}}/{{.MilestonesOf}}</td><td class="l">{{.LastOutcome}}</td><td class="l">{{.Err}}{{.AgentError}}</td></tr>
 {{end}}</table>{{if .More}}<p>… and {{.More}} more in results.jsonl.</p>{{end}}
+<h2>Definitions</h2>
+<p>Every metric above, as declared once in Longcraft (docs/metrics.md is generated from the same declarations).</p>
+<dl>{{range .All}}<dt id="metric-{{.Name}}"><b>{{.Title}}</b> (<code>{{.Name}}</code>; {{.Unit}}, {{.Range}})</dt><dd>{{.Definition}} Not measured: {{.NotMeasured}}.</dd>{{end}}</dl>
 </body></html>
 `))

@@ -34,8 +34,9 @@ func TestReportShowsEveryDeclaredMetric(t *testing.T) {
 	require.NoError(t, err)
 	for _, m := range results.Metrics() {
 		if !m.External {
-			assert.Contains(t, string(page), m.Title, m.Name)
+			assert.Contains(t, string(page), `<a href="#metric-`+m.Name+`">`, "%s's column links to its definition", m.Name)
 		}
+		assert.Contains(t, string(page), `id="metric-`+m.Name+`"`, "%s is defined in the page", m.Name)
 	}
 	assert.Contains(t, string(page), "obtain/easy/1", "the failed episode is listed as evidence")
 }
