@@ -12,6 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/bench/score"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/sim"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the generated files (docs/metrics.md) instead of comparing")
@@ -119,4 +122,27 @@ func TestNewcombeDiff(t *testing.T) {
 	assert.InDelta(t, 0.2, d, 1e-9)
 	assert.InDelta(t, 0.0524, lo, 5e-4)
 	assert.InDelta(t, 0.3339, hi, 5e-4)
+}
+
+// TestAchievementRates: the summary lists each Crafter achievement's
+// unlock rate over the achievements episodes, the rates its Crafter score
+// is the geometric mean of.
+func TestAchievementRates(t *testing.T) {
+	rs := []Result{
+		{Index: 0, Spec: task.Spec{Family: "achievements", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1 | 1<<2, Unlocked: 2}},
+		{Index: 1, Spec: task.Spec{Family: "achievements", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1, Unlocked: 1}},
+		{Index: 2, Spec: task.Spec{Family: "obtain", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1 << 5, Unlocked: 1}},
+	}
+	s := Summarize("t", "a", rs, ClassicAchievements)
+	require.Len(t, s.AchievementRates, ClassicAchievements)
+	names := sim.Classic().Achievements
+	var rates []float64
+	for i, r := range s.AchievementRates {
+		assert.Equal(t, names[i], r.Name)
+		rates = append(rates, r.Percent)
+	}
+	assert.Equal(t, 100.0, s.AchievementRates[0].Percent)
+	assert.Equal(t, 50.0, s.AchievementRates[2].Percent)
+	assert.Zero(t, s.AchievementRates[5].Percent, "the obtain episode is not an achievements episode")
+	assert.InDelta(t, score.Crafter(rates), s.CrafterScore, 1e-12)
 }

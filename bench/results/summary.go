@@ -7,6 +7,7 @@ import (
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/score"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/sim"
 )
 
 // ClassicAchievements is the number of Crafter's achievements: the Crafter
@@ -64,8 +65,12 @@ type Summary struct {
 	Errors       int     `json:"errors"`
 	CrafterScore float64 `json:"crafter_score"` // over the achievements episodes, %
 	Progression  float64 `json:"progression"`   // BALROG progression over them, %
-	Overall      Group   `json:"overall"`
-	Groups       []Group `json:"groups"`
+	// AchievementRates are the Crafter achievements' unlock rates over the
+	// achievements episodes, %, by name, in Crafter's order: the rates the
+	// Crafter score is the geometric mean of.
+	AchievementRates []AchievementRate `json:"achievement_rates,omitempty"`
+	Overall          Group             `json:"overall"`
+	Groups           []Group           `json:"groups"`
 	// Run is the run's definition (run.json): agent and model settings,
 	// suite and lock, rules versions, how episodes end. It is what defines
 	// the results, so it belongs with them; when and where the run was
@@ -77,6 +82,12 @@ type Summary struct {
 	// that have one.
 	Partial bool `json:"partial,omitempty"`
 	Planned int  `json:"planned,omitempty"`
+}
+
+// AchievementRate is one achievement's unlock rate, %.
+type AchievementRate struct {
+	Name    string  `json:"name"`
+	Percent float64 `json:"percent"`
 }
 
 // Wilson returns the 95% Wilson score interval of k successes in n.
@@ -131,8 +142,13 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 		}
 	}
 	if achEpisodes > 0 {
-		for _, c := range counts {
-			rates = append(rates, 100*float64(c)/float64(achEpisodes))
+		names := sim.Classic().Achievements // the extended ruleset lists Crafter's first, in the same order
+		for a, c := range counts {
+			rate := 100 * float64(c) / float64(achEpisodes)
+			rates = append(rates, rate)
+			if a < len(names) {
+				s.AchievementRates = append(s.AchievementRates, AchievementRate{Name: names[a], Percent: rate})
+			}
 		}
 		s.CrafterScore = score.Crafter(rates)
 		s.Progression = score.Progression(unlocked, nAch)
