@@ -16,6 +16,7 @@ import (
 	"sort"
 
 	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/task"
 )
 
 // WriteReport writes report.html: one self-contained page (inline CSS and
@@ -130,20 +131,14 @@ func successChart(gs []results.Group) template.HTML {
 	return template.HTML(b.String())
 }
 
+// familyColor is a family's colour: its place in task.Families, so a new
+// family gets one of its own.
 func familyColor(f string) string {
-	switch f {
-	case "achievements":
-		return "#7b5ea7"
-	case "obtain":
-		return "#3a7ca5"
-	case "collect":
-		return "#2f9e6e"
-	case "obtain_return":
-		return "#d08c2f"
-	case "waypoints":
-		return "#c0504d"
-	case "survive":
-		return "#6d6d6d"
+	palette := []string{"#7b5ea7", "#3a7ca5", "#2f9e6e", "#d08c2f", "#c0504d", "#6d6d6d", "#b5651d", "#1b998b", "#e84855", "#5c6bc0"}
+	for i, name := range task.Families() {
+		if name == f {
+			return palette[i%len(palette)]
+		}
 	}
 	return "#999"
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/longcraft/longcraft/bench/trace"
 )
 
-// killable is the run the kill tests crash: the default suite's 36
-// episodes with the random agent, every trace kept.
+// killable is the run the kill tests crash: the default suite's episodes
+// with the random agent, every trace kept.
 func killable(out string) Options {
 	return Options{Suite: "default", Agent: "random", Out: out, Traces: "all", Config: Config{Certify: true, Workers: 2}}
 }

@@ -118,7 +118,7 @@ func TestResumeReplaysALostTrace(t *testing.T) {
 	o.Resume = true
 	oc, err := Score(context.Background(), o, nil)
 	require.NoError(t, err)
-	assert.Equal(t, 36, oc.Replayed)
+	assert.Equal(t, defaultEpisodes(t), oc.Replayed)
 	assert.Equal(t, string(readFile(t, filepath.Join(whole, results.ResultsFile))), string(readFile(t, filepath.Join(dir, results.ResultsFile))))
 	assert.Equal(t, traceSet(t, whole), traceSet(t, dir))
 }
@@ -202,7 +202,7 @@ func TestCancelStopsASlowAgent(t *testing.T) {
 	var s results.Summary
 	require.NoError(t, json.Unmarshal(readFile(t, filepath.Join(o.Out, results.SummaryFile)), &s))
 	assert.True(t, s.Partial)
-	assert.Equal(t, 36, s.Planned)
+	assert.Equal(t, defaultEpisodes(t), s.Planned)
 }
 
 // TestFiltersThatMatchNothingAreAnError: --tier Hard or --family obtian

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/suite"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,6 +20,14 @@ import (
 func small(out string) Options {
 	return Options{Suite: "default", Agent: "explorer", Out: out, Traces: "failures",
 		Config: Config{Certify: true, Workers: 2}}
+}
+
+// defaultEpisodes is the embedded default suite's size.
+func defaultEpisodes(t *testing.T) int {
+	t.Helper()
+	s, err := suite.Load("default")
+	require.NoError(t, err)
+	return int(s.Len())
 }
 
 func readFile(t *testing.T, path string) []byte {
@@ -36,7 +45,7 @@ func TestScoreIsIndependentOfWorkers(t *testing.T) {
 		oc, err := Score(context.Background(), o, nil)
 		require.NoError(t, err)
 		require.True(t, oc.Complete)
-		assert.Equal(t, 36, oc.Summary.Episodes)
+		assert.Equal(t, defaultEpisodes(t), oc.Summary.Episodes)
 	}
 	for _, f := range []string{results.ResultsFile, results.SummaryFile, results.ReportFile} {
 		assert.Equal(t, readFile(t, filepath.Join(dirs[0], f)), readFile(t, filepath.Join(dirs[1], f)), f)
@@ -114,9 +123,9 @@ func TestKilledRunResumes(t *testing.T) {
 	_ = cmd.Wait()
 	partial, err := results.Read(rows)
 	require.NoError(t, err)
-	require.Less(t, len(partial), 36, "the run was killed before finishing")
+	require.Less(t, len(partial), defaultEpisodes(t), "the run was killed before finishing")
 	require.GreaterOrEqual(t, len(partial), 5)
-	t.Logf("killed after %d of 36 episodes", len(partial))
+	t.Logf("killed after %d of %d episodes", len(partial), defaultEpisodes(t))
 
 	o := small(dir)
 	o.Agent, o.Resume = "planner", true

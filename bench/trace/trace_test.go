@@ -309,12 +309,12 @@ func TestPythonReader(t *testing.T) {
 	if python == "" {
 		t.Skip("SKIPPED: no python3 with msgpack on this machine (make test installs python3-msgpack)")
 	}
-	// The committed golden trace (written before the end marker, with the
-	// older flat index) and a trace written now.
+	// The committed golden trace, the same episodes as written before the
+	// end marker (with the older flat index), and a trace written now.
 	data, _ := sixEpisodes(t)
 	fresh := filepath.Join(t.TempDir(), "fresh.lctrace")
 	require.NoError(t, os.WriteFile(fresh, data, 0o644))
-	for _, path := range []string{filepath.Join("testdata", "golden.lctrace"), fresh} {
+	for _, path := range []string{filepath.Join("testdata", "golden.lctrace"), filepath.Join("testdata", "golden_flat_index.lctrace"), fresh} {
 		out, err := exec.Command(python, filepath.Join("..", "..", "docs", "read_trace.py"), path).CombinedOutput()
 		require.NoError(t, err, string(out))
 		f, err := Open(path)
@@ -401,3 +401,22 @@ func BenchmarkEncode(b *testing.B) {
 type countingWriter struct{ n int }
 
 func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// TestOlderFilesStillRead: golden_flat_index.lctrace is the golden trace
+// as committed before the end marker (its index one flat array of numbers,
+// its explorer episode recorded by an older explorer): it opens through
+// its index and every episode still replays to its recorded hashes.
+func TestOlderFilesStillRead(t *testing.T) {
+	old, err := Open(filepath.Join("testdata", "golden_flat_index.lctrace"))
+	require.NoError(t, err)
+	defer old.Close()
+	assert.True(t, old.Indexed)
+	require.Len(t, old.Index, 2)
+	for i := range old.Index {
+		ep, err := old.Episode(i)
+		require.NoError(t, err)
+		rep, err := Run(ep)
+		require.NoError(t, err, "episode %d", i)
+		assert.Equal(t, len(ep.Actions), rep.Steps)
+	}
+}

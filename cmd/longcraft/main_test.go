@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/sim"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -161,8 +162,8 @@ func TestReplayRefusesOlderRules(t *testing.T) {
 	out, err := runCLI(t, "replay", old)
 	require.Error(t, err)
 	assert.ErrorContains(t, err, "2 of 2 episodes refused")
-	assert.Contains(t, out, "recorded with rules classic v1, this build has classic v2")
-	assert.Contains(t, out, "recorded with rules extended+variants v1, this build has extended+variants v2")
+	assert.Contains(t, out, fmt.Sprintf("recorded with rules classic v1, this build has classic v%d", sim.Classic().Version))
+	assert.Contains(t, out, fmt.Sprintf("recorded with rules extended+variants v1, this build has extended+variants v%d", sim.Extended().Version))
 	assert.Contains(t, out, "0 diverged, 2 refused")
 }
 
