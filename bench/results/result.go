@@ -22,6 +22,7 @@ type Result struct {
 	ID    string    `json:"id"`
 	Spec  task.Spec `json:"spec"`
 	Agent string    `json:"agent"`
+	Model string    `json:"model,omitempty"` // an external player's model (run.json and summary.json hold its other settings)
 	Seed  uint64    `json:"seed"`
 	Goal  string    `json:"goal"`
 	Lock  string    `json:"lock,omitempty"` // hash of the suite lock the task came from

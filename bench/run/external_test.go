@@ -57,6 +57,8 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 	err := Suite(context.Background(), specs, []int{0, 1}, cfg, func(d Done) error {
 		rows = append(rows, d.Result)
 		notes += len(d.Trace.Notes)
+		assert.Equal(t, "openai (fake)", d.Trace.Header.Agent, "the trace names the model")
+		assert.Equal(t, "fake", d.Result.Model, "and so does the results line")
 		return nil
 	})
 	require.NoError(t, err)

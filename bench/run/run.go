@@ -48,6 +48,23 @@ type Config struct {
 	lock     *suite.Lock     // the suite's frozen tasks, by suite position; nil: generate
 }
 
+// model is the model an external player asks ("" for other agents).
+func (c Config) model() string {
+	if k, err := agent.Lookup(c.Agent); err == nil && k.Remote {
+		return c.External.Model
+	}
+	return ""
+}
+
+// agentLabel names the agent in traces: its name, and its model for an
+// external player ("openai (qwen2.5-7b)"), as docs/trace-format.md says.
+func (c Config) agentLabel() string {
+	if m := c.model(); m != "" {
+		return c.Agent + " (" + m + ")"
+	}
+	return c.Agent
+}
+
 // worker plays episodes on one goroutine, reusing its worlds, recorder
 // and external player.
 type worker struct {
@@ -107,7 +124,7 @@ var errAbandoned = errors.New("episode abandoned: the run was cancelled")
 // returned when the config records traces. When the worker's context is
 // cancelled mid-episode (Ctrl-C) it returns errAbandoned.
 func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode, error) {
-	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent}
+	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, Model: p.cfg.model()}
 	res.End = "error"
 	var t *task.Task
 	var err error
@@ -144,7 +161,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	res.Ruleset = w.Rules().Name
 	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
 	if p.cfg.Traces {
-		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.Agent, time.Now().UnixMilli()
+		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.agentLabel(), time.Now().UnixMilli()
 	}
 	ag.Reset(t.Seed)
 	e := episode.New(t, w, opts)
