@@ -16,6 +16,7 @@ import (
 	"image/png"
 )
 
+//go:generate go run ./gen -consts sprites_gen.go
 //go:generate go tool stringer -type=Sprite -output=sprite_string.go
 //go:generate go run ./gen -out sheet.png
 
@@ -31,88 +32,9 @@ const Cols = 16
 // Sprite is the index of a sprite in the sheet.
 type Sprite int
 
-// Sprites, in sheet order. Materials come first in sim.Material order
-// (minus MatNone), so that a classic material m is Sprite(m - 1).
-const (
-	Water Sprite = iota
-	Grass
-	Stone
-	Path
-	Sand
-	Tree
-	Lava
-	Coal
-	Iron
-	Diamond
-	Table
-	Furnace
-
-	PlayerLeft
-	PlayerRight
-	PlayerUp
-	PlayerDown
-	PlayerSleep
-	Cow
-	Zombie
-	Skeleton
-	ArrowLeft
-	ArrowRight
-	ArrowUp
-	ArrowDown
-	Plant
-	PlantRipe
-
-	// Items, in sim.Item order: a classic item i is ItemHealth + Sprite(i).
-	ItemHealth
-	ItemFood
-	ItemDrink
-	ItemEnergy
-	ItemSapling
-	ItemWood
-	ItemStone
-	ItemCoal
-	ItemIron
-	ItemDiamond
-	ItemWoodPickaxe
-	ItemStonePickaxe
-	ItemIronPickaxe
-	ItemWoodSword
-	ItemStoneSword
-	ItemIronSword
-
-	// Digits 0–9 for inventory counts: Digit0 + Sprite(d).
-	Digit0
-	Digit1
-	Digit2
-	Digit3
-	Digit4
-	Digit5
-	Digit6
-	Digit7
-	Digit8
-	Digit9
-
-	// HUD icons.
-	Unknown   // a material or item with no sprite of its own
-	Darkness  // the void outside the map
-	Selection // a frame drawn around a highlighted tile
-
-	// The extended ruleset's materials and items, and the landmark flag.
-	// The materials are opaque ground tiles; the items, like the classic
-	// ones, are icons on a clear background.
-	IronIngot   // item: an iron ingot (smelted): a stack of steel bars
-	TorchItem   // item: a torch
-	Torch       // material: a torch standing on grass, lighting it up
-	Crystal     // material: purple crystal shards in dark stone
-	CrystalItem // item: a crystal shard
-	Compass     // item: a compass
-	Anvil       // material: an iron anvil on a dark stone floor
-	Bridge      // material: wooden planks over water, water at the edges
-	BridgeItem  // item: a bundle of planks
-	Flag        // object: a landmark flag on a pole, drawn over grass
-
-	NumSprites
-)
+// The Sprite constants, one per picture in sheet order, are generated into
+// sprites_gen.go from assets/internal/art's table by go generate, which
+// also draws the sheet and writes their names (sprite_string.go).
 
 // The font: printable ASCII as GlyphW×GlyphH cells (5×7 glyphs with a
 // blank column and row), FontCols glyphs to a row, below the sprites.

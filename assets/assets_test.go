@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -350,4 +351,14 @@ func TestReadableAtSevenPixels(t *testing.T) {
 		t.Logf("%-11s vs %-11s %6.1f", name(p.a), name(p.b), d)
 		assert.Greater(t, d, float64(minDist), "%s and %s look alike at 7×7", name(p.a), name(p.b))
 	}
+}
+
+// TestSpriteConstantsMatchTheArt: sprites_gen.go is what the table of
+// pictures generates (go generate ./assets rewrites it), so the constants,
+// their names and the sheet are one list: the art's.
+func TestSpriteConstantsMatchTheArt(t *testing.T) {
+	committed, err := os.ReadFile("sprites_gen.go")
+	require.NoError(t, err)
+	assert.Equal(t, string(art.Constants()), string(committed), "assets/sprites_gen.go is stale: go generate ./assets")
+	assert.Equal(t, art.Names(), assets.SpriteNames(), "the names stringer wrote are the art's: go generate ./assets")
 }

@@ -9,7 +9,12 @@
 //
 // which runs, in the assets directory,
 //
+//	go run ./gen -consts sprites_gen.go
+//	go tool stringer -type=Sprite -output=sprite_string.go
 //	go run ./gen -out sheet.png
+//
+// in that order: the constants first, from the table of pictures, so that
+// the sheet is drawn by a build that has them.
 package main
 
 import (
@@ -23,8 +28,18 @@ import (
 )
 
 func main() {
-	out := flag.String("out", "sheet.png", "path of the PNG to write")
+	out := flag.String("out", "", "write the sheet as a PNG here (sheet.png)")
+	consts := flag.String("consts", "", "also write the Sprite constants' Go source here (assets/sprites_gen.go)")
 	flag.Parse()
+	if *consts != "" {
+		if err := os.WriteFile(*consts, art.Constants(), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+	}
+	if *out == "" {
+		return
+	}
 	if err := run(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)

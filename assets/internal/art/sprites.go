@@ -1,11 +1,11 @@
 package art
 
-import "github.com/longcraft/longcraft/assets"
-
-// sprites holds every sprite as 16 rows of 16 palette characters, in
-// assets.Sprite order.
-var sprites = map[assets.Sprite][]string{
-	assets.Water: {
+// sprites holds every sprite, in sheet order: its name (which becomes its
+// assets.Sprite constant, generated into assets/sprites_gen.go by
+// go generate ./assets), what the constant's comment says, and its picture
+// as 16 rows of 16 palette characters. A new sprite is one entry here.
+var sprites = []picture{
+	{name: "Water", rows: []string{
 		"bbbbbbbbbbbbbbbb",
 		"bbbbbbbbbbbbbbBb",
 		"bbbbCccCbbbbbbbb",
@@ -22,8 +22,8 @@ var sprites = map[assets.Sprite][]string{
 		"bbbbbbbbCccCbbbb",
 		"bbBbbbbbcbbbbcbb",
 		"bbbbbbbbbbbbbbbb",
-	},
-	assets.Grass: {
+	}},
+	{name: "Grass", rows: []string{
 		"gggggggggggggggg",
 		"ggGggggggggggggg",
 		"ggGgGgggggghgggg",
@@ -40,8 +40,8 @@ var sprites = map[assets.Sprite][]string{
 		"ggggggggGgggGggg",
 		"gggggggGgGgggggg",
 		"gggggggggggggggg",
-	},
-	assets.Stone: {
+	}},
+	{name: "Stone", rows: []string{
 		"ssssssssssssssss",
 		"sssssssssssslsss",
 		"ssslsssssssSssss",
@@ -58,8 +58,8 @@ var sprites = map[assets.Sprite][]string{
 		"sssSSssssSssssss",
 		"ssssssssssssssss",
 		"sssssssslsssssss",
-	},
-	assets.Path: {
+	}},
+	{name: "Path", rows: []string{
 		"pppppppppppppppp",
 		"pppppppppppPpppp",
 		"ppEppppppppppppp",
@@ -76,8 +76,8 @@ var sprites = map[assets.Sprite][]string{
 		"ppppppppppppPppp",
 		"pEpppppppppppppp",
 		"pppppppppppppppp",
-	},
-	assets.Sand: {
+	}},
+	{name: "Sand", rows: []string{
 		"yyyyyyyyyyyyyyyy",
 		"yyyyyyyyyYyyyyyy",
 		"yyYyyyyyyyyyyyyy",
@@ -94,8 +94,8 @@ var sprites = map[assets.Sprite][]string{
 		"yyyyyyyyyyyyyyYy",
 		"yyyyyyYyyyyyyyyy",
 		"yyyyyyyyyyyyyyyy",
-	},
-	assets.Tree: {
+	}},
+	{name: "Tree", rows: []string{
 		"ggggguuuuuuggggg",
 		"gggguttTTttuuggg",
 		"ggguttTTTTtttugg",
@@ -112,8 +112,8 @@ var sprites = map[assets.Sprite][]string{
 		"gggggGMwwmGggggg",
 		"ggggGMMwwmmGgggg",
 		"gggggggggggggggg",
-	},
-	assets.Lava: {
+	}},
+	{name: "Lava", rows: []string{
 		"rrrrrrrRrrrrrrrr",
 		"rrooorrrrrrrrrrr",
 		"rooeeorrrrrooorr",
@@ -130,8 +130,8 @@ var sprites = map[assets.Sprite][]string{
 		"rrroorrrRrrrooer",
 		"rroeeorrrrrrrorr",
 		"rrroorrrrrrrrrrr",
-	},
-	assets.Coal: {
+	}},
+	{name: "Coal", rows: []string{
 		"ssssssssssssssss",
 		"sskkkkksssssslss",
 		"skKKkkkkssssssss",
@@ -148,8 +148,8 @@ var sprites = map[assets.Sprite][]string{
 		"sskkkkkkkkkkksss",
 		"ssskkkkkkkkksssl",
 		"ssssskkkkkksssss",
-	},
-	assets.Iron: {
+	}},
+	{name: "Iron", rows: []string{
 		"ssssssssssssssss",
 		"ssjjjjjsssssslss",
 		"sjIIiiijssssssss",
@@ -166,8 +166,8 @@ var sprites = map[assets.Sprite][]string{
 		"ssjiiiiiiiiijsss",
 		"sssjjiiiiijjsssl",
 		"sssssjjjjjjsssss",
-	},
-	assets.Diamond: {
+	}},
+	{name: "Diamond", rows: []string{
 		"ssssxsssssssssss",
 		"sssxWxssssssslss",
 		"ssxWWdxsssssxsss",
@@ -184,8 +184,8 @@ var sprites = map[assets.Sprite][]string{
 		"ssssssxdddxssssl",
 		"sssssssxdxssssss",
 		"ssssslssxsssssss",
-	},
-	assets.Table: {
+	}},
+	{name: "Table", rows: []string{
 		"gggggggggggggggg",
 		"gkkkkkkkkkkkkkkg",
 		"kmmmmmmmmmmmmmmk",
@@ -202,8 +202,8 @@ var sprites = map[assets.Sprite][]string{
 		"kwMkgGGGGGGgkwMk",
 		"kkkkggggggggkkkk",
 		"gggggggggggggggg",
-	},
-	assets.Furnace: {
+	}},
+	{name: "Furnace", rows: []string{
 		"SSSSSSSSSSSSSSSS",
 		"lllllSlllllllSll",
 		"sssssSsssssssSss",
@@ -220,8 +220,8 @@ var sprites = map[assets.Sprite][]string{
 		"llSllllllllllSll",
 		"ssSssssssssssSss",
 		"SSSSSSSSSSSSSSSS",
-	},
-	assets.PlayerLeft: {
+	}},
+	{name: "PlayerLeft", rows: []string{
 		".....kkkkkkk....",
 		"....kHHHHHHHk...",
 		"...kHHHHHHHHHk..",
@@ -238,8 +238,8 @@ var sprites = map[assets.Sprite][]string{
 		"...kvvvvvvvvk...",
 		"...kvvvkkvvvk...",
 		"..kkkkk..kkkk...",
-	},
-	assets.PlayerRight: {
+	}},
+	{name: "PlayerRight", rows: []string{
 		"....kkkkkkk.....",
 		"...kHHHHHHHk....",
 		"..kHHHHHHHHHk...",
@@ -256,8 +256,8 @@ var sprites = map[assets.Sprite][]string{
 		"...kvvvvvvvvk...",
 		"...kvvvkkvvvk...",
 		"...kkkk..kkkkk..",
-	},
-	assets.PlayerUp: {
+	}},
+	{name: "PlayerUp", rows: []string{
 		"....kkkkkkkk....",
 		"...kHHHHHHHHk...",
 		"...kHHHHHHHHk...",
@@ -274,8 +274,8 @@ var sprites = map[assets.Sprite][]string{
 		"....kvvvvvvk....",
 		"....kvvkkvvk....",
 		"....kkk..kkk....",
-	},
-	assets.PlayerDown: {
+	}},
+	{name: "PlayerDown", rows: []string{
 		"....kkkkkkkk....",
 		"...kHHHHHHHHk...",
 		"...kHHHHHHHHk...",
@@ -292,8 +292,8 @@ var sprites = map[assets.Sprite][]string{
 		"....kvvvvvvk....",
 		"....kvvkkvvk....",
 		"....kkk..kkk....",
-	},
-	assets.PlayerSleep: {
+	}},
+	{name: "PlayerSleep", rows: []string{
 		"................",
 		"................",
 		"..........WWWW..",
@@ -310,8 +310,8 @@ var sprites = map[assets.Sprite][]string{
 		".kkkkkkkkkkkkkk.",
 		"................",
 		"................",
-	},
-	assets.Cow: {
+	}},
+	{name: "Cow", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -328,8 +328,8 @@ var sprites = map[assets.Sprite][]string{
 		"..kWk.kWk.kWk...",
 		"..kWk.kWk.kWk...",
 		"..kk..kk..kk....",
-	},
-	assets.Zombie: {
+	}},
+	{name: "Zombie", rows: []string{
 		"....kkkkkkkk....",
 		"...kHzHzzHzHk...",
 		"...kzzzzzzzzk...",
@@ -346,8 +346,8 @@ var sprites = map[assets.Sprite][]string{
 		"....kMMMMMMk....",
 		"....kMzkkMzk....",
 		"....kkk..kkk....",
-	},
-	assets.Skeleton: {
+	}},
+	{name: "Skeleton", rows: []string{
 		"................",
 		"....kkkkkk...w..",
 		"...kqqqqqqk..lw.",
@@ -364,8 +364,8 @@ var sprites = map[assets.Sprite][]string{
 		"....kqqqqk...w..",
 		"....kqkkqk......",
 		"...kqqk.kqqk....",
-	},
-	assets.ArrowLeft: {
+	}},
+	{name: "ArrowLeft", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -382,8 +382,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.ArrowRight: {
+	}},
+	{name: "ArrowRight", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -400,8 +400,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.ArrowUp: {
+	}},
+	{name: "ArrowUp", rows: []string{
 		".......k........",
 		"......kLk.......",
 		"......kLk.......",
@@ -418,8 +418,8 @@ var sprites = map[assets.Sprite][]string{
 		"......XXX.......",
 		".....XX.XX......",
 		".....X...X......",
-	},
-	assets.ArrowDown: {
+	}},
+	{name: "ArrowDown", rows: []string{
 		".....X...X......",
 		".....XX.XX......",
 		"......XXX.......",
@@ -436,8 +436,8 @@ var sprites = map[assets.Sprite][]string{
 		"......kLk.......",
 		"......kLk.......",
 		".......k........",
-	},
-	assets.Plant: {
+	}},
+	{name: "Plant", rows: []string{
 		"................",
 		"................",
 		"..........kkk...",
@@ -454,8 +454,8 @@ var sprites = map[assets.Sprite][]string{
 		"...kPPPPPPPk....",
 		"..kPPPPPPPPPk...",
 		"..kkkkkkkkkkk...",
-	},
-	assets.PlantRipe: {
+	}},
+	{name: "PlantRipe", rows: []string{
 		".....kkkkkk.....",
 		"...kkTTTtttkk...",
 		"..kTXXTttttttk..",
@@ -472,8 +472,8 @@ var sprites = map[assets.Sprite][]string{
 		"...kkuuXXXRkk...",
 		"....kkkwwkkk....",
 		".....kPPPPPk....",
-	},
-	assets.ItemHealth: {
+	}},
+	{name: "ItemHealth", group: "Items, in sim.Item order: a classic item i is ItemHealth + Sprite(i).", rows: []string{
 		"................",
 		"................",
 		"...RRR....RRR...",
@@ -490,8 +490,8 @@ var sprites = map[assets.Sprite][]string{
 		".......RR.......",
 		"................",
 		"................",
-	},
-	assets.ItemFood: {
+	}},
+	{name: "ItemFood", rows: []string{
 		"................",
 		"...kkkkkk.......",
 		"..kOiiOOOk......",
@@ -508,8 +508,8 @@ var sprites = map[assets.Sprite][]string{
 		"..........kWWk..",
 		"...........kk...",
 		"................",
-	},
-	assets.ItemDrink: {
+	}},
+	{name: "ItemDrink", rows: []string{
 		"................",
 		".......kk.......",
 		"......kCCk......",
@@ -526,8 +526,8 @@ var sprites = map[assets.Sprite][]string{
 		".....kbbbbk.....",
 		"......kkkk......",
 		"................",
-	},
-	assets.ItemEnergy: {
+	}},
+	{name: "ItemEnergy", rows: []string{
 		"........MMMMMM..",
 		".......MeeeeeM..",
 		"......MeeeeeM...",
@@ -544,8 +544,8 @@ var sprites = map[assets.Sprite][]string{
 		"...MeeZM........",
 		"...MeZM.........",
 		"...MMM..........",
-	},
-	assets.ItemSapling: {
+	}},
+	{name: "ItemSapling", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -562,8 +562,8 @@ var sprites = map[assets.Sprite][]string{
 		".....kPPPk......",
 		"....kPPPPPk.....",
 		".....kkkkk......",
-	},
-	assets.ItemWood: {
+	}},
+	{name: "ItemWood", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -580,8 +580,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.ItemStone: {
+	}},
+	{name: "ItemStone", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -598,8 +598,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.ItemCoal: {
+	}},
+	{name: "ItemCoal", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -616,8 +616,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.ItemIron: {
+	}},
+	{name: "ItemIron", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -634,8 +634,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.ItemDiamond: {
+	}},
+	{name: "ItemDiamond", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -652,8 +652,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.ItemWoodPickaxe: {
+	}},
+	{name: "ItemWoodPickaxe", rows: []string{
 		"....kkkkk.......",
 		"...kmmEEEkk.....",
 		"...kwwmmmEEk....",
@@ -670,8 +670,8 @@ var sprites = map[assets.Sprite][]string{
 		".kwk............",
 		"kMk.............",
 		".k..............",
-	},
-	assets.ItemStonePickaxe: {
+	}},
+	{name: "ItemStonePickaxe", rows: []string{
 		"....kkkkk.......",
 		"...ksslllkk.....",
 		"...kSSsssllk....",
@@ -688,8 +688,8 @@ var sprites = map[assets.Sprite][]string{
 		".kwk............",
 		"kMk.............",
 		".k..............",
-	},
-	assets.ItemIronPickaxe: {
+	}},
+	{name: "ItemIronPickaxe", rows: []string{
 		"....kkkkk.......",
 		"...kLLWWWkk.....",
 		"...kllLLLWWk....",
@@ -706,8 +706,8 @@ var sprites = map[assets.Sprite][]string{
 		".kwk............",
 		"kMk.............",
 		".k..............",
-	},
-	assets.ItemWoodSword: {
+	}},
+	{name: "ItemWoodSword", rows: []string{
 		".............kk.",
 		"............kmEk",
 		"...........kmEk.",
@@ -724,8 +724,8 @@ var sprites = map[assets.Sprite][]string{
 		".kMk...k........",
 		"..k.............",
 		"................",
-	},
-	assets.ItemStoneSword: {
+	}},
+	{name: "ItemStoneSword", rows: []string{
 		".............kk.",
 		"............kslk",
 		"...........kslk.",
@@ -742,8 +742,8 @@ var sprites = map[assets.Sprite][]string{
 		".kMk...k........",
 		"..k.............",
 		"................",
-	},
-	assets.ItemIronSword: {
+	}},
+	{name: "ItemIronSword", rows: []string{
 		".............kk.",
 		"............kLWk",
 		"...........kLWk.",
@@ -760,8 +760,8 @@ var sprites = map[assets.Sprite][]string{
 		".kMk...k........",
 		"..k.............",
 		"................",
-	},
-	assets.Digit0: {
+	}},
+	{name: "Digit0", group: "Digits 0–9 for inventory counts: Digit0 + Sprite(d).", rows: []string{
 		"....kkkkkkkk....",
 		"....kWWWWWWk....",
 		"..kkkWWWWWWkkk..",
@@ -778,8 +778,8 @@ var sprites = map[assets.Sprite][]string{
 		"..kkkWWWWWWkkk..",
 		"....kWWWWWWk....",
 		"....kkkkkkkk....",
-	},
-	assets.Digit1: {
+	}},
+	{name: "Digit1", rows: []string{
 		"......kkkk......",
 		"......kWWk......",
 		"....kkkWWk......",
@@ -796,8 +796,8 @@ var sprites = map[assets.Sprite][]string{
 		"....kWWWWWWk....",
 		"....kWWWWWWk....",
 		"....kkkkkkkk....",
-	},
-	assets.Digit2: {
+	}},
+	{name: "Digit2", rows: []string{
 		"....kkkkkkkk....",
 		"....kWWWWWWk....",
 		"..kkkWWWWWWkkk..",
@@ -814,8 +814,8 @@ var sprites = map[assets.Sprite][]string{
 		"..kWWWWWWWWWWk..",
 		"..kWWWWWWWWWWk..",
 		"..kkkkkkkkkkkk..",
-	},
-	assets.Digit3: {
+	}},
+	{name: "Digit3", rows: []string{
 		"..kkkkkkkkkkkk..",
 		"..kWWWWWWWWWWk..",
 		"..kWWWWWWWWWWk..",
@@ -832,8 +832,8 @@ var sprites = map[assets.Sprite][]string{
 		"..kkkWWWWWWkkk..",
 		"....kWWWWWWk....",
 		"....kkkkkkkk....",
-	},
-	assets.Digit4: {
+	}},
+	{name: "Digit4", rows: []string{
 		"........kkkk....",
 		"........kWWk....",
 		"......kkkWWk....",
@@ -850,8 +850,8 @@ var sprites = map[assets.Sprite][]string{
 		"........kWWk....",
 		"........kWWk....",
 		"........kkkk....",
-	},
-	assets.Digit5: {
+	}},
+	{name: "Digit5", rows: []string{
 		"..kkkkkkkkkkkk..",
 		"..kWWWWWWWWWWk..",
 		"..kWWWWWWWWWWk..",
@@ -868,8 +868,8 @@ var sprites = map[assets.Sprite][]string{
 		"..kkkWWWWWWkkk..",
 		"....kWWWWWWk....",
 		"....kkkkkkkk....",
-	},
-	assets.Digit6: {
+	}},
+	{name: "Digit6", rows: []string{
 		"......kkkkkk....",
 		"......kWWWWk....",
 		"....kkkWWWWk....",
@@ -886,8 +886,8 @@ var sprites = map[assets.Sprite][]string{
 		"..kkkWWWWWWkkk..",
 		"....kWWWWWWk....",
 		"....kkkkkkkk....",
-	},
-	assets.Digit7: {
+	}},
+	{name: "Digit7", rows: []string{
 		"..kkkkkkkkkkkk..",
 		"..kWWWWWWWWWWk..",
 		"..kWWWWWWWWWWk..",
@@ -904,8 +904,8 @@ var sprites = map[assets.Sprite][]string{
 		"....kWWk........",
 		"....kWWk........",
 		"....kkkk........",
-	},
-	assets.Digit8: {
+	}},
+	{name: "Digit8", rows: []string{
 		"....kkkkkkkk....",
 		"....kWWWWWWk....",
 		"..kkkWWWWWWkkk..",
@@ -922,8 +922,8 @@ var sprites = map[assets.Sprite][]string{
 		"..kkkWWWWWWkkk..",
 		"....kWWWWWWk....",
 		"....kkkkkkkk....",
-	},
-	assets.Digit9: {
+	}},
+	{name: "Digit9", rows: []string{
 		"....kkkkkkkk....",
 		"....kWWWWWWk....",
 		"..kkkWWWWWWkkk..",
@@ -940,8 +940,8 @@ var sprites = map[assets.Sprite][]string{
 		"....kWWWWkkk....",
 		"....kWWWWk......",
 		"....kkkkkk......",
-	},
-	assets.Unknown: {
+	}},
+	{name: "Unknown", group: "HUD icons.", doc: "a material or item with no sprite of its own", rows: []string{
 		"kkkkkkkkkkkkkkkk",
 		"klllllllllllllsk",
 		"klSSSSSSSSSSSSsk",
@@ -958,8 +958,8 @@ var sprites = map[assets.Sprite][]string{
 		"klSSSSSSSSSSSSsk",
 		"kssssssssssssssk",
 		"kkkkkkkkkkkkkkkk",
-	},
-	assets.Darkness: {
+	}},
+	{name: "Darkness", doc: "the void outside the map", rows: []string{
 		"DDDDDDDDDDDDDDDD",
 		"DDDDDDDDDDDDDDDD",
 		"DDDDDDDDDDDDDDDD",
@@ -976,8 +976,8 @@ var sprites = map[assets.Sprite][]string{
 		"DDDDDDDDDDDDDDDD",
 		"DDDDDDDDDDDDDDDD",
 		"DDDDDDDDDDDDDDDD",
-	},
-	assets.Selection: {
+	}},
+	{name: "Selection", doc: "a frame drawn around a highlighted tile", rows: []string{
 		"JJJJJJJJJJJJJJJJ",
 		"J..............J",
 		"J..............J",
@@ -994,8 +994,8 @@ var sprites = map[assets.Sprite][]string{
 		"J..............J",
 		"J..............J",
 		"JJJJJJJJJJJJJJJJ",
-	},
-	assets.IronIngot: {
+	}},
+	{name: "IronIngot", group: "The extended ruleset's materials and items, and the landmark flag. The materials are opaque ground tiles; the items, like the classic ones, are icons on a clear background.", doc: "item: an iron ingot (smelted): a stack of steel bars", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -1012,8 +1012,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.TorchItem: {
+	}},
+	{name: "TorchItem", doc: "item: a torch", rows: []string{
 		"...........r....",
 		"..........ror.r.",
 		".........roeorr.",
@@ -1030,8 +1030,8 @@ var sprites = map[assets.Sprite][]string{
 		"kMk.............",
 		".k..............",
 		"................",
-	},
-	assets.Torch: {
+	}},
+	{name: "Torch", doc: "material: a torch standing on grass, lighting it up", rows: []string{
 		"gggggggggggggggg",
 		"ggGg55555555gggg",
 		"ggG5g555r5555ggg",
@@ -1048,8 +1048,8 @@ var sprites = map[assets.Sprite][]string{
 		"gggg55kwmk55Gggg",
 		"ggggggkMMkgggggg",
 		"gggggggggggggggg",
-	},
-	assets.Crystal: {
+	}},
+	{name: "Crystal", doc: "material: purple crystal shards in dark stone", rows: []string{
 		"4444444444444444",
 		"44S44444444k4444",
 		"4444444444k3k444",
@@ -1066,8 +1066,8 @@ var sprites = map[assets.Sprite][]string{
 		"44k1k11k1k444444",
 		"444kkkkkkk444444",
 		"4444444S44444444",
-	},
-	assets.CrystalItem: {
+	}},
+	{name: "CrystalItem", doc: "item: a crystal shard", rows: []string{
 		"........k.......",
 		".......k3k......",
 		"......k332k.....",
@@ -1084,8 +1084,8 @@ var sprites = map[assets.Sprite][]string{
 		"......k21k......",
 		".......k1k......",
 		"........k.......",
-	},
-	assets.Compass: {
+	}},
+	{name: "Compass", doc: "item: a compass", rows: []string{
 		"......kkkk......",
 		".....kZkkZk.....",
 		"....kkkkkkkk....",
@@ -1102,8 +1102,8 @@ var sprites = map[assets.Sprite][]string{
 		"..kZZkkkkkkZZk..",
 		"...kZZZZZZZZk...",
 		"....kkkkkkkk....",
-	},
-	assets.Anvil: {
+	}},
+	{name: "Anvil", doc: "material: an iron anvil on a dark stone floor", rows: []string{
 		"S44444k44444S444",
 		"444444k444444444",
 		"444kkkkkkkkkkkk4",
@@ -1120,8 +1120,8 @@ var sprites = map[assets.Sprite][]string{
 		"4444444444444444",
 		"kkkkkkkk4444k444",
 		"4444S44k4444k4S4",
-	},
-	assets.Bridge: {
+	}},
+	{name: "Bridge", doc: "material: wooden planks over water, water at the edges", rows: []string{
 		"bCbMmmEEmmmmmMbb",
 		"bbbMSmmmwmmmSMbc",
 		"bbbMwwwwwwwwwMbb",
@@ -1138,8 +1138,8 @@ var sprites = map[assets.Sprite][]string{
 		"bbMSmmmmwmmmmSMc",
 		"cbMwwwwwwwwwwwMb",
 		"bbBMMMMMMMMMMMBb",
-	},
-	assets.BridgeItem: {
+	}},
+	{name: "BridgeItem", doc: "item: a bundle of planks", rows: []string{
 		"................",
 		"................",
 		"................",
@@ -1156,8 +1156,8 @@ var sprites = map[assets.Sprite][]string{
 		"................",
 		"................",
 		"................",
-	},
-	assets.Flag: {
+	}},
+	{name: "Flag", doc: "object: a landmark flag on a pole, drawn over grass", rows: []string{
 		".kk.............",
 		"keek............",
 		".kLRRRRRRRRRRRR.",
@@ -1174,5 +1174,5 @@ var sprites = map[assets.Sprite][]string{
 		"kklkk...........",
 		"klssSk..........",
 		".kkkkk..........",
-	},
+	}},
 }
