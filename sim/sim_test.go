@@ -227,3 +227,18 @@ func TestEverySizeUpToMaxSide(t *testing.T) {
 	_, err := New(Config{Width: MaxSide + 1, Height: 3})
 	assert.Error(t, err)
 }
+
+// TestStepBeforeReset: a world made by New and never Reset has no episode;
+// Step on it reports done and changes nothing (it used to index the
+// missing player and panic).
+func TestStepBeforeReset(t *testing.T) {
+	w, err := New(Config{})
+	require.NoError(t, err)
+	before := w.Hash()
+	out := w.Step(ActMoveLeft)
+	assert.True(t, out.Done)
+	assert.True(t, w.Done())
+	assert.Equal(t, before, w.Hash())
+	w.Reset(1)
+	assert.False(t, w.Done(), "a reset world plays")
+}

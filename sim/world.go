@@ -185,7 +185,9 @@ func (w *World) Dead() bool { return w.s.Dead }
 // Done reports whether the episode is over: death or the step limit.
 func (w *World) Done() bool {
 	n := w.rules.Vitals.EpisodeLength
-	return w.s.Dead || (n > 0 && w.s.Step >= n)
+	// A world never Reset holds no episode (not even a player): Step on it
+	// changes nothing instead of failing.
+	return w.s.Dead || (n > 0 && w.s.Step >= n) || w.s.NumObjects == 0
 }
 
 // Inventory returns the count of an item (vitals included).
