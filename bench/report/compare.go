@@ -35,6 +35,7 @@ type Comparison struct {
 	Pairs   []Paired                   // every two runs, by tier and overall
 	Overall []results.Group            // each run's overall row, in Agents order (success, cost)
 	Metrics []MetricTable              // every declared metric by family × tier per run
+	Times   []results.TimingSummary    // each run's wall times (timings.jsonl; zero when it has none)
 	Mixed   bool                       // the runs played from different suite locks (unpaired)
 }
 
@@ -79,6 +80,11 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		}
 		all = append(all, rs)
 		c.Overall = append(c.Overall, s.Overall)
+		ts, err := results.ReadTimings(d)
+		if err != nil {
+			return nil, fmt.Errorf("compare: %w", err)
+		}
+		c.Times = append(c.Times, results.SummarizeTimings(ts))
 		c.Suite = s.Suite
 		label := s.Agent
 		if s.Run != nil && s.Run.Model != "" {
@@ -217,6 +223,12 @@ var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncM
 		return fmt.Sprintf("%.3f", p)
 	},
 	"lock": lockName,
+	"ms": func(x float64) string {
+		if x >= 1000 {
+			return fmt.Sprintf("%.2f s", x/1000)
+		}
+		return fmt.Sprintf("%.3g ms", x)
+	},
 	"mean": func(m MetricCell, percent bool) string {
 		switch {
 		case m.N == 0:
@@ -233,10 +245,11 @@ h1{font-size:1.5em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #
 table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right} th{background:#f5f5f5} td.l,th.l{text-align:left}</style></head><body>
 <h1>Agents on the {{.C.Suite}} suite</h1>
 <h2>Runs</h2>
-<table><tr><th class="l">run</th><th class="l">directory</th><th class="l">model</th><th class="l">suite lock</th><th class="l">rules</th></tr>
+<table><tr><th class="l">run</th><th class="l">directory</th><th class="l">model</th><th class="l">suite lock</th><th class="l">rules</th><th title="wall-clock time of an episode (generation, play, scoring) on the machine that played it: median / 90th percentile, from timings.jsonl">wall time per episode</th><th title="the episode's wall time over the agent's decisions: median / 90th percentile">per decision</th></tr>
 {{range $i, $a := .C.Agents}}{{$r := index $.C.Runs $i}}<tr><td class="l">{{$a}}</td><td class="l"><code>{{index $.C.Dirs $i}}</code></td>
 <td class="l">{{if $r}}{{if $r.Model}}{{$r.Model}}{{if $r.BaseURL}} at {{$r.BaseURL}}{{end}}, temperature {{$r.Temperature}}{{else}}–{{end}}{{else}}–{{end}}</td>
-<td class="l">{{if $r}}<code>{{lock $r.Lock}}</code>{{else}}–{{end}}</td><td class="l">{{if $r}}{{range $r.Rules}}{{.}} {{end}}{{else}}–{{end}}</td></tr>
+<td class="l">{{if $r}}<code>{{lock $r.Lock}}</code>{{else}}–{{end}}</td><td class="l">{{if $r}}{{range $r.Rules}}{{.}} {{end}}{{else}}–{{end}}</td>
+{{$t := index $.C.Times $i}}<td>{{if $t.Episodes}}{{ms $t.WallMedianMs}} / {{ms $t.WallP90Ms}}{{else}}–{{end}}</td><td>{{if $t.Episodes}}{{ms $t.PerStepMedianMs}} / {{ms $t.PerStepP90Ms}}{{else}}–{{end}}</td></tr>
 {{end}}</table>
 {{if .C.Mixed}}<p><b>The runs played from different suite locks</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
 <h2>Comparisons</h2>

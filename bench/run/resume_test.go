@@ -217,3 +217,41 @@ func TestFiltersThatMatchNothingAreAnError(t *testing.T) {
 	assert.ErrorContains(t, err, "--family obtian: suite default has no such family (it has ")
 	assert.NoFileExists(t, filepath.Join(o.Out, results.ResultsFile))
 }
+
+// TestTimingsAreKeptApart: every played episode's wall time is in
+// timings.jsonl (one line each, the last kept for one played again), and a
+// merge gathers the shards'; results.jsonl holds none, so its bytes stay
+// those of any other run of the definition.
+func TestTimingsAreKeptApart(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Score(context.Background(), killable(dir), nil)
+	require.NoError(t, err)
+	ts, err := results.ReadTimings(dir)
+	require.NoError(t, err)
+	require.Len(t, ts, defaultEpisodes(t))
+	for i, tm := range ts {
+		assert.Equal(t, i, tm.Index)
+		assert.Positive(t, tm.WallMs)
+		assert.Positive(t, tm.Decisions)
+		assert.InDelta(t, tm.WallMs/float64(tm.Decisions), tm.PerStepMs, 1e-9)
+	}
+	assert.NotContains(t, string(readFile(t, filepath.Join(dir, results.ResultsFile))), "wall_ms")
+	s := results.SummarizeTimings(ts)
+	assert.Equal(t, len(ts), s.Episodes)
+	assert.LessOrEqual(t, s.WallMedianMs, s.WallP90Ms)
+
+	var shards []string
+	for i := range 2 {
+		o := killable(t.TempDir())
+		o.Shard, o.Shards = i, 2
+		_, err := Score(context.Background(), o, nil)
+		require.NoError(t, err)
+		shards = append(shards, o.Out)
+	}
+	merged := t.TempDir()
+	_, err = Merge(merged, shards)
+	require.NoError(t, err)
+	mt, err := results.ReadTimings(merged)
+	require.NoError(t, err)
+	require.Len(t, mt, defaultEpisodes(t))
+}

@@ -228,6 +228,7 @@ func PlayTrace(spec task.Spec, cfg Config) (results.Result, *trace.Episode) {
 type Done struct {
 	Result results.Result
 	Trace  *trace.Episode // when Config.Traces
+	Timing results.Timing // its wall-clock cost (provenance: not part of the result)
 }
 
 // Suite plays specs (indices[i] is spec i's position in the expanded
@@ -247,16 +248,21 @@ func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, do
 		New:     func(k int) (*worker, error) { return newWorker(ctx, cfg, k), nil },
 		Release: (*worker).close}
 	return pool.Run(ctx, func(p *worker, i int) error {
+		start := time.Now()
 		res, ep, err := p.play(indices[i], specs[i])
 		if err != nil {
 			return nil // abandoned: pool.Run returns ctx's error
+		}
+		tm := results.Timing{Index: res.Index, ID: res.ID, WallMs: float64(time.Since(start).Microseconds()) / 1000, Decisions: res.Steps}
+		if tm.Decisions > 0 {
+			tm.PerStepMs = tm.WallMs / float64(tm.Decisions)
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		if failed {
 			return nil
 		}
-		if err := done(Done{Result: res, Trace: ep}); err != nil {
+		if err := done(Done{Result: res, Trace: ep, Timing: tm}); err != nil {
 			failed = true
 			return err
 		}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -332,6 +333,13 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	defer f.Close()
 	bw := bufio.NewWriter(f)
 	enc := json.NewEncoder(bw)
+	// Episodes' wall times, beside the results and apart from them.
+	tf, err := os.OpenFile(filepath.Join(o.Out, results.TimingsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return oc, err
+	}
+	defer tf.Close()
+	times := json.NewEncoder(tf)
 	start := time.Now()
 	o.Config.Agent = o.Agent
 	if agent.IsRecorded(o.Agent) {
@@ -354,6 +362,9 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			return err
 		}
 		o.after("result")
+		if err := times.Encode(&d.Timing); err != nil {
+			return err
+		}
 		have = append(have, d.Result)
 		oc.Played++
 		oc.Steps += d.Result.Steps
@@ -478,7 +489,10 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 	if err := results.WriteDefinition(out, def); err != nil {
 		return results.Summary{}, err
 	}
-	// The shards' invocations, then this merge's.
+	// The shards' timings and invocations, then this merge's.
+	if err := mergeTimings(out, dirs); err != nil {
+		return fail("%w", err)
+	}
 	inv := results.NewInvocation("merge", append([]string{"merge", "--out", out}, dirs...), time.Now())
 	inv.Merged, inv.Complete = dirs, true
 	if err := os.Remove(filepath.Join(out, results.InvocationsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -578,4 +592,25 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// mergeTimings writes the shards' timings.jsonl into out's, in suite order.
+func mergeTimings(out string, dirs []string) error {
+	var all []results.Timing
+	for _, d := range dirs {
+		ts, err := results.ReadTimings(d)
+		if err != nil {
+			return err
+		}
+		all = append(all, ts...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for i := range all {
+		if err := enc.Encode(&all[i]); err != nil {
+			return err
+		}
+	}
+	return results.WriteAtomic(filepath.Join(out, results.TimingsFile), buf.Bytes())
 }

@@ -168,6 +168,11 @@ func runScore(cmd *cobra.Command, o run.Options, quiet bool) error {
 	oc, err := run.Score(cmd.Context(), o, progress)
 	if oc.Summary.Episodes > 0 {
 		printTable(cmd.OutOrStdout(), oc)
+		if ts, terr := results.ReadTimings(o.Out); terr == nil && len(ts) > 0 {
+			t := results.SummarizeTimings(ts)
+			fmt.Fprintf(cmd.OutOrStdout(), "wall time on this machine (timings.jsonl): %.3g ms per episode, %.3g ms per decision (medians; 90th percentiles %.3g and %.3g)\n",
+				t.WallMedianMs, t.PerStepMedianMs, t.WallP90Ms, t.PerStepP90Ms)
+		}
 	}
 	switch {
 	case err == nil && oc.Complete:
