@@ -190,6 +190,7 @@ func TestExploration(t *testing.T) {
 	assert.Equal(t, 1, e.TilesVisited)
 	assert.Equal(t, 9*7, e.TilesSeen, "the 9×7 window around the start")
 	assert.Equal(t, 2, e.MaterialsSeen, "grass and the tree")
+	assert.Equal(t, 399, e.Reachable, "every grass tile: all but the tree")
 	out := w.Step(sim.ActMoveLeft)
 	c.Step(w, &out)
 	out = w.Step(sim.ActMoveRight) // back: nothing new visited
@@ -202,5 +203,6 @@ func TestExploration(t *testing.T) {
 	require.Equal(t, sim.OutCollected, out.Kind)
 	assert.Equal(t, 1, c.Exploration().ItemsObtained)
 	assert.InDelta(t, float64(9*7+7)/400, c.Exploration().SeenFraction, 1e-12)
+	assert.InDelta(t, 2.0/399, c.Exploration().VisitedShare, 1e-12)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { c.Step(w, &out) }))
 }

@@ -22,11 +22,15 @@ type Coverage struct {
 	px, py          int // the last position marked (-1: none yet)
 	materials       sim.MaterialSet
 	items           sim.ItemSet
+	reachable       int   // walkable tiles connected to the start, at the start
+	queue           []int // Begin's scratch
 }
 
 // Exploration is an episode's exploration metrics.
 type Exploration struct {
 	TilesVisited  int     `json:"tiles_visited"`  // distinct tiles the player stood on
+	Reachable     int     `json:"reachable"`      // walkable tiles connected to the start when the episode began
+	VisitedShare  float64 `json:"visited_share"`  // tiles visited over reachable (mining opens more, so it may pass 1)
 	TilesSeen     int     `json:"tiles_seen"`     // distinct tiles within its 9×7 window
 	SeenFraction  float64 `json:"seen_fraction"`  // tiles seen over the map's tiles
 	MaterialsSeen int     `json:"materials_seen"` // distinct materials within the window
@@ -42,8 +46,36 @@ func (c *Coverage) Begin(w *sim.World) {
 	c.visited, c.seen = c.visited[:n], c.seen[:n]
 	clear(c.visited)
 	clear(c.seen)
-	*c = Coverage{width: w.Width(), height: w.Height(), visited: c.visited, seen: c.seen, px: -1, py: -1}
+	*c = Coverage{width: w.Width(), height: w.Height(), visited: c.visited, seen: c.seen, px: -1, py: -1, queue: c.queue}
+	c.reachable = c.walkableFromStart(w)
 	c.Step(w, nil)
+}
+
+// walkableFromStart counts the walkable tiles connected to the player's by
+// steps over walkable tiles (a flood fill, using seen as its marks and
+// clearing them after): the area an agent can reach without mining,
+// building or bridging.
+func (c *Coverage) walkableFromStart(w *sim.World) int {
+	r := w.Rules()
+	x, y := w.Player()
+	start := y*c.width + x
+	c.queue = append(c.queue[:0], start)
+	mark(c.seen, start)
+	for k := 0; k < len(c.queue); k++ {
+		i := c.queue[k]
+		tx, ty := i%c.width, i/c.width
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			nx, ny := tx+d[0], ty+d[1]
+			if nx < 0 || ny < 0 || nx >= c.width || ny >= c.height || !r.Materials[w.Material(nx, ny)].Walkable {
+				continue
+			}
+			if j := ny*c.width + nx; mark(c.seen, j) {
+				c.queue = append(c.queue, j)
+			}
+		}
+	}
+	clear(c.seen)
+	return len(c.queue)
 }
 
 // Step records the state after a step with outcome out (nil at the start).
@@ -92,11 +124,14 @@ func mark(s []uint64, i int) bool {
 
 // Exploration returns the metrics so far.
 func (c *Coverage) Exploration() Exploration {
-	e := Exploration{TilesVisited: c.nVisited, TilesSeen: c.nSeen,
+	e := Exploration{TilesVisited: c.nVisited, TilesSeen: c.nSeen, Reachable: c.reachable,
 		MaterialsSeen: bits.OnesCount64(uint64(c.materials &^ 1)), // not the void
 		ItemsObtained: bits.OnesCount64(uint64(c.items))}
 	if n := c.width * c.height; n > 0 {
 		e.SeenFraction = float64(c.nSeen) / float64(n)
+	}
+	if c.reachable > 0 {
+		e.VisitedShare = float64(c.nVisited) / float64(c.reachable)
 	}
 	return e
 }
