@@ -19,7 +19,7 @@ type Paired struct {
 	SuccA, SuccB int
 	OnlyA, OnlyB int     // episodes only A, or only B, succeeded on
 	Diff         float64 // success of A − B, a fraction
-	Lo, Hi       float64 // 95% interval of Diff: paired bootstrap, or Newcombe's when unpaired
+	Lo, Hi       float64 // 95% interval of Diff: Newcombe's paired interval, or his unpaired one
 	P            float64 // exact McNemar test (paired only)
 	Unpaired     bool    // no shared episodes: compared as independent samples
 	NA, NB       int     // unpaired: each run's episodes
@@ -95,8 +95,7 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 			continue
 		}
 		p.N = len(pairs)
-		diffs := make([]float64, len(pairs))
-		for i, q := range pairs {
+		for _, q := range pairs {
 			sa, sb := q[0].Success, q[1].Success
 			p.SuccA, p.SuccB = p.SuccA+b2i(sa), p.SuccB+b2i(sb)
 			switch {
@@ -105,10 +104,13 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 			case sb && !sa:
 				p.OnlyB++
 			}
-			diffs[i] = float64(b2i(sa) - b2i(sb))
 		}
 		seed := seedOf(a, b, scope)
-		p.Diff, p.Lo, p.Hi = results.PairedBootstrap(diffs, resamples, seed)
+		// Success is binary: Newcombe's paired interval, which does not
+		// collapse when every discordant pair goes one way (a bootstrap
+		// does); the continuous metrics below are bootstrapped.
+		both := p.SuccA - p.OnlyA
+		p.Diff, p.Lo, p.Hi = results.NewcombePaired(both, p.OnlyA, p.OnlyB, p.N)
 		p.P = results.McNemarExact(p.OnlyA, p.OnlyB)
 		for _, m := range results.Metrics() {
 			if !slices.Contains(pairedMetrics, m.Name) {

@@ -146,3 +146,33 @@ func TestAchievementRates(t *testing.T) {
 	assert.Zero(t, s.AchievementRates[5].Percent, "the obtain episode is not an achievements episode")
 	assert.InDelta(t, score.Crafter(rates), s.CrafterScore, 1e-12)
 }
+
+func TestNewcombePaired(t *testing.T) {
+	// Uncorrelated margins (ad − bc within n/2 of 0: φ taken as 0): the
+	// interval is the independent-samples one on the same counts.
+	d, lo, hi := NewcombePaired(10, 10, 10, 40) // a=10 b=10 c=10 d=10: ad−bc = 0
+	d2, lo2, hi2 := NewcombeDiff(20, 40, 20, 40)
+	assert.InDelta(t, d2, d, 1e-12)
+	assert.InDelta(t, lo2, lo, 1e-12)
+	assert.InDelta(t, hi2, hi, 1e-12)
+	// Every discordant pair one way: not a point, unlike the bootstrap.
+	d, lo, hi = NewcombePaired(0, 200, 0, 200)
+	assert.Equal(t, 1.0, d)
+	assert.Less(t, lo, 1.0)
+	assert.Greater(t, lo, 0.9)
+	assert.InDelta(t, 1.0, hi, 1e-12)
+	// Swapping the runs negates the difference and mirrors the interval.
+	d, lo, hi = NewcombePaired(14, 5, 0, 41) // Altman et al. (2000), table 6.2's counts
+	nd, nlo, nhi := NewcombePaired(14, 0, 5, 41)
+	assert.InDelta(t, -d, nd, 1e-12)
+	assert.InDelta(t, -hi, nlo, 1e-12)
+	assert.InDelta(t, -lo, nhi, 1e-12)
+	assert.InDelta(t, 5.0/41, d, 1e-12)
+	assert.Less(t, lo, d)
+	assert.Greater(t, lo, 0.0, "5 discordant pairs, all one way: the interval excludes 0")
+	t.Logf("Altman 6.2 counts: %.4f [%.4f, %.4f]", d, lo, hi)
+	// Positive correlation narrows the interval against the uncorrelated one.
+	_, clo, chi := NewcombePaired(30, 5, 1, 60)
+	_, ulo, uhi := NewcombeDiff(35, 60, 31, 60)
+	assert.Less(t, chi-clo, uhi-ulo)
+}

@@ -79,3 +79,33 @@ func NewcombeDiff(k1, n1, k2, n2 int) (diff, lo, hi float64) {
 	diff = p1 - p2
 	return diff, diff - math.Sqrt((p1-l1)*(p1-l1)+(u2-p2)*(u2-p2)), diff + math.Sqrt((u1-p1)*(u1-p1)+(p2-l2)*(p2-l2))
 }
+
+// NewcombePaired is Newcombe's interval for the difference of two paired
+// proportions (his 1998 method 10): both runs played the same n episodes,
+// a succeeded in both, b in the first only, c in the second only. It
+// combines the Wilson intervals of the two success rates with their
+// correlation φ (shrunk toward 0 as Newcombe prescribes: ad − bc is taken
+// as 0 when between 0 and n/2, and reduced by n/2 above), so it stays
+// honest where the bootstrap is not: when every discordant pair goes one
+// way, a percentile bootstrap collapses to a point.
+func NewcombePaired(a, b, c, n int) (diff, lo, hi float64) {
+	d := n - a - b - c
+	p1, p2 := Fraction(a+b, n), Fraction(a+c, n)
+	l1, u1 := Wilson(a+b, n)
+	l2, u2 := Wilson(a+c, n)
+	phi := 0.0
+	if den := float64(a+b) * float64(c+d) * float64(a+c) * float64(b+d); den > 0 {
+		num := float64(a)*float64(d) - float64(b)*float64(c)
+		switch {
+		case num > float64(n)/2:
+			num -= float64(n) / 2
+		case num >= 0:
+			num = 0
+		}
+		phi = num / math.Sqrt(den)
+	}
+	diff = p1 - p2
+	lo = diff - math.Sqrt(math.Max(0, (p1-l1)*(p1-l1)-2*phi*(p1-l1)*(u2-p2)+(u2-p2)*(u2-p2)))
+	hi = diff + math.Sqrt(math.Max(0, (u1-p1)*(u1-p1)-2*phi*(u1-p1)*(p2-l2)+(p2-l2)*(p2-l2)))
+	return diff, lo, hi
+}

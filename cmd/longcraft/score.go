@@ -260,8 +260,9 @@ func newReportCmd() *cobra.Command {
 each, same suite) and writes a self-contained page: success by tier per agent
 with 95% Wilson intervals, every family × tier side by side, and every two
 runs compared on the episodes they share (paired: the difference in success
-with a paired bootstrap interval and an exact McNemar test, and the same
-interval for steps, milestones, return and valid actions). It prints the
+with Newcombe's interval for paired proportions and an exact McNemar test,
+and paired bootstrap intervals for steps, milestones, return and valid
+actions). It prints the
 comparisons as sentences. Runs played from different suite locks did not
 play the same episodes: they are refused unless --allow-mixed, which
 compares them unpaired (Newcombe's interval, no test).`,
