@@ -69,19 +69,23 @@ func runLock(ctx context.Context, o Options, progress func(done, total int)) (l 
 	if agent.IsRecorded(o.Suite) {
 		return nil, none, nil
 	}
-	s, err := suite.Load(o.Suite)
+	s, err := suite.LoadWith(o.Suite, o.Set)
 	if err != nil {
 		return nil, none, err
 	}
 	relock := relockCommand(o.Suite)
-	l, err = suite.LoadLock(o.Suite)
-	switch {
-	case err == nil:
-		return l, none, l.Check(s, relock)
-	case !errors.Is(err, suite.ErrNoLock):
-		return nil, none, err
-	case suite.IsEmbedded(o.Suite):
-		return nil, none, fmt.Errorf("embedded suite %s has no lock: %w", o.Suite, err)
+	// A suite changed by --set is not the suite its lock froze: it is
+	// locked in the run directory like a suite file without a lock.
+	if len(o.Set) == 0 {
+		l, err = suite.LoadLock(o.Suite)
+		switch {
+		case err == nil:
+			return l, none, l.Check(s, relock)
+		case !errors.Is(err, suite.ErrNoLock):
+			return nil, none, err
+		case suite.IsEmbedded(o.Suite):
+			return nil, none, fmt.Errorf("embedded suite %s has no lock: %w", o.Suite, err)
+		}
 	}
 	kept := filepath.Join(o.Out, LockFile)
 	if data, err := os.ReadFile(kept); err == nil {

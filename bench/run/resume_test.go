@@ -14,6 +14,7 @@ import (
 
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/suite"
 )
 
 // TestResumeChecksWhatItJoins: --resume continues only the run it
@@ -254,4 +255,34 @@ func TestTimingsAreKeptApart(t *testing.T) {
 	mt, err := results.ReadTimings(merged)
 	require.NoError(t, err)
 	require.Len(t, mt, defaultEpisodes(t))
+}
+
+// TestSetChangesTheSuite: --set plays a changed suite, certified and
+// locked in the run directory (an embedded suite's lock froze the suite
+// itself), named by its overrides; resuming with other overrides is
+// refused.
+func TestSetChangesTheSuite(t *testing.T) {
+	dir := t.TempDir()
+	o := killable(dir)
+	o.Traces = "none"
+	for _, kv := range []string{"budget=200", "families=obtain,collect", "seeds.count=1"} {
+		set, err := suite.ParseSet(kv)
+		require.NoError(t, err)
+		o.Set = append(o.Set, set)
+	}
+	oc, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "default budget=200 families=obtain,collect seeds.count=1", oc.Summary.Suite)
+	assert.FileExists(t, filepath.Join(dir, LockFile), "certified and locked in the run")
+	rs, err := results.Read(filepath.Join(dir, results.ResultsFile))
+	require.NoError(t, err)
+	require.Len(t, rs, 4, "obtain and collect, easy and medium, one seed")
+	for _, r := range rs {
+		assert.Equal(t, 200, r.Spec.Budget)
+		assert.True(t, r.Certified)
+	}
+	o.Resume, o.Set = true, o.Set[:2]
+	_, err = Score(context.Background(), o, nil)
+	assert.ErrorContains(t, err, `"default budget=200 families=obtain,collect seeds.count=1", not "default budget=200 families=obtain,collect"`,
+		"the kept lock is of the suite as the run began")
 }

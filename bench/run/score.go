@@ -40,7 +40,8 @@ type Options struct {
 	Shards   int    // 0 or 1: no sharding
 	Tiers    []string
 	Families []string
-	Seeds    int // keep the first Seeds episodes of each family × tier (0: all)
+	Seeds    int         // keep the first Seeds episodes of each family × tier (0: all)
+	Set      []suite.Set // overrides of every block of the suite (--set)
 
 	// Args is the command line, kept in invocations.jsonl (nil: none).
 	Args []string
@@ -86,7 +87,7 @@ func plan(o Options) (planned, error) {
 		}
 		p.name, all = r.SuiteName(), r.Specs()
 	} else {
-		s, err := suite.Load(o.Suite)
+		s, err := suite.LoadWith(o.Suite, o.Set)
 		if err != nil {
 			return p, err
 		}

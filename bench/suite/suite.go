@@ -69,17 +69,26 @@ func IsEmbedded(name string) bool {
 // Load reads a suite: an embedded one by name ("default", "standard"), or
 // a YAML file by path.
 func Load(nameOrPath string) (*Suite, error) {
+	data, file, err := read(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, data)
+}
+
+// read returns a suite's YAML and the name errors give it.
+func read(nameOrPath string) ([]byte, string, error) {
 	if data, err := embedded.ReadFile("suites/" + nameOrPath + ".yaml"); err == nil {
-		return Parse("suite "+nameOrPath, data)
+		return data, "suite " + nameOrPath, nil
 	}
 	data, err := os.ReadFile(nameOrPath)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("suite %q: not an embedded suite (%v) nor a file", nameOrPath, Embedded())
+			return nil, "", fmt.Errorf("suite %q: not an embedded suite (%v) nor a file", nameOrPath, Embedded())
 		}
-		return nil, fmt.Errorf("suite %s: %w", nameOrPath, err)
+		return nil, "", fmt.Errorf("suite %s: %w", nameOrPath, err)
 	}
-	return Parse(nameOrPath, data)
+	return data, nameOrPath, nil
 }
 
 // Parse reads a suite from YAML; file names the source in errors, which

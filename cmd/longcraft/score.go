@@ -25,6 +25,7 @@ import (
 
 func newScoreCmd() *cobra.Command {
 	var o run.Options
+	var sets []string
 	var shard string
 	var quiet bool
 	var concurrency int
@@ -77,6 +78,13 @@ Agents (--agent):
 			case o.PriceIn < 0 || o.PriceOut < 0 || math.IsNaN(o.PriceIn) || math.IsNaN(o.PriceOut):
 				return fmt.Errorf("--price-in and --price-out: US dollars per million tokens, not negative")
 			}
+			for _, kv := range sets {
+				set, err := suite.ParseSet(kv)
+				if err != nil {
+					return err
+				}
+				o.Set = append(o.Set, set)
+			}
 			if err := agent.Check(o.Agent, agent.Options{External: o.External, Remote: remote.Connector{}}); err != nil {
 				return fmt.Errorf("--agent: %w", err)
 			}
@@ -103,6 +111,7 @@ Agents (--agent):
 	f.StringSliceVar(&o.Tiers, "tier", nil, "only these tiers (repeatable)")
 	f.StringSliceVar(&o.Families, "family", nil, "only these families (repeatable)")
 	f.IntVar(&o.Seeds, "seeds", 0, "only the first N episodes of each family × tier (0: all)")
+	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); the changed suite is certified and locked in --out")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
 	x := &o.External
 	f.IntVar(&concurrency, "concurrency", 0, "external agents: episodes played at once (sets --workers)")

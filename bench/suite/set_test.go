@@ -1,0 +1,57 @@
+package suite
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/task"
+)
+
+func sets(t *testing.T, kv ...string) []Set {
+	t.Helper()
+	var out []Set
+	for _, s := range kv {
+		set, err := ParseSet(s)
+		require.NoError(t, err)
+		out = append(out, set)
+	}
+	return out
+}
+
+// TestSetOverridesEveryBlock: --set changes every block's field as the
+// YAML would, the suite's name says so, and bad values are refused naming
+// the --set.
+func TestSetOverridesEveryBlock(t *testing.T) {
+	plain, err := Load("default")
+	require.NoError(t, err)
+	s, err := LoadWith("default", sets(t, "budget=50", "feedback=none", "seeds.count=1", "tiers=easy"))
+	require.NoError(t, err)
+	assert.Equal(t, "default budget=50 feedback=none seeds.count=1 tiers=easy", s.Name)
+	specs := s.Expand()
+	assert.Len(t, specs, len(task.Families()), "one seed of each family at easy")
+	for _, sp := range specs {
+		assert.Equal(t, 50, sp.Budget)
+		assert.Equal(t, task.FeedbackNone, sp.Feedback)
+		assert.Equal(t, "easy", sp.Tier)
+	}
+	assert.NotEqual(t, plain.Expand()[0].ID(), specs[0].ID(), "another spec: another task id")
+	same, err := LoadWith("default", nil)
+	require.NoError(t, err)
+	assert.Equal(t, plain.Expand(), same.Expand(), "no override: the suite itself")
+
+	for _, c := range []struct{ set, want string }{
+		{"budget=abc", "--set budget=abc"},
+		{"budget=0", "want 1 to 1,000,000 steps"},
+		{"feedback=loud", "want full, reason or none"},
+		{"tiers=Hard", `"Hard": want one of`},
+	} {
+		_, err := LoadWith("default", sets(t, c.set))
+		assert.ErrorContains(t, err, c.want, c.set)
+	}
+	for _, bad := range []string{"budget", "=3", "colour=red"} {
+		_, err := ParseSet(bad)
+		assert.ErrorContains(t, err, "--set", bad)
+	}
+}
