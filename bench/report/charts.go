@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"math"
 	"math/bits"
 	"sort"
 
@@ -157,4 +158,79 @@ func bars(label string, counts map[string]int, color string) string {
 	}
 	fmt.Fprintf(&b, `</svg><figcaption>%s</figcaption></figure>`, label)
 	return b.String()
+}
+
+// budgetChart draws success against budget for every family × tier ×
+// condition played under more than one budget; "" when none was.
+func budgetChart(gs []results.Group) template.HTML {
+	type line struct {
+		key    string
+		groups []results.Group
+	}
+	var lines []line
+	at := map[string]int{}
+	for _, g := range gs {
+		k := g.Family + "/" + g.Tier + " (" + g.Observability + ", " + g.Feedback + ")"
+		i, ok := at[k]
+		if !ok {
+			i = len(lines)
+			at[k] = i
+			lines = append(lines, line{key: k})
+		}
+		lines[i].groups = append(lines[i].groups, g)
+	}
+	var swept []line
+	lo, hi := math.MaxInt, 0
+	for _, l := range lines {
+		if len(l.groups) < 2 {
+			continue
+		}
+		sort.Slice(l.groups, func(i, j int) bool { return l.groups[i].Budget < l.groups[j].Budget })
+		swept = append(swept, l)
+		lo, hi = min(lo, l.groups[0].Budget), max(hi, l.groups[len(l.groups)-1].Budget)
+	}
+	if len(swept) == 0 || hi <= lo {
+		return ""
+	}
+	const w, h, left, top = 460, 180, 44, 10
+	// Budgets are usually spaced by factors: a log scale keeps them apart.
+	x := func(b int) int {
+		return left + int(math.Round(float64(w)*(math.Log(float64(b))-math.Log(float64(lo)))/(math.Log(float64(hi))-math.Log(float64(lo)))))
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success against budget">`, left+w+230, top+h+34)
+	for _, p := range []int{0, 25, 50, 75, 100} {
+		y := top + h - p*h/100
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left, left+w, y, y, left-4, y+3, p)
+	}
+	ticks := map[int]bool{}
+	for _, l := range swept {
+		for _, g := range l.groups {
+			if !ticks[g.Budget] {
+				ticks[g.Budget] = true
+				fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10" text-anchor="middle">%d</text>`, x(g.Budget), top+h+14, g.Budget)
+			}
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10" text-anchor="middle">budget (steps, log scale)</text>`, left+w/2, top+h+28)
+	for i, l := range swept {
+		color := familyColor(l.groups[0].Family)
+		var pts bytes.Buffer
+		for _, g := range l.groups {
+			px, py := x(g.Budget), top+h-int(math.Round(g.Rate*h))
+			fmt.Fprintf(&pts, "%d,%d ", px, py)
+			steps := "–"
+			if st, ok := g.Metrics["steps"]; ok && st.N > 0 {
+				steps = fmt.Sprintf("%.0f", st.Mean)
+			}
+			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s"/><circle cx="%d" cy="%d" r="3" fill="%s"><title>%s at budget %d: %.1f%% [%.1f, %.1f] of %d, mean steps %s</title></circle>`,
+				px, px, top+h-int(math.Round(g.Low*h)), top+h-int(math.Round(g.High*h)), color, px, py, color,
+				template.HTMLEscapeString(l.key), g.Budget, 100*g.Rate, 100*g.Low, 100*g.High, g.Episodes, steps)
+		}
+		dash := []string{"", "6,3", "2,2", "8,2,2,2", "1,3"}[min(task.TierRank(l.groups[0].Tier), 4)]
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>`, color, dash, pts.String())
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="%s">%s</text>`, left+w+10, top+10+14*i, color, template.HTMLEscapeString(l.key))
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
 }

@@ -18,6 +18,7 @@ import (
 
 // TierSuccess is one agent's success on one tier, all families pooled.
 type TierSuccess struct {
+	Run                 int // the run's position in Agents
 	Agent, Tier         string
 	Episodes, Successes int
 	Rate, Low, High     float64
@@ -95,7 +96,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		for _, g := range s.Groups {
 			ts := byTier[g.Tier]
 			if ts == nil {
-				ts = &TierSuccess{Agent: label, Tier: g.Tier}
+				ts = &TierSuccess{Run: len(c.Agents) - 1, Agent: label, Tier: g.Tier}
 				byTier[g.Tier] = ts
 			}
 			ts.Episodes += g.Episodes
@@ -122,13 +123,10 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 	for i, a := range c.Agents {
 		if count[a] > 1 {
 			c.Agents[i] = a + " [" + filepath.Base(filepath.Clean(dirs[i])) + "]"
-			for k := range c.Tiers {
-				if c.Tiers[k].Agent == a {
-					c.Tiers[k].Agent = c.Agents[i]
-					break
-				}
-			}
 		}
+	}
+	for k := range c.Tiers {
+		c.Tiers[k].Agent = c.Agents[c.Tiers[k].Run]
 	}
 	sort.Slice(c.Keys, func(i, j int) bool {
 		fi, ti, _ := strings.Cut(c.Keys[i], "/")

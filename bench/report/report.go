@@ -35,6 +35,7 @@ type reportView struct {
 	Anytime  template.HTML    // success by step, per tier
 	Achieved template.HTML    // per-achievement unlock rates of achievements episodes
 	Reasons  template.HTML    // failed actions by reason, and failed episodes by end
+	Budgets  template.HTML    // success against budget, when groups differ only by it (a sweep)
 	All      []results.Metric // every declared metric, for the definitions
 	Cols     []results.Metric // the per-group table's metrics
 	XCols    []results.Metric // the external agents' table's
@@ -51,6 +52,7 @@ func reportData(s results.Summary, rs []results.Result) reportView {
 	v.Anytime = anytimeChart(rs)
 	v.Achieved = achievementChart(rs)
 	v.Reasons = reasonChart(rs)
+	v.Budgets = budgetChart(s.Groups)
 	for _, m := range results.Metrics() {
 		if m.External {
 			v.XCols = append(v.XCols, m)
@@ -219,6 +221,9 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 {{if .S.Progression}}Achievements episodes: Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}%.{{end}}</p>
 <h2>Success by tier and family</h2>
 {{.Success}}
+{{if .Budgets}}<h2>Success against budget</h2>
+<p>Each family × tier (and condition) played under several step budgets (a <code>--sweep budget=…</code>): success with its 95% Wilson interval at each budget; steps are the mean steps taken.</p>
+{{.Budgets}}{{end}}
 <h2>Success by step (anytime)</h2>
 <p>The fraction of a tier's episodes that had reached their goal by each step: where the curve rises is when the agent solves things; its end is the tier's success.</p>
 {{.Anytime}}
@@ -232,8 +237,8 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <div class="hists">{{range .Hists}}{{.}}{{end}}</div>
 <h2>Per family and tier</h2>
 <p>Percentages are means; other figures mean / median, over the episodes that measured the metric ("–": none did). Hover a column for its definition (docs/metrics.md has them all).</p>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>episodes</th><th>success</th><th>95% CI</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
-{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>budget</th><th>episodes</th><th>success</th><th>95% CI</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
+{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
 {{range $.Cols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>

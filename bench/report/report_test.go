@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -164,4 +165,17 @@ func TestCostChart(t *testing.T) {
 	c, err = Compare([]string{free}, CompareOptions{})
 	require.NoError(t, err)
 	assert.Empty(t, string(costChart(c)))
+}
+
+// TestBudgetChart: groups of one family × tier under several budgets (a
+// sweep) get a success-against-budget chart; a suite without a sweep none.
+func TestBudgetChart(t *testing.T) {
+	g := func(budget int, rate float64) results.Group {
+		return results.Group{Family: "obtain", Tier: "easy", Observability: "partial", Feedback: "full", Budget: budget, Episodes: 10, Rate: rate, Low: rate / 2, High: rate}
+	}
+	chart := string(budgetChart([]results.Group{g(100, 0.2), g(400, 0.9), g(200, 0.5)}))
+	assert.Contains(t, chart, "obtain/easy (partial, full) at budget 100: 20.0%")
+	assert.Contains(t, chart, "at budget 400: 90.0%")
+	assert.Less(t, strings.Index(chart, "budget 100:"), strings.Index(chart, "budget 200:"), "in budget order")
+	assert.Empty(t, string(budgetChart([]results.Group{g(100, 0.2)})), "one budget: no chart")
 }

@@ -182,8 +182,24 @@ func WriteTable(w io.Writer, s Summary) error {
 			cols = append(cols, m)
 		}
 	}
+	// A budget column when one family × tier was played under several
+	// budgets (a sweep): its rows would look alike without it.
+	budgets := map[[4]string]map[int]bool{}
+	swept := false
+	for _, g := range s.Groups {
+		k := [4]string{g.Family, g.Tier, g.Observability, g.Feedback}
+		if budgets[k] == nil {
+			budgets[k] = map[int]bool{}
+		}
+		budgets[k][g.Budget] = true
+		swept = swept || len(budgets[k]) > 1
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-14s %-7s %-14s %5s  %-22s", "family", "tier", "view/feedback", "n", "success (95% CI)")
+	fmt.Fprintf(&b, "%-14s %-7s %-14s", "family", "tier", "view/feedback")
+	if swept {
+		fmt.Fprintf(&b, " %7s", "budget")
+	}
+	fmt.Fprintf(&b, " %5s  %-22s", "n", "success (95% CI)")
 	for _, m := range cols {
 		fmt.Fprintf(&b, " %9s", m.Column)
 	}
@@ -193,7 +209,15 @@ func WriteTable(w io.Writer, s Summary) error {
 		if g.Observability != "" {
 			cond = g.Observability + "/" + g.Feedback
 		}
-		fmt.Fprintf(&b, "%-14s %-7s %-14s %5d  %5.1f%% [%5.1f, %5.1f]", g.Family, g.Tier, cond, g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
+		fmt.Fprintf(&b, "%-14s %-7s %-14s", g.Family, g.Tier, cond)
+		if swept {
+			if g.Budget > 0 {
+				fmt.Fprintf(&b, " %7d", g.Budget)
+			} else {
+				fmt.Fprintf(&b, " %7s", "all")
+			}
+		}
+		fmt.Fprintf(&b, " %5d  %5.1f%% [%5.1f, %5.1f]", g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
 		for _, m := range cols {
 			st := g.Metrics[m.Name]
 			switch {

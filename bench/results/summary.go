@@ -3,6 +3,7 @@ package results
 import (
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/score"
@@ -28,16 +29,19 @@ type Group struct {
 	Tier   string `json:"tier"`
 	// The condition every episode of the group played under ("" in the
 	// overall row, which pools them).
-	Observability string          `json:"observability,omitempty"`
-	Feedback      string          `json:"feedback,omitempty"`
-	Episodes      int             `json:"episodes"`
-	Successes     int             `json:"successes"`
-	Rate          float64         `json:"success_rate"`
-	Low           float64         `json:"success_low"`  // 95% Wilson interval
-	High          float64         `json:"success_high"` //
-	Ends          map[string]int  `json:"ends"`         // goal, death, budget, no_progress, timeout, error
-	Metrics       map[string]Stat `json:"metrics"`
-	Failed        []string        `json:"failed"` // ids of the episodes that did not reach their goal
+	Observability string `json:"observability,omitempty"`
+	Feedback      string `json:"feedback,omitempty"`
+	// The step budget (a sweep over budgets plays one family × tier under
+	// several: each is a group of its own).
+	Budget    int             `json:"budget,omitempty"`
+	Episodes  int             `json:"episodes"`
+	Successes int             `json:"successes"`
+	Rate      float64         `json:"success_rate"`
+	Low       float64         `json:"success_low"`  // 95% Wilson interval
+	High      float64         `json:"success_high"` //
+	Ends      map[string]int  `json:"ends"`         // goal, death, budget, no_progress, timeout, error
+	Metrics   map[string]Stat `json:"metrics"`
+	Failed    []string        `json:"failed"` // ids of the episodes that did not reach their goal
 	// External agents' cost: totals over the group, and tokens per success
 	// (null, not measured, when nothing succeeded).
 	Calls            int             `json:"model_calls"`
@@ -109,8 +113,8 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 	rs := append([]Result(nil), results...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
 	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs)}
-	groups := map[[4]string][]Result{}
-	var keys [][4]string
+	groups := map[[5]string][]Result{}
+	var keys [][5]string
 	var rates []float64
 	var unlocked []int
 	counts := make([]int, nAch)
@@ -126,7 +130,7 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 			s.Lock = "mixed"
 		}
 		view, fb := condition(r)
-		k := [4]string{r.Spec.Family, r.Spec.Tier, view, fb}
+		k := [5]string{r.Spec.Family, r.Spec.Tier, view, fb, strconv.Itoa(budget(r))}
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -163,16 +167,34 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 		if keys[i][2] != keys[j][2] {
 			return keys[i][2] > keys[j][2] // partial before full
 		}
-		return feedbackRank(keys[i][3]) < feedbackRank(keys[j][3])
+		if keys[i][3] != keys[j][3] {
+			return feedbackRank(keys[i][3]) < feedbackRank(keys[j][3])
+		}
+		bi, _ := strconv.Atoi(keys[i][4])
+		bj, _ := strconv.Atoi(keys[j][4])
+		return bi < bj
 	})
 	for _, k := range keys {
 		g := group(k[0], k[1], groups[k])
 		g.Observability, g.Feedback = k[2], k[3]
+		g.Budget, _ = strconv.Atoi(k[4])
 		s.Groups = append(s.Groups, g)
 	}
 	s.Overall = group("all", "all", rs)
 	s.Overall.Failed = nil // listed per group
 	return s
+}
+
+// budget is the step budget an episode played under: its spec's, or its
+// tier's (0 when neither is known).
+func budget(r Result) int {
+	if r.Spec.Budget > 0 {
+		return r.Spec.Budget
+	}
+	if t, err := task.TierByName(r.Spec.Tier); err == nil {
+		return t.Budget
+	}
+	return 0
 }
 
 // condition returns the observability and feedback an episode played

@@ -69,14 +69,14 @@ func runLock(ctx context.Context, o Options, progress func(done, total int)) (l 
 	if agent.IsRecorded(o.Suite) {
 		return nil, none, nil
 	}
-	s, err := suite.LoadWith(o.Suite, o.Set)
+	s, err := suite.LoadSweep(o.Suite, o.Set, o.Sweep)
 	if err != nil {
 		return nil, none, err
 	}
 	relock := relockCommand(o.Suite)
-	// A suite changed by --set is not the suite its lock froze: it is
-	// locked in the run directory like a suite file without a lock.
-	if len(o.Set) == 0 {
+	// A suite changed by --set or --sweep is not the suite its lock froze:
+	// it is locked in the run directory like a suite file without a lock.
+	if len(o.Set) == 0 && len(o.Sweep) == 0 {
 		l, err = suite.LoadLock(o.Suite)
 		switch {
 		case err == nil:

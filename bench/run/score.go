@@ -40,8 +40,9 @@ type Options struct {
 	Shards   int    // 0 or 1: no sharding
 	Tiers    []string
 	Families []string
-	Seeds    int         // keep the first Seeds episodes of each family × tier (0: all)
-	Set      []suite.Set // overrides of every block of the suite (--set)
+	Seeds    int           // keep the first Seeds episodes of each family × tier (0: all)
+	Set      []suite.Set   // overrides of every block of the suite (--set)
+	Sweep    []suite.Sweep // the suite played once per value (--sweep), into one run
 
 	// Args is the command line, kept in invocations.jsonl (nil: none).
 	Args []string
@@ -87,7 +88,7 @@ func plan(o Options) (planned, error) {
 		}
 		p.name, all = r.SuiteName(), r.Specs()
 	} else {
-		s, err := suite.LoadWith(o.Suite, o.Set)
+		s, err := suite.LoadSweep(o.Suite, o.Set, o.Sweep)
 		if err != nil {
 			return p, err
 		}
@@ -511,7 +512,7 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 		}
 	}
 	if def.Traces != "none" && def.Traces != "" {
-		if err := mergeTraces(out, dirs, all); err != nil {
+		if err := mergeTraces(out, dirs, all, def.Traces); err != nil {
 			return fail("%w", err)
 		}
 	}
@@ -531,7 +532,7 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 
 // mergeTraces writes the shards' traces into out's trace file, in suite
 // order, one per result that has one.
-func mergeTraces(out string, dirs []string, all []results.Result) error {
+func mergeTraces(out string, dirs []string, all []results.Result, traces string) error {
 	index := map[string]int{}
 	for _, r := range all {
 		index[r.ID] = r.Index
@@ -565,6 +566,18 @@ func mergeTraces(out string, dirs []string, all []results.Result) error {
 			}
 			eps = append(eps, located{tf, i, at})
 		}
+	}
+	// Every result that should have a trace has one: a shard whose trace
+	// file was lost (not copied back from the cluster) is refused, not
+	// merged into a run with traces missing.
+	want := 0
+	for i := range all {
+		if needsTrace(traces, &all[i]) {
+			want++
+		}
+	}
+	if len(eps) != want {
+		return fmt.Errorf("the shards' results need %d traces (traces %s), their trace files hold %d: is a shard's %s missing?", want, traces, len(eps), results.TraceFile)
 	}
 	sort.Slice(eps, func(a, b int) bool { return eps[a].at < eps[b].at })
 	tw, err := trace.Create(filepath.Join(out, results.TraceFile))

@@ -136,3 +136,94 @@ func setField(m *yaml.Node, key string, v *yaml.Node) {
 	}
 	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
 }
+
+// sweepable are the keys --sweep may range over: the ones that change
+// every episode's spec, so no two values share an episode (a sweep over
+// tiers or seeds would play some episodes twice).
+var sweepable = []string{"budget", "feedback", "observability"}
+
+// Sweep is one --sweep: a key and the values it takes, key=v1,v2,...
+type Sweep struct {
+	Key    string
+	Values []string
+}
+
+// ParseSweep reads key=v1,v2,...
+func ParseSweep(s string) (Sweep, error) {
+	k, v, ok := strings.Cut(s, "=")
+	k = strings.TrimSpace(k)
+	if !ok || !slices.Contains(sweepable, k) {
+		return Sweep{}, fmt.Errorf("--sweep %q: want key=v1,v2,... with key one of %s (the fields that change every episode)", s, strings.Join(sweepable, ", "))
+	}
+	var values []string
+	for _, x := range strings.Split(v, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			if slices.Contains(values, x) {
+				return Sweep{}, fmt.Errorf("--sweep %s: %s given twice", s, x)
+			}
+			values = append(values, x)
+		}
+	}
+	if len(values) < 2 {
+		return Sweep{}, fmt.Errorf("--sweep %s: give at least two values", s)
+	}
+	return Sweep{k, values}, nil
+}
+
+func (s Sweep) String() string { return s.Key + "=" + strings.Join(s.Values, ",") }
+
+// LoadSweep is LoadWith played once per combination of the sweeps'
+// values, as one suite: the blocks of every combination, in order, so one
+// run directory holds them all, with the swept fields in every episode's
+// spec (and so in every result). Its name says what was swept.
+func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
+	if len(sweeps) == 0 {
+		return LoadWith(nameOrPath, sets)
+	}
+	seen := map[string]bool{}
+	for _, sw := range sweeps {
+		if seen[sw.Key] {
+			return nil, fmt.Errorf("--sweep %s: %s swept twice", sw, sw.Key)
+		}
+		seen[sw.Key] = true
+		for _, set := range sets {
+			if set.Key == sw.Key {
+				return nil, fmt.Errorf("--sweep %s and --set %s: one or the other", sw, set)
+			}
+		}
+	}
+	combos := [][]Set{nil}
+	for _, sw := range sweeps {
+		var next [][]Set
+		for _, c := range combos {
+			for _, v := range sw.Values {
+				next = append(next, append(slices.Clone(c), Set{sw.Key, v}))
+			}
+		}
+		combos = next
+	}
+	var out *Suite
+	for _, c := range combos {
+		s, err := LoadWith(nameOrPath, append(slices.Clone(sets), c...))
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = &Suite{Description: s.Description, file: s.file}
+		}
+		out.Blocks = append(out.Blocks, s.Blocks...)
+	}
+	base, err := LoadWith(nameOrPath, sets)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, sw := range sweeps {
+		names = append(names, sw.String())
+	}
+	out.Name = base.Name + " sweep " + strings.Join(names, " ")
+	if n := out.Len(); n > maxEpisodes {
+		return nil, fmt.Errorf("--sweep: %d episodes, at most %d", n, maxEpisodes)
+	}
+	return out, nil
+}

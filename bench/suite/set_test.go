@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,4 +55,33 @@ func TestSetOverridesEveryBlock(t *testing.T) {
 		_, err := ParseSet(bad)
 		assert.ErrorContains(t, err, "--set", bad)
 	}
+}
+
+// TestSweepPlaysEveryValue: one suite holding the blocks of every value
+// (every combination of several sweeps), each episode's spec carrying the
+// swept field, no episode twice.
+func TestSweepPlaysEveryValue(t *testing.T) {
+	bud, err := ParseSweep("budget=100,200,400")
+	require.NoError(t, err)
+	fb, err := ParseSweep("feedback=full,none")
+	require.NoError(t, err)
+	s, err := LoadSweep("default", sets(t, "families=obtain", "seeds.count=1"), []Sweep{bud, fb})
+	require.NoError(t, err)
+	assert.Equal(t, "default families=obtain seeds.count=1 sweep budget=100,200,400 feedback=full,none", s.Name)
+	specs := s.Expand()
+	require.Len(t, specs, 2*3*2, "2 tiers × 3 budgets × 2 feedback levels")
+	ids := map[string]bool{}
+	count := map[[2]string]int{}
+	for _, sp := range specs {
+		ids[sp.ID()] = true
+		count[[2]string{strconv.Itoa(sp.Budget), string(sp.Feedback)}]++
+	}
+	assert.Len(t, ids, len(specs), "no episode twice")
+	assert.Len(t, count, 6)
+	for _, bad := range []string{"tiers=easy,medium", "budget=100", "budget=1,1", "colour=a,b"} {
+		_, err := ParseSweep(bad)
+		assert.Error(t, err, bad)
+	}
+	_, err = LoadSweep("default", sets(t, "budget=50"), []Sweep{bud})
+	assert.ErrorContains(t, err, "one or the other")
 }

@@ -30,6 +30,10 @@ const (
 	maxEpisodes = 10_000_000
 )
 
+// ErrNoWholeRecord is a trace file with the magic but no whole record: a
+// writer killed while it wrote the first episode.
+var ErrNoWholeRecord = errors.New("no whole episode record")
+
 // Writer streams episodes to a .lctrace file as they finish.
 type Writer struct {
 	// AfterWrite, if not nil, is called after each part reaches the file:
@@ -96,6 +100,11 @@ func OpenAppend(path string, keep func(i int, ep *Episode) bool) (*Writer, error
 		return Create(path) // nothing, or nothing but the magic, was written
 	}
 	tf, err := Open(path)
+	if errors.Is(err, ErrNoWholeRecord) {
+		// A crash while the first record was written: nothing whole to
+		// keep (and no result can rest on it), so the file starts over.
+		return Create(path)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +417,7 @@ func (tf *File) scan() error {
 	var first [1]byte
 	if len(tf.Index) == 0 && tf.Size > int64(len(fileMagic)) {
 		if _, err := tf.r.ReadAt(first[:], int64(len(fileMagic))); err != nil || first[0] != 0 {
-			return fmt.Errorf("trace %s at offset %d: no whole episode record", tf.Path, len(fileMagic))
+			return fmt.Errorf("trace %s at offset %d: %w", tf.Path, len(fileMagic), ErrNoWholeRecord)
 		}
 		// No episode: the end marker, and perhaps a cut index.
 	}

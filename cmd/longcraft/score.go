@@ -25,7 +25,7 @@ import (
 
 func newScoreCmd() *cobra.Command {
 	var o run.Options
-	var sets []string
+	var sets, sweeps []string
 	var shard string
 	var quiet bool
 	var concurrency int
@@ -85,6 +85,13 @@ Agents (--agent):
 				}
 				o.Set = append(o.Set, set)
 			}
+			for _, kv := range sweeps {
+				sw, err := suite.ParseSweep(kv)
+				if err != nil {
+					return err
+				}
+				o.Sweep = append(o.Sweep, sw)
+			}
 			if err := agent.Check(o.Agent, agent.Options{External: o.External, Remote: remote.Connector{}}); err != nil {
 				return fmt.Errorf("--agent: %w", err)
 			}
@@ -111,6 +118,7 @@ Agents (--agent):
 	f.StringSliceVar(&o.Tiers, "tier", nil, "only these tiers (repeatable)")
 	f.StringSliceVar(&o.Families, "family", nil, "only these families (repeatable)")
 	f.IntVar(&o.Seeds, "seeds", 0, "only the first N episodes of each family × tier (0: all)")
+	f.StringArrayVar(&sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability; the report plots success against budget")
 	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); the changed suite is certified and locked in --out")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
 	x := &o.External
