@@ -265,8 +265,8 @@ func (d *decoder) notes() ([]Note, error) {
 			func() error { nt.Step, err = d.smallInt("notes.step", 0, maxSteps); return err },
 			func() error { nt.Reasoning, err = d.str("notes.reasoning"); return err },
 			func() error { nt.Raw, err = d.str("notes.raw"); return err },
-			func() error { nt.Tokens, err = d.smallInt("notes.tokens", 0, 1<<40); return err },
-			func() error { nt.LatencyMs, err = d.smallInt("notes.latency_ms", 0, 1<<40); return err },
+			func() error { nt.Tokens, err = d.smallInt("notes.tokens", 0, maxNoteNumber); return err },
+			func() error { nt.LatencyMs, err = d.smallInt("notes.latency_ms", 0, maxNoteNumber); return err },
 			func() error { nt.Belief, err = d.str("notes.belief"); return err },
 		} {
 			if err := f(); err != nil {

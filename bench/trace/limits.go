@@ -30,10 +30,23 @@ func fitString(s string) string {
 	return s[:keep] + marker
 }
 
-// fitNote returns n with every string within maxString.
+// maxNoteNumber bounds a note's token count and latency, as the reader
+// does: they come from a model server's usage, which may say anything.
+const maxNoteNumber = 1 << 40
+
+// fitNote returns n with every string within maxString and its numbers
+// within 0 to maxNoteNumber.
 func fitNote(n Note) Note {
 	n.Reasoning, n.Raw, n.Belief = fitString(n.Reasoning), fitString(n.Raw), fitString(n.Belief)
+	n.Tokens, n.LatencyMs = min(max(n.Tokens, 0), maxNoteNumber), min(max(n.LatencyMs, 0), maxNoteNumber)
+	n.Step = min(max(n.Step, 0), maxSteps)
 	return n
+}
+
+// noteFits reports whether n is within the reader's limits as it is.
+func noteFits(n *Note) bool {
+	return len(n.Reasoning) <= maxString && len(n.Raw) <= maxString && len(n.Belief) <= maxString &&
+		n.Tokens >= 0 && n.Tokens <= maxNoteNumber && n.LatencyMs >= 0 && n.LatencyMs <= maxNoteNumber && n.Step >= 0 && n.Step <= maxSteps
 }
 
 // noteSize is what a note adds to an episode's record, at most.
@@ -54,7 +67,7 @@ func fitEpisode(ep *Episode) *Episode {
 	for i := range ep.Notes {
 		n := &ep.Notes[i]
 		total += noteSize(n)
-		fits = fits && len(n.Reasoning) <= maxString && len(n.Raw) <= maxString && len(n.Belief) <= maxString
+		fits = fits && noteFits(n)
 	}
 	if fits && total <= maxNoteBytes {
 		return ep

@@ -128,8 +128,8 @@ func (r *Recorder) Step(a sim.Action, o *sim.Outcome, w *sim.World) {
 // reach maxNoteBytes, further notes are counted and left out, and End adds
 // one note saying how many.
 func (r *Recorder) Annotate(n Note) {
+	n.Step = max(len(r.ep.Actions)-1, 0) // a note before the first step is the first step's
 	n = fitNote(n)
-	n.Step = len(r.ep.Actions) - 1
 	if s := noteSize(&n); r.noteBytes+s > maxNoteBytes {
 		r.dropped, r.droppedBytes = r.dropped+1, r.droppedBytes+s
 		return
