@@ -67,7 +67,10 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 			if !in(&ra[i]) {
 				continue
 			}
-			if q := byID[ra[i].ID]; q != nil && in(q) {
+			// The same episode: the same id, and the same task (the world
+			// seed and the goal), not merely the same spec, which uncertified
+			// suites or other builds may generate differently.
+			if q := byID[ra[i].ID]; q != nil && in(q) && q.Seed == ra[i].Seed && q.Goal == ra[i].Goal {
 				pairs = append(pairs, [2]*results.Result{&ra[i], q})
 			}
 		}
@@ -150,8 +153,15 @@ func sentence(p Paired) string {
 	if p.P < 0.001 {
 		pv = "p < 0.001"
 	}
-	if p.P >= 0.05 || p.Diff == 0 {
+	excludesZero := p.Lo > 0 || p.Hi < 0
+	switch {
+	case p.Diff == 0 || p.P >= 0.05 && !excludesZero:
 		return fmt.Sprintf("%s and %s do not differ detectably on %s: %s points [%s, %s], %s, %d paired episodes",
+			p.A, p.B, p.Scope, points(p.Diff), points(p.Lo), points(p.Hi), pv, p.N)
+	case p.P >= 0.05 || !excludesZero:
+		// The test and the interval disagree (few discordant pairs): say so
+		// rather than pick one.
+		return fmt.Sprintf("%s vs %s on %s is borderline: %s points [%s, %s], %s (the interval and McNemar's test disagree), %d paired episodes",
 			p.A, p.B, p.Scope, points(p.Diff), points(p.Lo), points(p.Hi), pv, p.N)
 	}
 	win, lose, d, lo, hi := p.A, p.B, p.Diff, p.Lo, p.Hi

@@ -216,6 +216,7 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <tr><th class="l">episodes end</th><td class="l">at the goal, death or the budget{{if .NoProgress}}; after {{.NoProgress}} steps without progress{{end}}{{if .TimeoutMs}}; after {{.TimeoutMs}} ms{{end}}; tasks {{if .Certify}}certified by the planner{{else}}not certified{{end}}; traces: {{.Traces}}</td></tr>
 </table>
 <p>When, where and by which build it was played: <code>invocations.jsonl</code> beside this page.</p>{{end}}
+{{if .S.TracesMissing}}<p><b>{{.S.TracesMissing}} results have no trace</b>: their traces were lost (a deleted or damaged trace file) and the agent is not deterministic, so they could not be rebuilt; their results stand but cannot be checked by replay.</p>{{end}}
 {{if .S.Partial}}<p><b>Partial run</b>: {{.S.Episodes}} of {{.S.Planned}} episodes have a result; <code>longcraft score --resume</code> continues it.</p>{{end}}
 <p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>. {{end}}{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{if .S.Errors}}; {{.S.Errors}} could not be generated{{end}}.
 {{if .S.Progression}}Achievements episodes: Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}%.{{end}}</p>

@@ -42,6 +42,10 @@ type Definition struct {
 	NoNotice    bool    `json:"no_notice,omitempty"`
 	PriceIn     float64 `json:"price_in,omitempty"`  // US dollars per million prompt tokens
 	PriceOut    float64 `json:"price_out,omitempty"` // per million completion tokens
+	// An agent that does not answer in time errs, so the timeouts decide
+	// results too.
+	StepTimeoutMs int64 `json:"step_timeout_ms,omitempty"`
+	CallTimeoutMs int64 `json:"call_timeout_ms,omitempty"`
 	// How episodes end and what is kept.
 	Certify    bool   `json:"certify"`
 	NoProgress int    `json:"no_progress,omitempty"`

@@ -98,7 +98,7 @@ func Metrics() []Metric {
 			NotMeasured: "a built-in agent", Of: func(r Result) (float64, bool) { return float64(r.InvalidOutputs), r.ModelCalls > 0 }},
 		{Name: "cost_usd", Title: "cost (USD)", Unit: "US dollars", Range: "≥ 0", External: true,
 			Definition:  "The episode's tokens at the run's prices: prompt tokens × --price-in + completion tokens × --price-out, per million tokens. The summary adds the group's total and cost per success.",
-			NotMeasured: "no prices were given, or a built-in agent", Of: func(r Result) (float64, bool) { return r.Cost.Value, r.Cost.OK }},
+			NotMeasured: "no prices were given, a built-in agent, or no token usage was reported (cost is what the model server reports: it is the run's submitter's word)", Of: func(r Result) (float64, bool) { return r.Cost.Value, r.Cost.OK }},
 		{Name: "latency_ms_per_call", Title: "latency per call (ms)", Unit: "ms", Range: "≥ 0", External: true,
 			Definition:  "Wall-clock time of a model call, retries included, averaged over the episode's calls.",
 			NotMeasured: "a built-in agent", Of: func(r Result) (float64, bool) {

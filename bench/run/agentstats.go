@@ -18,7 +18,9 @@ func externalStats(res *results.Result, s player.Stats, priceIn, priceOut float6
 	if s.ExpectChecks > 0 {
 		res.WorldModelAccuracy = episode.Measured(float64(s.ExpectCorrect) / float64(s.ExpectChecks))
 	}
-	if priceIn > 0 || priceOut > 0 {
+	// Cost is what the server's reported usage says: without usage (an exec
+	// agent, a server that omits it) it is not measured, never $0.
+	if (priceIn > 0 || priceOut > 0) && s.PromptTokens+s.CompletionTokens > 0 {
 		res.Cost = episode.Measured((float64(s.PromptTokens)*priceIn + float64(s.CompletionTokens)*priceOut) / 1e6)
 	}
 }

@@ -161,6 +161,7 @@ func definition(o Options, p planned, lock string) results.Definition {
 		d.Model, d.Temperature, d.MaxTokens, d.History = x.Model, x.Temperature, x.MaxTokens, x.History
 		d.ImageSize, d.Symbolic, d.NoNotice = x.ImageSize, x.Symbolic, x.NoNotice
 		d.PriceIn, d.PriceOut = o.PriceIn, o.PriceOut
+		d.StepTimeoutMs, d.CallTimeoutMs = x.StepTimeout.Milliseconds(), x.CallTimeout.Milliseconds()
 		if u, err := url.Parse(x.BaseURL); err == nil && u.Host != "" {
 			d.BaseURL = u.Scheme + "://" + u.Host
 		}
@@ -171,13 +172,14 @@ func definition(o Options, p planned, lock string) results.Definition {
 // Outcome is what Score leaves: the summary of every result in the run
 // directory, and how this invocation went.
 type Outcome struct {
-	Summary  results.Summary
-	Played   int // episodes played by this invocation
-	Skipped  int // already in results.jsonl (resume)
-	Replayed int // had a result but lost its trace to a crash: played again
-	Steps    int // steps played by this invocation
-	Elapsed  time.Duration
-	Complete bool // every planned episode has a result
+	Summary       results.Summary
+	Played        int // episodes played by this invocation
+	Skipped       int // already in results.jsonl (resume)
+	Replayed      int // a deterministic agent's result whose trace was lost: played again to rebuild it, giving the same result
+	TracesMissing int // results whose traces were lost and cannot be rebuilt (an agent that is not deterministic)
+	Steps         int // steps played by this invocation
+	Elapsed       time.Duration
+	Complete      bool // every planned episode has a result
 }
 
 // needsTrace reports whether a result's episode has a trace in the run's
@@ -271,6 +273,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	}()
 
 	var tw *trace.Writer
+	var rebuild []results.Result // results whose lost traces are played again
 	o.Config.Traces = o.Traces == "all" || o.Traces == "failures"
 	if o.Config.Traces {
 		// Keep one trace per result; a result whose trace was lost is
@@ -301,20 +304,50 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 				tw.Close()
 			}
 		}()
-		var whole []results.Result
+		// A result whose trace was lost keeps its result: playing it again
+		// and taking the new one would retry exactly the episodes that lack
+		// a trace (with traces of failures only, the failures), a free
+		// second chance. A deterministic agent's trace is rebuilt by
+		// playing the episode again and checking it gives the recorded
+		// result; another agent's stays missing, and the summary says so.
+		kind, _ := agent.Lookup(o.Agent)
 		for _, r := range have {
 			if needsTrace(o.Traces, &r) && !traced[r.ID] {
-				oc.Replayed++
-				continue
+				if kind.Offline {
+					rebuild = append(rebuild, r)
+				} else {
+					oc.TracesMissing++
+				}
 			}
-			whole = append(whole, r)
 		}
-		have = whole
 	}
 	// The results file holds exactly the kept results before anything is
 	// appended: a torn last line, duplicates and results to play again go.
 	if err := results.WriteSorted(resultsPath, have); err != nil {
 		return oc, err
+	}
+	if len(rebuild) > 0 {
+		specs, idx := make([]task.Spec, len(rebuild)), make([]int, len(rebuild))
+		recorded := map[int]results.Result{}
+		for i, r := range rebuild {
+			specs[i], idx[i], recorded[r.Index] = r.Spec, r.Index, r
+		}
+		cfg := o.Config
+		cfg.Agent = o.Agent
+		if err := Suite(ctx, specs, idx, cfg, func(d Done) error {
+			want, _ := json.Marshal(recorded[d.Result.Index])
+			got, _ := json.Marshal(d.Result)
+			if !bytes.Equal(want, got) {
+				return fmt.Errorf("resume: episode %d (%s) played again to rebuild its lost trace gave another result than the recorded one: the recorded result stands and the run stops", d.Result.Index, d.Result.ID)
+			}
+			if d.Trace == nil {
+				return fmt.Errorf("resume: episode %d (%s) played again gave no trace", d.Result.Index, d.Result.ID)
+			}
+			oc.Replayed++
+			return tw.Append(d.Trace)
+		}); err != nil {
+			return oc, err
+		}
 	}
 	done := map[int]bool{}
 	for _, r := range have {
@@ -385,7 +418,11 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	}
 	oc.Summary = results.Summarize(p.name, o.Agent, have, results.ClassicAchievements)
 	oc.Summary.Run = &def
+	oc.Summary.TracesMissing = oc.TracesMissing
 	oc.Complete = len(have) == len(p.specs)
+	if oc.Complete && errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
+		runErr = nil // the signal came after the last episode: the run is whole
+	}
 	if !oc.Complete {
 		// A partial run still says where it stands.
 		oc.Summary.Partial, oc.Summary.Planned = true, len(p.specs)
@@ -424,6 +461,13 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 	}
 	if len(dirs) == 0 {
 		return fail("no shard directories")
+	}
+	if ost, err := os.Stat(out); err == nil {
+		for _, d := range dirs {
+			if dst, err := os.Stat(d); err == nil && os.SameFile(ost, dst) {
+				return fail("--out %s is the shard %s: merge into a directory of its own", out, d)
+			}
+		}
 	}
 	var def results.Definition
 	byShard := map[int]string{}

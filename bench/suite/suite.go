@@ -145,6 +145,18 @@ func Parse(file string, data []byte) (*Suite, error) {
 	if n := s.Len(); n > maxEpisodes {
 		return nil, s.errf(doc, "episodes", "%d episodes, at most %d", n, maxEpisodes)
 	}
+	// Every episode once: resume, merge and comparisons match episodes by
+	// id, so a spec listed twice would make two results of one episode.
+	first := map[string]int{}
+	for _, b := range s.Blocks {
+		for _, sp := range (&Suite{Blocks: []Block{b}}).Expand() {
+			id := sp.ID()
+			if line, dup := first[id]; dup {
+				return nil, fmt.Errorf("%s:%d: episode %s/%s seed %d is also listed at line %d: a suite lists each episode once", s.file, b.line, sp.Family, sp.Tier, sp.Index, line)
+			}
+			first[id] = b.line
+		}
+	}
 	return s, nil
 }
 
