@@ -101,9 +101,16 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			}
 			ts.Episodes += g.Episodes
 			ts.Successes += g.Successes
-			k := g.Family + "/" + g.Tier + " (" + g.Observability + " view, " + g.Feedback + " feedback)"
+			k := fmt.Sprintf("%s/%s (%s view, %s feedback, budget %d)", g.Family, g.Tier, g.Observability, g.Feedback, g.Budget)
 			if _, ok := c.Groups[k]; !ok {
 				c.Keys = append(c.Keys, k)
+			}
+			// One cell per run, in the runs' order: a run that did not
+			// play this group leaves its cell empty (Episodes 0, shown
+			// "–") rather than shifting the others under the wrong run.
+			run := len(c.Agents) - 1
+			for len(c.Groups[k]) < run {
+				c.Groups[k] = append(c.Groups[k], results.Group{})
 			}
 			c.Groups[k] = append(c.Groups[k], g)
 		}
@@ -113,6 +120,11 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 				ts.Low, ts.High = results.Wilson(ts.Successes, ts.Episodes)
 				c.Tiers = append(c.Tiers, *ts)
 			}
+		}
+	}
+	for k := range c.Groups {
+		for len(c.Groups[k]) < len(c.Agents) {
+			c.Groups[k] = append(c.Groups[k], results.Group{})
 		}
 	}
 	// Two runs of one agent are told apart by their directories.
@@ -273,7 +285,7 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 {{$m := .}}{{range .Rows}}<tr><td class="l">{{.Key}}</td>{{range .Cells}}<td>{{mean . $m.Percent}}</td>{{end}}</tr>{{end}}</table>{{end}}
 <h2>Success by family and tier</h2>
 <table><tr><th class="l">family/tier</th>{{range .C.Agents}}<th>{{.}}</th>{{end}}</tr>
-{{range $k := .C.Keys}}<tr><td class="l">{{$k}}</td>{{range index $.C.Groups $k}}<td>{{pct .Rate}} [{{pct .Low}}, {{pct .High}}]</td>{{end}}</tr>{{end}}</table>
+{{range $k := .C.Keys}}<tr><td class="l">{{$k}}</td>{{range index $.C.Groups $k}}<td>{{if .Episodes}}{{pct .Rate}} [{{pct .Low}}, {{pct .High}}]{{else}}–{{end}}</td>{{end}}</tr>{{end}}</table>
 </body></html>
 `))
 

@@ -179,3 +179,25 @@ func TestBudgetChart(t *testing.T) {
 	assert.Less(t, strings.Index(chart, "budget 100:"), strings.Index(chart, "budget 200:"), "in budget order")
 	assert.Empty(t, string(budgetChart([]results.Group{g(100, 0.2)})), "one budget: no chart")
 }
+
+// TestComparisonCellsStayUnderTheirRun: runs that played different groups
+// leave empty cells, not cells shifted under the wrong run (found by the
+// review, not tested there).
+func TestComparisonCellsStayUnderTheirRun(t *testing.T) {
+	onlyHard := run(t, "a", "L", 10, 5, "hard")
+	both := run(t, "b", "L", 10, 7, "easy")
+	c, err := Compare([]string{onlyHard, both}, CompareOptions{})
+	require.NoError(t, err)
+	for _, k := range c.Keys {
+		cells := c.Groups[k]
+		require.Len(t, cells, 2, k)
+		switch {
+		case strings.Contains(k, "/hard"):
+			assert.Equal(t, 10, cells[0].Episodes, k)
+			assert.Zero(t, cells[1].Episodes, "b did not play hard: %s", k)
+		case strings.Contains(k, "/easy"):
+			assert.Zero(t, cells[0].Episodes, "a did not play easy: %s", k)
+			assert.Equal(t, 10, cells[1].Episodes, k)
+		}
+	}
+}

@@ -531,6 +531,14 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return results.Summary{}, err
 	}
+	// The traces first: they are the last thing that can refuse the
+	// shard set (a lost trace file), and a refused merge should leave no
+	// half-written run behind.
+	if def.Traces != "none" && def.Traces != "" {
+		if err := mergeTraces(out, dirs, all, def.Traces); err != nil {
+			return fail("%w", err)
+		}
+	}
 	def.Shard, def.Shards = 0, 1
 	if err := results.WriteDefinition(out, def); err != nil {
 		return results.Summary{}, err
@@ -553,11 +561,6 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 			if err := results.AppendInvocation(out, i, i.End); err != nil {
 				return results.Summary{}, err
 			}
-		}
-	}
-	if def.Traces != "none" && def.Traces != "" {
-		if err := mergeTraces(out, dirs, all, def.Traces); err != nil {
-			return fail("%w", err)
 		}
 	}
 	if err := results.WriteSorted(filepath.Join(out, results.ResultsFile), all); err != nil {
