@@ -84,9 +84,13 @@ func TestInspectEscapesControlCharacters(t *testing.T) {
 
 func TestAllowedHosts(t *testing.T) {
 	addr := func(s string) net.Addr { a, err := net.ResolveTCPAddr("tcp", s); require.NoError(t, err); return a }
-	assert.Equal(t, []string{"127.0.0.1", "::1", "localhost"}, allowedHosts(addr("127.0.0.1:8642"), nil))
-	assert.Equal(t, []string{"127.0.0.1", "::1", "box.lab", "localhost"}, allowedHosts(addr("[::1]:8642"), []string{"Box.lab"}))
-	assert.Equal(t, []string{"10.0.0.5"}, allowedHosts(addr("10.0.0.5:8642"), nil))
-	assert.Empty(t, allowedHosts(addr("0.0.0.0:8642"), nil), "any name on an unspecified address")
-	assert.Equal(t, []string{"box.lab"}, allowedHosts(addr("0.0.0.0:8642"), []string{"box.lab"}))
+	machine := func() []string { return []string{"box", "10.0.0.5", "fe80::1"} }
+	assert.Equal(t, []string{"127.0.0.1", "::1", "localhost"}, allowedHosts(addr("127.0.0.1:8642"), nil, machine))
+	assert.Equal(t, []string{"127.0.0.1", "::1", "box.lab", "localhost"}, allowedHosts(addr("[::1]:8642"), []string{"Box.lab"}, machine))
+	assert.Equal(t, []string{"10.0.0.5"}, allowedHosts(addr("10.0.0.5:8642"), nil, machine))
+	// Bound everywhere: the machine's own names, never any name (a page
+	// could rebind one of its own to the machine).
+	assert.Equal(t, []string{"10.0.0.5", "127.0.0.1", "::1", "box", "fe80::1", "localhost"}, allowedHosts(addr("0.0.0.0:8642"), nil, machine))
+	assert.Contains(t, allowedHosts(addr(":8642"), []string{"lab.example"}, machine), "lab.example")
+	assert.NotEmpty(t, machineNames())
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -35,8 +36,8 @@ lets every host that can reach the port create and play episodes.
 
 Requests must name this server in their Host header: on a loopback address,
 localhost, 127.0.0.1 or ::1; on another address, that address; add names
-with --allow-host (bound to 0.0.0.0 or ::, any name is accepted unless
---allow-host lists them). POST bodies must be sent as
+with --allow-host (bound to 0.0.0.0, :: or :PORT, the machine's own name and
+addresses are accepted too). POST bodies must be sent as
 Content-Type: application/json, and the server sends no CORS headers, so a web
 page from another origin cannot drive it (DNS rebinding, cross-origin forms).
 
@@ -61,7 +62,7 @@ episodes idle for longer than --idle are deleted, request bodies over
 				return err
 			}
 			srv := serve.New(serve.Config{MaxEpisodes: maxEpisodes, Idle: idle, MaxBody: maxBody,
-				Hosts: allowedHosts(ln.Addr(), allowHosts)})
+				Hosts: allowedHosts(ln.Addr(), allowHosts, machineNames)})
 			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
 				WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
 			bound := ln.Addr().String()
@@ -105,9 +106,11 @@ episodes idle for longer than --idle are deleted, request bodies over
 
 // allowedHosts are the host names a server bound at addr answers to: the
 // loopback names on a loopback address, the address itself on another,
-// plus extra; on an unspecified address (0.0.0.0, ::) only extra, and any
-// name when extra is empty.
-func allowedHosts(addr net.Addr, extra []string) []string {
+// and on an unspecified address (0.0.0.0, ::, ":PORT") the loopback names,
+// the machine's name and every address of its interfaces (machine), so
+// that a page the user visits cannot rebind a name of its own to it; plus
+// extra in every case.
+func allowedHosts(addr net.Addr, extra []string, machine func() []string) []string {
 	var hosts []string
 	for _, h := range extra {
 		hosts = append(hosts, strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")))
@@ -119,9 +122,28 @@ func allowedHosts(addr net.Addr, extra []string) []string {
 	case ip.IsLoopback():
 		hosts = append(hosts, "localhost", "127.0.0.1", "::1", host)
 	case ip.IsUnspecified():
+		hosts = append(hosts, "localhost", "127.0.0.1", "::1")
+		hosts = append(hosts, machine()...)
 	default:
 		hosts = append(hosts, host)
 	}
 	slices.Sort(hosts)
 	return slices.Compact(hosts)
+}
+
+// machineNames are this machine's host name and its interfaces' addresses,
+// lower-case.
+func machineNames() []string {
+	var names []string
+	if h, err := os.Hostname(); err == nil && h != "" {
+		names = append(names, strings.ToLower(h))
+	}
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if ipn, ok := a.(*net.IPNet); ok {
+				names = append(names, ipn.IP.String())
+			}
+		}
+	}
+	return names
 }
