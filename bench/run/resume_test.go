@@ -286,3 +286,21 @@ func TestSetChangesTheSuite(t *testing.T) {
 	assert.ErrorContains(t, err, `"default budget=200 families=obtain,collect seeds.count=1", not "default budget=200 families=obtain,collect"`,
 		"the kept lock is of the suite as the run began")
 }
+
+// TestSeedsKeepsEverySweptValue: --seeds N keeps the first N episodes of
+// each family × tier under each swept value, not only the first value's.
+func TestSeedsKeepsEverySweptValue(t *testing.T) {
+	o := killable(t.TempDir())
+	sw, err := suite.ParseSweep("budget=200,400")
+	require.NoError(t, err)
+	set, err := suite.ParseSet("families=obtain")
+	require.NoError(t, err)
+	o.Sweep, o.Set, o.Seeds = []suite.Sweep{sw}, []suite.Set{set}, 1
+	_, specs, _, err := Plan(o)
+	require.NoError(t, err)
+	budgets := map[int]int{}
+	for _, sp := range specs {
+		budgets[sp.Budget]++
+	}
+	assert.Equal(t, map[int]int{200: 2, 400: 2}, budgets, "one seed of easy and of medium at each budget")
+}

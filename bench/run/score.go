@@ -116,13 +116,15 @@ func plan(o Options) (planned, error) {
 		}
 	}
 	keep := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
-	seen := map[[2]string]int{}
+	// --seeds keeps the first N of each family × tier under each condition
+	// (a sweep's every value keeps its own N).
+	seen := map[[5]string]int{}
 	shards := max(o.Shards, 1)
 	for i, sp := range all {
 		if !keep(o.Tiers, sp.Tier) || !keep(o.Families, sp.Family) {
 			continue
 		}
-		k := [2]string{sp.Family, sp.Tier}
+		k := [5]string{sp.Family, sp.Tier, strconv.Itoa(sp.Budget), string(sp.Feedback), string(sp.Observability)}
 		if seen[k]++; o.Seeds > 0 && seen[k] > o.Seeds {
 			continue
 		}
