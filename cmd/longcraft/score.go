@@ -117,7 +117,7 @@ Agents (--agent):
 	f.IntVar(&o.Shards, "shards", 0, "shard count, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
 	f.StringSliceVar(&o.Tiers, "tier", nil, "only these tiers (repeatable)")
 	f.StringSliceVar(&o.Families, "family", nil, "only these families (repeatable)")
-	f.IntVar(&o.Seeds, "seeds", 0, "only the first N episodes of each family × tier (0: all)")
+	f.IntVar(&o.Seeds, "seeds", 0, "only the first N episodes of each family × tier and condition (budget, feedback, view) (0: all)")
 	f.StringArrayVar(&sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability; the report plots success against budget")
 	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); the changed suite is certified and locked in --out")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
