@@ -40,6 +40,9 @@ with --agent across --workers cores, and writes to --out:
   summary.json      per family × tier: success rate with a 95%% Wilson
                     interval, ends, means and medians of every metric
   report.html       the report, one self-contained page
+  run.json          what defines the run (--resume and merge check it)
+  invocations.jsonl when, where and by which build it was played
+  timings.jsonl     each episode's wall time and time per decision
 
 The tasks come from the suite's lock (bench/suite/suites/NAME.lock.json for
 an embedded suite, FILE.lock.json beside a suite file): every episode's
@@ -48,18 +51,24 @@ so score runs no planner and every result carries the lock's hash. A suite
 file without a lock is certified once and its lock kept in --out
 (suite.lock.json). A lock made under other rules versions is refused.
 
-Results do not depend on --workers. Ctrl-C keeps what finished and prints
-the partial summary; --resume continues a run from its results.jsonl.
+Results do not depend on --workers. Ctrl-C stops the episodes in play and
+writes the partial summary (a second Ctrl-C quits at once); --resume
+continues a run, refusing one of another definition. --set key=value
+changes every block of the suite, --sweep key=v1,v2 plays it once per value
+into one run (docs/tasks.md).
+
 --shard i/n plays every n-th episode (defaults from Kubernetes Indexed Jobs,
 JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
-and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards.
+and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards
+(docs/scale-out.md).
 
 Agents (--agent):
 %s`, suite.Embedded(), agent.Help()),
 		Example: `  longcraft score --suite default --agent explorer --out runs/explorer
   longcraft score --suite standard --agent planner --tier hard --seeds 5 --out runs/hard
   longcraft score --suite default --agent random --out runs/r --shard 0/2
-  longcraft score --agent trace:human.lctrace --out runs/human   # a human baseline`,
+  longcraft score --agent trace:human.lctrace --out runs/human   # a human baseline
+  longcraft score --suite default --agent explorer --set families=obtain,collect --sweep budget=100,300,1000 --out runs/b`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if agent.IsRecorded(o.Agent) && !cmd.Flags().Changed("suite") {
