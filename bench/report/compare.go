@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/task"
@@ -53,6 +52,7 @@ type CompareOptions struct {
 // are refused unless o.AllowMixed.
 func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 	c := &Comparison{Groups: map[string][]results.Group{}}
+	order := map[string]results.Group{}
 	var all [][]results.Result
 	var locks []string
 	for _, d := range dirs {
@@ -104,6 +104,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			k := fmt.Sprintf("%s/%s (%s view, %s feedback, budget %d)", g.Family, g.Tier, g.Observability, g.Feedback, g.Budget)
 			if _, ok := c.Groups[k]; !ok {
 				c.Keys = append(c.Keys, k)
+				order[k] = g // its family, tier, condition and budget, to sort by
 			}
 			// One cell per run, in the runs' order: a run that did not
 			// play this group leaves its cell empty (Episodes 0, shown
@@ -141,12 +142,18 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		c.Tiers[k].Agent = c.Agents[c.Tiers[k].Run]
 	}
 	sort.Slice(c.Keys, func(i, j int) bool {
-		fi, ti, _ := strings.Cut(c.Keys[i], "/")
-		fj, tj, _ := strings.Cut(c.Keys[j], "/")
-		if fi != fj {
-			return fi < fj
+		a, b := order[c.Keys[i]], order[c.Keys[j]]
+		switch {
+		case a.Family != b.Family:
+			return a.Family < b.Family
+		case a.Tier != b.Tier:
+			return task.TierRank(a.Tier) < task.TierRank(b.Tier)
+		case a.Observability != b.Observability:
+			return a.Observability > b.Observability // partial before full
+		case a.Feedback != b.Feedback:
+			return a.Feedback < b.Feedback
 		}
-		return task.TierRank(ti) < task.TierRank(tj)
+		return a.Budget < b.Budget
 	})
 	c.Metrics = metricTables(c.Agents, all)
 	for i := range dirs {

@@ -36,11 +36,10 @@ func ReadTimings(dir string) ([]Timing, error) {
 		return nil, err
 	}
 	byIndex := map[int]Timing{}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	for dec.More() {
+	for _, line := range bytes.Split(data, []byte("\n")) {
 		var t Timing
-		if dec.Decode(&t) != nil {
-			break // a torn last line
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &t) != nil {
+			continue // a line torn by a crash, perhaps before lines a resume added
 		}
 		byIndex[t.Index] = t
 	}

@@ -82,6 +82,9 @@ func plan(o Options) (planned, error) {
 	var p planned
 	var all []task.Spec
 	if agent.IsRecorded(o.Suite) {
+		if len(o.Set) > 0 || len(o.Sweep) > 0 {
+			return p, fmt.Errorf("--set and --sweep change a suite file or an embedded suite, not the tasks of recorded play (%s)", o.Suite)
+		}
 		r, err := agent.LoadRecorded(o.Suite)
 		if err != nil {
 			return p, err

@@ -225,5 +225,10 @@ func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
 	if n := out.Len(); n > maxEpisodes {
 		return nil, fmt.Errorf("--sweep: %d episodes, at most %d", n, maxEpisodes)
 	}
+	// Two values that read as one (50 and 0x32) would play every episode
+	// twice.
+	if err := out.unique(); err != nil {
+		return nil, fmt.Errorf("--sweep: two values make the same episodes: %w", err)
+	}
 	return out, nil
 }

@@ -145,19 +145,27 @@ func Parse(file string, data []byte) (*Suite, error) {
 	if n := s.Len(); n > maxEpisodes {
 		return nil, s.errf(doc, "episodes", "%d episodes, at most %d", n, maxEpisodes)
 	}
-	// Every episode once: resume, merge and comparisons match episodes by
-	// id, so a spec listed twice would make two results of one episode.
+	if err := s.unique(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// unique checks that the suite lists every episode once: resume, merge and
+// comparisons match episodes by id, so a spec listed twice would make two
+// results of one episode.
+func (s *Suite) unique() error {
 	first := map[string]int{}
 	for _, b := range s.Blocks {
 		for _, sp := range (&Suite{Blocks: []Block{b}}).Expand() {
 			id := sp.ID()
 			if line, dup := first[id]; dup {
-				return nil, fmt.Errorf("%s:%d: episode %s/%s seed %d is also listed at line %d: a suite lists each episode once", s.file, b.line, sp.Family, sp.Tier, sp.Index, line)
+				return fmt.Errorf("%s:%d: episode %s/%s seed %d is also listed at line %d: a suite lists each episode once", s.file, b.line, sp.Family, sp.Tier, sp.Index, line)
 			}
 			first[id] = b.line
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // errf formats an error naming the file, the node's line and the field.
