@@ -40,6 +40,13 @@ func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
 	if len(sets) == 0 {
 		return Load(nameOrPath)
 	}
+	for i, a := range sets {
+		for _, b := range sets[:i] {
+			if a.Key == b.Key {
+				return nil, fmt.Errorf("--set %s and --set %s: %s set twice", b, a, a.Key)
+			}
+		}
+	}
 	data, file, err := read(nameOrPath)
 	if err != nil {
 		return nil, err
@@ -71,10 +78,14 @@ func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--set: %w", err)
 	}
+	// Keys are set once each, so their order changes nothing: the name
+	// lists them sorted, and the same overrides in another order name the
+	// same suite.
 	var names []string
 	for _, s := range sets {
 		names = append(names, s.String())
 	}
+	slices.Sort(names)
 	label := strings.Join(names, " ")
 	s, err := Parse(file+" with --set "+label, out)
 	if err != nil {

@@ -85,3 +85,16 @@ func TestSweepPlaysEveryValue(t *testing.T) {
 	_, err = LoadSweep("default", sets(t, "budget=50"), []Sweep{bud})
 	assert.ErrorContains(t, err, "one or the other")
 }
+
+// TestSetOrderDoesNotMatter: the same overrides in another order are the
+// same suite (a resume with them is accepted); a key set twice is refused.
+func TestSetOrderDoesNotMatter(t *testing.T) {
+	a, err := LoadWith("default", sets(t, "budget=200", "families=obtain"))
+	require.NoError(t, err)
+	b, err := LoadWith("default", sets(t, "families=obtain", "budget=200"))
+	require.NoError(t, err)
+	assert.Equal(t, a.Name, b.Name)
+	assert.Equal(t, a.Expand(), b.Expand())
+	_, err = LoadWith("default", sets(t, "budget=200", "budget=300"))
+	assert.ErrorContains(t, err, "budget set twice")
+}
