@@ -131,14 +131,7 @@ func TestMergeNeedsTheWholeShardSet(t *testing.T) {
 	whole := t.TempDir()
 	_, err := Score(context.Background(), killable(whole), nil)
 	require.NoError(t, err)
-	var shards []string
-	for i := range 3 {
-		o := killable(t.TempDir())
-		o.Shard, o.Shards = i, 3
-		_, err := Score(context.Background(), o, nil)
-		require.NoError(t, err)
-		shards = append(shards, o.Out)
-	}
+	shards := playShards(t, 3, killable)
 	_, err = Merge(t.TempDir(), shards[:2])
 	assert.ErrorContains(t, err, "shard 2 of 3 missing (have 2 of 3)")
 	_, err = Merge(t.TempDir(), []string{shards[0], shards[2]})
@@ -241,14 +234,7 @@ func TestTimingsAreKeptApart(t *testing.T) {
 	assert.Equal(t, len(ts), s.Episodes)
 	assert.LessOrEqual(t, s.WallMedianMs, s.WallP90Ms)
 
-	var shards []string
-	for i := range 2 {
-		o := killable(t.TempDir())
-		o.Shard, o.Shards = i, 2
-		_, err := Score(context.Background(), o, nil)
-		require.NoError(t, err)
-		shards = append(shards, o.Out)
-	}
+	shards := playShards(t, 2, killable)
 	merged := t.TempDir()
 	_, err = Merge(merged, shards)
 	require.NoError(t, err)

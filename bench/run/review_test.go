@@ -24,14 +24,7 @@ import (
 // one. Merge skips the missing file silently and writes a run with a
 // third of its traces missing.
 func TestReviewMergeRefusesALostTraceFile(t *testing.T) {
-	var shards []string
-	for i := range 3 {
-		o := killable(t.TempDir())
-		o.Shard, o.Shards = i, 3
-		_, err := Score(context.Background(), o, nil)
-		require.NoError(t, err)
-		shards = append(shards, o.Out)
-	}
+	shards := playShards(t, 3, killable)
 	require.NoError(t, os.Remove(filepath.Join(shards[1], results.TraceFile)))
 	merged := t.TempDir()
 	s, err := Merge(merged, shards)
@@ -126,14 +119,7 @@ func TestReviewMergeIntoAShard(t *testing.T) {
 	whole := t.TempDir()
 	_, err := Score(context.Background(), killable(whole), nil)
 	require.NoError(t, err)
-	var shards []string
-	for i := range 3 {
-		o := killable(t.TempDir())
-		o.Shard, o.Shards = i, 3
-		_, err := Score(context.Background(), o, nil)
-		require.NoError(t, err)
-		shards = append(shards, o.Out)
-	}
+	shards := playShards(t, 3, killable)
 	own := traceSet(t, shards[0])
 	_, err = Merge(shards[0], shards)
 	t.Logf("merge: %v", err)

@@ -30,6 +30,21 @@ func defaultEpisodes(t *testing.T) int {
 	return int(s.Len())
 }
 
+// playShards plays the run opts makes as n shards, each in a directory of
+// its own, and returns the directories in shard order.
+func playShards(t *testing.T, n int, opts func(out string) Options) []string {
+	t.Helper()
+	var shards []string
+	for i := range n {
+		o := opts(t.TempDir())
+		o.Shard, o.Shards = i, n
+		_, err := Score(context.Background(), o, nil)
+		require.NoError(t, err)
+		shards = append(shards, o.Out)
+	}
+	return shards
+}
+
 func readFile(t *testing.T, path string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -56,14 +71,7 @@ func TestShardsMergeToTheSameRun(t *testing.T) {
 	whole := t.TempDir()
 	_, err := Score(context.Background(), small(whole), nil)
 	require.NoError(t, err)
-	var shards []string
-	for i := 0; i < 3; i++ {
-		o := small(t.TempDir())
-		o.Shard, o.Shards = i, 3
-		_, err := Score(context.Background(), o, nil)
-		require.NoError(t, err)
-		shards = append(shards, o.Out)
-	}
+	shards := playShards(t, 3, small)
 	merged := t.TempDir()
 	_, err = Merge(merged, shards)
 	require.NoError(t, err)
