@@ -270,7 +270,7 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 {{end}}</table>
 {{if .C.Mixed}}<p><b>The runs played from different suite locks</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
 <h2>Comparisons</h2>
-<p>Every two runs, by tier and over all tiers. Paired on the episodes both played (the same lock and episode id): the difference in success with Newcombe's 95% interval for paired proportions (his 1998 method 10) and an exact McNemar test on the discordant episodes; the other metrics' differences get 95% paired bootstrap intervals (2,000 resamples, seeded); unpaired runs get Newcombe's interval for independent proportions and no test.</p>
+<p>Every two runs, by tier and over all tiers. Paired on the episodes both played (the same lock, episode id, world seed and goal): the difference in success with Newcombe's 95% interval for paired proportions (his 1998 method 10) and an exact McNemar test on the discordant episodes; the other metrics' differences get 95% paired bootstrap intervals (2,000 resamples, seeded); unpaired runs get Newcombe's interval for independent proportions and no test.</p>
 <ul>{{range .C.Pairs}}<li>{{.Sentence}}</li>{{end}}</ul>
 <table><tr><th class="l">A</th><th class="l">B</th><th class="l">scope</th><th>pairs</th><th>A only / B only</th><th>success A − B</th><th>p (McNemar)</th><th class="l">other metrics, A − B (paired bootstrap)</th></tr>
 {{range .C.Pairs}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td class="l">{{.Scope}}</td>

@@ -247,6 +247,12 @@ func printTable(w io.Writer, oc run.Outcome) {
 	if s.Errors > 0 {
 		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", s.Errors)
 	}
+	if oc.Replayed > 0 {
+		fmt.Fprintf(w, "%d lost traces rebuilt by playing their episodes again (each gave its recorded result)\n", oc.Replayed)
+	}
+	if s.TracesMissing > 0 {
+		fmt.Fprintf(w, "warning: %d results have no trace (lost, and the agent is not deterministic): they stand, unverifiable by replay\n", s.TracesMissing)
+	}
 }
 
 func newMergeCmd() *cobra.Command {
