@@ -16,6 +16,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/longcraft/longcraft/bench/skill"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/sim"
@@ -54,6 +55,17 @@ type Episode struct {
 	rewardTenths int64
 	end          task.End
 	success      bool
+
+	// The skill level (t.Actions == skills): the executor, the decisions
+	// taken, the last skill's result, and the decision of the last
+	// progress (for NoProgress, counted in decisions there).
+	skills       skill.Executor
+	decisions    int
+	lastSkill    skill.Result
+	failedSkills  int
+	progressAt    int
+	progressStage int
+	progressAch   sim.AchievementSet
 }
 
 // New starts an episode of task t on w, which must have just been reset to
@@ -62,6 +74,9 @@ func New(t *task.Task, w *sim.World, opts Options) *Episode {
 	e := &Episode{t: t, w: w, opts: opts, prog: task.NewProgress(t.Goal, w)}
 	e.tr.Reset()
 	e.cov.Begin(w)
+	if t.Actions == task.ActionsSkills {
+		e.skills.Reset(w, t.Observability == task.Full)
+	}
 	for _, m := range t.Milestones {
 		if a, ok := w.Rules().Achievement(m); ok {
 			e.milestones |= 1 << a
@@ -154,17 +169,31 @@ func (e *Episode) Step(a sim.Action) bool {
 	e.out = e.w.Step(a)
 	e.seen = e.t.Feedback.Filter(e.out)
 	e.steps++
-	e.rewardTenths += e.out.RewardTenths()
 	before := e.prog.StagesReached()
 	reached := e.prog.Update(e.w)
 	advanced := reached || e.prog.StagesReached() > before
+	if rw := e.t.Reward; rw != nil {
+		// The scenario's reward: each stage but the last, then the goal.
+		for st := before + 1; st <= e.prog.StagesReached(); st++ {
+			if _, total := e.prog.Stages(); st == total {
+				e.rewardTenths += int64(rw.GoalTenths)
+			} else {
+				e.rewardTenths += int64(rw.StageTenths)
+			}
+		}
+	} else {
+		e.rewardTenths += e.out.RewardTenths()
+	}
+	if e.t.Actions == task.ActionsSkills {
+		e.skills.Saw(e.w)
+	}
 	e.tr.Step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
 	e.cov.Step(e.w, &e.out)
 	if e.opts.Recorder != nil {
 		e.opts.Recorder.Step(a, &e.out, e.w)
 	}
 	e.judge()
-	if e.end == "" && e.opts.NoProgress > 0 && e.steps-e.tr.LastProgress() >= e.opts.NoProgress {
+	if e.end == "" && e.opts.NoProgress > 0 && e.t.Actions != task.ActionsSkills && e.steps-e.tr.LastProgress() >= e.opts.NoProgress {
 		e.end = task.EndNoProgress
 	}
 	if e.end == "" && e.opts.Timeout > 0 && e.now().Sub(e.start) > e.opts.Timeout {
@@ -175,7 +204,7 @@ func (e *Episode) Step(a sim.Action) bool {
 
 // judge applies the task's one rule.
 func (e *Episode) judge() {
-	end, success := e.t.Judge(e.w, e.prog, e.steps)
+	end, success := e.t.Judge(e.w, e.prog, e.steps, e.decisions)
 	e.success = success
 	if e.end == "" {
 		e.end = end
@@ -202,6 +231,8 @@ type Metrics struct {
 	Success      bool    `json:"success"` // the goal was reached (not merely "done")
 	End          string  `json:"end"`     // goal, death, budget, no_progress, timeout, agent_error, stopped
 	Steps        int     `json:"steps"`
+	Decisions    int     `json:"decisions"`     // the agent's choices: skills at the skill level, steps at the primitive one
+	SkillsFailed int     `json:"skills_failed"` // skills that did not succeed (0 at the primitive level)
 	Died         bool    `json:"died"`
 	Return       float64 `json:"return"`        // Crafter reward summed
 	Stages       int     `json:"stages"`        // leaf goals reached
@@ -217,8 +248,11 @@ type Metrics struct {
 
 // Metrics returns the episode's figures so far (final once it is over).
 func (e *Episode) Metrics() Metrics {
-	m := Metrics{Success: e.success, End: string(e.end), Steps: e.steps, Died: e.w.Dead(),
+	m := Metrics{Success: e.success, End: string(e.end), Steps: e.steps, Decisions: e.steps, Died: e.w.Dead(),
 		Return: float64(e.rewardTenths) / 10, Behaviour: e.tr.Behaviour(), Exploration: e.cov.Exploration()}
+	if e.t.Actions == task.ActionsSkills {
+		m.Decisions, m.SkillsFailed = e.decisions, e.failedSkills
+	}
 	m.Stages, m.StagesTotal = e.prog.Stages()
 	if e.steps > 0 {
 		m.LastOutcome = e.out.Text(e.w.Rules())
@@ -249,5 +283,6 @@ func (e *Episode) Trace() *trace.Episode {
 	cp.Outcomes = append([]byte(nil), ep.Outcomes...)
 	cp.Checkpoints = append([]uint64(nil), ep.Checkpoints...)
 	cp.Notes = append([]trace.Note(nil), ep.Notes...)
+	cp.Decisions = append([]trace.Decision(nil), ep.Decisions...)
 	return &cp
 }

@@ -72,6 +72,12 @@ func NewLock(s *Suite, tasks []*task.Task) (*Lock, error) {
 func rulesOf(specs []task.Spec) map[string]int {
 	out := map[string]int{}
 	for _, sp := range specs {
+		if sp.Scenario != nil {
+			if r, err := sim.RulesByName(sp.Scenario.Ruleset); err == nil {
+				out[r.Name] = r.Version
+			}
+			continue
+		}
 		if tier, err := task.TierByName(sp.Tier); err == nil {
 			if r, err := sim.RulesByName(tier.Ruleset); err == nil {
 				out[r.Name] = r.Version

@@ -8,9 +8,20 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// settable are the block fields --set may override: every field of an
-// episodes block, seeds by its two parts.
-var settable = []string{"families", "tiers", "split", "seeds.from", "seeds.count", "budget", "feedback", "observability"}
+// settable are the fields --set may override: every field of an episodes
+// block, seeds by its two parts; and of a scenario, those and its own
+// knobs (scenarioOwn).
+var settable = []string{"families", "tiers", "split", "seeds.from", "seeds.count", "budget", "feedback", "observability",
+	"grid", "size", "tour", "decisions", "actions"}
+
+// blockKeys apply to episodes blocks, scenarioKeys to scenarios; the
+// scenario's own knobs are recorded in its params, so its label (and its
+// results' family) says what was changed.
+var (
+	blockKeys    = []string{"families", "tiers", "split", "seeds.from", "seeds.count", "budget", "feedback", "observability"}
+	scenarioKeys = []string{"split", "seeds.from", "seeds.count", "budget", "feedback", "observability", "grid", "size", "tour", "decisions", "actions"}
+	scenarioOwn  = []string{"grid", "size", "tour", "decisions", "actions"}
+)
 
 // Set is one override of a suite's blocks, key=value as --set writes it.
 // The value is YAML (a list as "[a, b]" or "a,b").
@@ -62,16 +73,32 @@ func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
 	if doc.Kind != yaml.MappingNode {
 		return Parse(file, data) // its own error
 	}
+	applied := make([]int, len(sets))
 	for i := 0; i+1 < len(doc.Content); i += 2 {
-		if doc.Content[i].Value != "episodes" || doc.Content[i+1].Kind != yaml.SequenceNode {
+		section := doc.Content[i].Value
+		if (section != "episodes" && section != "scenarios") || doc.Content[i+1].Kind != yaml.SequenceNode {
 			continue
 		}
+		keys := blockKeys
+		if section == "scenarios" {
+			keys = scenarioKeys
+		}
 		for _, blk := range doc.Content[i+1].Content {
-			for _, set := range sets {
+			for j, set := range sets {
+				if !slices.Contains(keys, set.Key) {
+					continue
+				}
 				if err := override(blk, set); err != nil {
 					return nil, err
 				}
+				applied[j]++
 			}
+		}
+	}
+	for j, set := range sets {
+		if applied[j] == 0 {
+			return nil, fmt.Errorf("--set %s: %s has nothing to set it on (episodes blocks take %s; scenarios take %s)", set, file,
+				strings.Join(blockKeys, ", "), strings.Join(scenarioKeys, ", "))
 		}
 	}
 	out, err := yaml.Marshal(&root)
@@ -87,7 +114,7 @@ func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
 	}
 	slices.Sort(names)
 	label := strings.Join(names, " ")
-	s, err := Parse(file+" with --set "+label, out)
+	s, err := parse(nameOrPath, file+" with --set "+label, out)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +142,32 @@ func override(blk *yaml.Node, set Set) error {
 	if node.Kind == 0 { // an empty value
 		node = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: ""}
 	}
+	if slices.Contains(scenarioOwn, set.Key) {
+		// The scenario's label records the change: its results are
+		// another row than the scenario's own.
+		params := field(blk, "params")
+		if params == nil || params.Kind != yaml.SequenceNode {
+			params = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+			setField(blk, "params", params)
+		}
+		params.Content = append(params.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: set.String()})
+		slices.SortFunc(params.Content, func(a, b *yaml.Node) int { return strings.Compare(a.Value, b.Value) })
+	}
+	switch set.Key {
+	case "tour":
+		// The goal becomes the first N waypoints of the corner tour.
+		tour := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		setField(tour, "tour", node)
+		wp := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		setField(wp, "waypoints", tour)
+		setField(blk, "goal", wp)
+		return nil
+	case "grid", "size":
+		// One map at a time: the new one replaces the scenario's.
+		for _, k := range []string{"map", "map_file", "grid", "size"} {
+			removeField(blk, k)
+		}
+	}
 	key, sub, nested := strings.Cut(set.Key, ".")
 	target := field(blk, key)
 	if nested {
@@ -138,6 +191,15 @@ func field(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+func removeField(m *yaml.Node, key string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			return
+		}
+	}
+}
+
 func setField(m *yaml.Node, key string, v *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
@@ -151,7 +213,7 @@ func setField(m *yaml.Node, key string, v *yaml.Node) {
 // sweepable are the keys --sweep may range over: the ones that change
 // every episode's spec, so no two values share an episode (a sweep over
 // tiers or seeds would play some episodes twice).
-var sweepable = []string{"budget", "feedback", "observability"}
+var sweepable = []string{"budget", "feedback", "observability", "grid", "size", "tour", "decisions"}
 
 // Sweep is one --sweep: a key and the values it takes, key=v1,v2,...
 type Sweep struct {
@@ -220,9 +282,10 @@ func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
 			return nil, err
 		}
 		if out == nil {
-			out = &Suite{Description: s.Description, file: s.file}
+			out = &Suite{Description: s.Description, file: s.file, path: s.path, embeddedName: s.embeddedName}
 		}
 		out.Blocks = append(out.Blocks, s.Blocks...)
+		out.Scenarios = append(out.Scenarios, s.Scenarios...)
 	}
 	base, err := LoadWith(nameOrPath, sets)
 	if err != nil {

@@ -28,7 +28,11 @@ type Suite struct {
 	Name        string
 	Description string
 	Blocks      []Block
-	file        string
+	Scenarios   []ScenarioBlock
+	file        string // the name errors give the source
+	// Where files a scenario names (map_file) are read from: beside the
+	// suite's file, or inside the binary for an embedded suite.
+	path, embeddedName string
 }
 
 // Block is one product of the suite: every family × tier × index.
@@ -73,7 +77,17 @@ func Load(nameOrPath string) (*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Parse(file, data)
+	return parse(nameOrPath, file, data)
+}
+
+// parse is Parse for the suite read from nameOrPath, so that the files
+// its scenarios name are found beside it.
+func parse(nameOrPath, file string, data []byte) (*Suite, error) {
+	s := &Suite{file: file, path: nameOrPath}
+	if IsEmbedded(nameOrPath) {
+		s.embeddedName = nameOrPath
+	}
+	return s.parse(data)
 }
 
 // read returns a suite's YAML and the name errors give it.
@@ -94,6 +108,11 @@ func read(nameOrPath string) ([]byte, string, error) {
 // Parse reads a suite from YAML; file names the source in errors, which
 // give the line and field.
 func Parse(file string, data []byte) (*Suite, error) {
+	return (&Suite{file: file, path: file}).parse(data)
+}
+
+func (s *Suite) parse(data []byte) (*Suite, error) {
+	file := s.file
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
@@ -102,13 +121,12 @@ func Parse(file string, data []byte) (*Suite, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	s := &Suite{file: file}
 	doc := &root
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		doc = doc.Content[0]
 	}
 	if doc.Kind != yaml.MappingNode {
-		return nil, s.errf(doc, "", "a suite is a mapping with name, description and episodes")
+		return nil, s.errf(doc, "", "a suite is a mapping with name, description, episodes and scenarios")
 	}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
@@ -132,15 +150,26 @@ func Parse(file string, data []byte) (*Suite, error) {
 				}
 				s.Blocks = append(s.Blocks, blk)
 			}
+		case "scenarios":
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				return nil, s.errf(v, "scenarios", "want a non-empty list of scenarios")
+			}
+			for _, b := range v.Content {
+				sb, err := s.scenario(b)
+				if err != nil {
+					return nil, err
+				}
+				s.Scenarios = append(s.Scenarios, sb)
+			}
 		default:
-			return nil, s.errf(k, k.Value, "unknown field (name, description, episodes)")
+			return nil, s.errf(k, k.Value, "unknown field (name, description, episodes, scenarios)")
 		}
 	}
 	if s.Name == "" {
 		return nil, s.errf(doc, "name", "missing")
 	}
-	if len(s.Blocks) == 0 {
-		return nil, s.errf(doc, "episodes", "missing")
+	if len(s.Blocks) == 0 && len(s.Scenarios) == 0 {
+		return nil, s.errf(doc, "episodes", "missing (a suite lists episodes, scenarios or both)")
 	}
 	if n := s.Len(); n > maxEpisodes {
 		return nil, s.errf(doc, "episodes", "%d episodes, at most %d", n, maxEpisodes)
@@ -156,13 +185,24 @@ func Parse(file string, data []byte) (*Suite, error) {
 // results of one episode.
 func (s *Suite) unique() error {
 	first := map[string]int{}
-	for _, b := range s.Blocks {
-		for _, sp := range (&Suite{Blocks: []Block{b}}).Expand() {
+	check := func(line int, specs []task.Spec) error {
+		for _, sp := range specs {
 			id := sp.ID()
-			if line, dup := first[id]; dup {
-				return fmt.Errorf("%s:%d: episode %s/%s seed %d is also listed at line %d: a suite lists each episode once", s.file, b.line, sp.Family, sp.Tier, sp.Index, line)
+			if at, dup := first[id]; dup {
+				return fmt.Errorf("%s:%d: episode %s/%s seed %d is also listed at line %d: a suite lists each episode once", s.file, line, sp.Family, sp.Tier, sp.Index, at)
 			}
-			first[id] = b.line
+			first[id] = line
+		}
+		return nil
+	}
+	for _, b := range s.Blocks {
+		if err := check(b.line, (&Suite{Blocks: []Block{b}}).Expand()); err != nil {
+			return err
+		}
+	}
+	for i := range s.Scenarios {
+		if err := check(s.Scenarios[i].line, s.Scenarios[i].specs()); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -305,11 +345,15 @@ func (s *Suite) Len() uint64 {
 	for _, b := range s.Blocks {
 		n += uint64(len(b.Families)) * uint64(len(b.Tiers)) * b.Count
 	}
+	for _, b := range s.Scenarios {
+		n += b.Count
+	}
 	return n
 }
 
 // Expand lists the suite's episodes in a fixed order: blocks in file
-// order, then family, tier and index as listed. The same file always
+// order, then family, tier and index as listed; then the scenarios in
+// file order, by index. The same file always
 // expands to the same specs, whose ids (Spec.ID) hash their content.
 func (s *Suite) Expand() []task.Spec {
 	specs := make([]task.Spec, 0, s.Len())
@@ -322,6 +366,9 @@ func (s *Suite) Expand() []task.Spec {
 				}
 			}
 		}
+	}
+	for i := range s.Scenarios {
+		specs = append(specs, s.Scenarios[i].specs()...)
 	}
 	return specs
 }

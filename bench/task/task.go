@@ -37,6 +37,9 @@ type Spec struct {
 	Budget        int           `yaml:"budget,omitempty" json:"budget,omitempty" msgpack:"budget,omitempty"`
 	Feedback      Feedback      `yaml:"feedback,omitempty" json:"feedback,omitempty" msgpack:"feedback,omitempty"`
 	Observability Observability `yaml:"observability,omitempty" json:"observability,omitempty" msgpack:"observability,omitempty"`
+	// Scenario is the episode's hand-written scenario (Family is its
+	// label, Tier TierScenario); nil for a generated family's episode.
+	Scenario *Scenario `yaml:"scenario,omitempty" json:"scenario,omitempty" msgpack:"scenario,omitempty"`
 }
 
 // ID is the episode's stable id: a hash of its spec's fields, so that
@@ -45,6 +48,11 @@ func (s Spec) ID() string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "longcraft-episode-v1\x00%s\x00%s\x00%s\x00%d\x00%d\x00%s\x00%s",
 		s.Family, s.Tier, s.Split, s.Index, s.Budget, s.Feedback, s.Observability)
+	if s.Scenario != nil {
+		// Everything the scenario says is part of the episode: two
+		// scenarios of one name but another map are other episodes.
+		fmt.Fprintf(h, "\x00scenario\x00%s", s.Scenario.canonical())
+	}
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], h.Sum64())
 	return "ep-" + hex.EncodeToString(b[:])
@@ -75,6 +83,12 @@ type Task struct {
 	// budget, after PlannerSteps steps.
 	Certified    bool
 	PlannerSteps int
+	// Actions is the action level (primitive unless a scenario says
+	// skills); Decisions the decision budget at the skill level (0: none).
+	Actions   ActionLevel
+	Decisions int
+	// Reward replaces Crafter's reward when a scenario sets one.
+	Reward *Reward
 
 	rules     *sim.Rules
 	statement string // free play's own statement; "" for a generated task
@@ -100,6 +114,9 @@ func (t *Task) Rules() *sim.Rules { return t.rules }
 func (t *Task) Describe() string {
 	if t.statement != "" {
 		return t.statement
+	}
+	if t.Actions == ActionsSkills && t.Decisions > 0 {
+		return fmt.Sprintf("Your task: %s. You have %d decisions (skills) and %d steps.", t.Goal.String(), t.Decisions, t.Budget)
 	}
 	return fmt.Sprintf("Your task: %s. You have %d steps.", t.Goal.String(), t.Budget)
 }
@@ -179,6 +196,9 @@ func Rebuild(spec Spec, seed uint64) (*Task, error) {
 
 // newTask checks spec and fills the task fields its tier decides.
 func newTask(spec Spec) (*Task, Tier, error) {
+	if spec.Scenario != nil {
+		return newScenarioTask(spec)
+	}
 	tier, err := TierByName(spec.Tier)
 	if err != nil {
 		return nil, tier, fmt.Errorf("task %s: %w", spec.ID(), err)
@@ -208,6 +228,10 @@ func newTask(spec Spec) (*Task, Tier, error) {
 
 // generate draws the rules and goal of t for seed t.Seed.
 func (t *Task) generate(tier Tier) error {
+	if t.Spec.Scenario != nil {
+		return t.generateScenario()
+	}
+	t.Actions = ActionsPrimitive
 	r, err := sim.RulesByName(tier.Ruleset)
 	if err != nil {
 		return fmt.Errorf("tier %s: %w", tier.Name, err)
@@ -368,6 +392,12 @@ func (t *Task) ResetWorld(w *sim.World) error {
 	if err := w.SetRules(t.rules); err != nil {
 		return fmt.Errorf("task %s: %w", t.ID, err)
 	}
+	if t.Spec.Scenario != nil {
+		if err := t.placeScenario(w); err != nil {
+			return fmt.Errorf("task %s: %w", t.ID, err)
+		}
+		return nil
+	}
 	w.Reset(t.Seed)
 	for label, p := range t.Landmarks {
 		if err := w.AddObject(sim.Object{X: int16(p[0]), Y: int16(p[1]), Kind: sim.ObjLandmark, Timer: int8(label)}); err != nil {
@@ -451,6 +481,7 @@ const (
 	EndGoal       End = "goal"        // the goal was reached
 	EndDeath      End = "death"       // the player died
 	EndBudget     End = "budget"      // the step budget (or the ruleset's step limit) ran out
+	EndDecisions  End = "decisions"   // the decision budget of a skill-level task ran out
 	EndNoProgress End = "no_progress" // the runner's --no-progress
 	EndTimeout    End = "timeout"     // the runner's --timeout
 	EndAgentError End = "agent_error" // an external player failed
@@ -463,9 +494,10 @@ const (
 // task plays on to death or the budget, as Crafter does, and succeeds when
 // the tier's count of achievements is unlocked; every task ends at the
 // player's death or when steps reach the budget (or the ruleset's step
-// limit). It returns "" while the episode goes on. prog must have been
+// limit), and a skill-level task with a decision budget when decisions
+// reach it. It returns "" while the episode goes on. prog must have been
 // updated for this step.
-func (t *Task) Judge(w *sim.World, prog *Progress, steps int) (end End, success bool) {
+func (t *Task) Judge(w *sim.World, prog *Progress, steps, decisions int) (end End, success bool) {
 	if t.Goal.Kind == KindAchievements {
 		success = t.AchievementsMet(w)
 	} else if success, _ = prog.Reached(); success {
@@ -476,6 +508,8 @@ func (t *Task) Judge(w *sim.World, prog *Progress, steps int) (end End, success 
 		return EndDeath, success
 	case steps >= t.Budget || w.Done():
 		return EndBudget, success
+	case t.Decisions > 0 && decisions >= t.Decisions:
+		return EndDecisions, success
 	}
 	return "", success
 }

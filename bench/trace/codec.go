@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -79,6 +80,17 @@ func encodeEpisode(e *msgpack.Encoder, ep *Episode, z *deflater) error {
 	if len(ep.Notes) > 0 {
 		add("notes", func() error { return encodeNotes(e, ep.Notes) })
 	}
+	if len(ep.Decisions) > 0 {
+		add("dec", func() error { return encodeDecisions(e, ep.Decisions) })
+	}
+	if h.Task != nil && h.Task.Scenario != nil {
+		// The scenario whole, as JSON: a trace rebuilds its task alone.
+		b, err := json.Marshal(h.Task.Scenario)
+		if err != nil {
+			return err
+		}
+		add("scn", func() error { return e.EncodeString(string(b)) })
+	}
 	add("every", func() error { return e.EncodeInt(int64(ep.CheckpointEvery)) })
 	// Hashes as little-endian uint64s: the initial state's, the final
 	// state's, then the checkpoints' (denser than msgpack integers).
@@ -132,6 +144,25 @@ func encodeSpec(e *msgpack.Encoder, s *task.Spec) error {
 	} {
 		if err := f(); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+func encodeDecisions(e *msgpack.Encoder, decs []Decision) error {
+	if err := e.EncodeArrayLen(len(decs)); err != nil {
+		return err
+	}
+	for _, d := range decs {
+		for _, f := range []func() error{
+			func() error { return e.EncodeArrayLen(3) },
+			func() error { return e.EncodeInt(int64(d.Step)) },
+			func() error { return e.EncodeString(d.Skill) },
+			func() error { return e.EncodeString(d.Result) },
+		} {
+			if err := f(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

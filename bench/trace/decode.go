@@ -3,7 +3,9 @@ package trace
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
@@ -128,6 +130,7 @@ func (d *decoder) episode(ep *Episode) error {
 	}
 	h := &ep.Header
 	var cps []byte
+	var scn string
 	seen := map[string]bool{}
 	for i := 0; i < n; i++ {
 		kb, err := d.raw("key", maxKeyLen)
@@ -184,6 +187,10 @@ func (d *decoder) episode(ep *Episode) error {
 			}
 		case "notes":
 			ep.Notes, err = d.notes()
+		case "dec":
+			ep.Decisions, err = d.decisions()
+		case "scn":
+			scn, err = d.str(k)
 		case "every":
 			ep.CheckpointEvery, err = d.smallInt(k, 1, maxSteps)
 		case "cp":
@@ -199,6 +206,18 @@ func (d *decoder) episode(ep *Episode) error {
 	}
 	if !seen["v"] {
 		return &fieldError{"v", fmt.Errorf("missing")}
+	}
+	if scn != "" {
+		if h.Task == nil {
+			return &fieldError{"scn", fmt.Errorf("a scenario without a task")}
+		}
+		var s task.Scenario
+		dec := json.NewDecoder(strings.NewReader(scn))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s); err != nil {
+			return &fieldError{"scn", err}
+		}
+		h.Task.Scenario = &s
 	}
 	if len(ep.Actions) != len(ep.Outcomes) {
 		return &fieldError{"o", fmt.Errorf("%d outcomes for %d actions", len(ep.Outcomes), len(ep.Actions))}
@@ -246,6 +265,33 @@ func (d *decoder) spec() (*task.Spec, error) {
 	}
 	s.Split, s.Feedback, s.Observability = task.Split(split), task.Feedback(fb), task.Observability(view)
 	return s, nil
+}
+
+func (d *decoder) decisions() ([]Decision, error) {
+	n, err := d.d.DecodeArrayLen()
+	if n, err = d.check("dec", n, maxSteps, err); err != nil {
+		return nil, err
+	}
+	n = max(n, 0)
+	decs := make([]Decision, 0, min(n, 1024))
+	for i := 0; i < n; i++ {
+		if err := d.arrayLen("dec", 3); err != nil {
+			return nil, err
+		}
+		var dc Decision
+		var err error
+		for _, f := range []func() error{
+			func() error { dc.Step, err = d.smallInt("dec.step", 0, maxSteps); return err },
+			func() error { dc.Skill, err = d.str("dec.skill"); return err },
+			func() error { dc.Result, err = d.str("dec.result"); return err },
+		} {
+			if err := f(); err != nil {
+				return nil, err
+			}
+		}
+		decs = append(decs, dc)
+	}
+	return decs, nil
 }
 
 func (d *decoder) notes() ([]Note, error) {

@@ -61,6 +61,7 @@ type Episode struct {
 	Actions         []byte // one per step
 	Outcomes        []byte // one per step: OutcomeCode
 	Notes           []Note
+	Decisions       []Decision // skill-level episodes only
 	CheckpointEvery int
 	// Checkpoints[i] is the state hash after step (i+1)·CheckpointEvery.
 	Checkpoints []uint64
@@ -108,6 +109,7 @@ func (r *Recorder) Begin(h Header, w *sim.World) {
 		Actions:         r.ep.Actions[:0],
 		Outcomes:        r.ep.Outcomes[:0],
 		Checkpoints:     r.ep.Checkpoints[:0],
+		Decisions:       r.ep.Decisions[:0],
 		CheckpointEvery: DefaultCheckpointEvery,
 		Initial:         w.Hash(),
 	}
@@ -150,4 +152,18 @@ func (r *Recorder) End(w *sim.World, m Metrics) *Episode {
 	m.Steps = len(r.ep.Actions)
 	r.ep.Metrics = m
 	return &r.ep
+}
+
+// Decision is one decision of a skill-level episode: the command as the
+// agent gave it, the step it began at (the steps before it), and its
+// result's code ("ok" or the reason).
+type Decision struct {
+	Step   int
+	Skill  string
+	Result string
+}
+
+// Decide records a decision that began after step steps.
+func (r *Recorder) Decide(step int, skill, result string) {
+	r.ep.Decisions = append(r.ep.Decisions, Decision{Step: step, Skill: fitString(skill), Result: result})
 }

@@ -1,0 +1,499 @@
+package suite
+
+import (
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// ScenarioBlock is one entry of a suite's scenarios: a hand-written
+// scenario played on a range of seeds (the world's seed moves creatures
+// and, for a generated world, makes the map).
+type ScenarioBlock struct {
+	Scenario      task.Scenario
+	Split         task.Split
+	From, Count   uint64
+	Budget        int
+	Feedback      task.Feedback
+	Observability task.Observability
+	line          int
+}
+
+// scenarioFields are the fields of a scenarios entry, for the unknown
+// field message and the docs.
+var scenarioFields = []string{"name", "ruleset", "map", "map_file", "grid", "size", "start", "objects", "landmarks",
+	"inventory", "spawn", "abundance", "hostility", "variants", "goal", "budget", "decisions", "actions",
+	"feedback", "observability", "reward", "split", "seeds", "params"}
+
+// scenario reads one scenarios entry.
+func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
+	b := ScenarioBlock{line: n.Line, Split: task.Eval, Count: 1}
+	sc := &b.Scenario
+	sc.Ruleset = "classic"
+	if n.Kind != yaml.MappingNode {
+		return b, s.errf(n, "scenarios", "each scenario is a mapping")
+	}
+	seen := map[string]bool{}
+	var goal *yaml.Node
+	grid := 0
+	var mapNode *yaml.Node
+	spawn := true
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f := k.Value
+		if seen[f] {
+			return b, s.errf(k, f, "given twice")
+		}
+		seen[f] = true
+		var err error
+		switch f {
+		case "name":
+			if err = s.scalar(v, f, &sc.Name); err == nil && (sc.Name == "" || strings.ContainsAny(sc.Name, " \t\n")) {
+				err = s.errf(v, f, "%q: one word (letters, digits, - or _)", sc.Name)
+			}
+		case "ruleset":
+			if err = s.scalar(v, f, &sc.Ruleset); err == nil {
+				if _, e := sim.RulesByName(sc.Ruleset); e != nil {
+					err = s.errf(v, f, "%v", e)
+				}
+			}
+		case "map":
+			mapNode = v
+			err = s.scalar(v, f, &sc.Map)
+		case "map_file":
+			mapNode = v
+			var file string
+			if err = s.scalar(v, f, &file); err == nil {
+				var data []byte
+				if data, err = s.readBeside(file); err != nil {
+					err = s.errf(v, f, "%v", err)
+				}
+				sc.Map = string(data)
+			}
+		case "grid":
+			mapNode = v
+			if err = s.scalar(v, f, &grid); err == nil && (grid < 3 || grid > 256) {
+				err = s.errf(v, f, "%d: an open grid is 3 to 256 tiles a side", grid)
+			}
+		case "size":
+			if err = s.scalar(v, f, &sc.Size); err == nil && (sc.Size < 9 || sc.Size > 256) {
+				err = s.errf(v, f, "%d: a generated world is 9 to 256 tiles a side", sc.Size)
+			}
+		case "start":
+			var p [2]int
+			if p, err = s.point(v, f); err == nil {
+				sc.Start = &p
+			}
+		case "objects":
+			err = s.objects(v, sc)
+		case "landmarks":
+			if v.Kind != yaml.SequenceNode {
+				err = s.errf(v, f, "want a list of [x, y]")
+				break
+			}
+			for _, c := range v.Content {
+				p, e := s.point(c, f)
+				if e != nil {
+					return b, e
+				}
+				sc.Landmarks = append(sc.Landmarks, p)
+			}
+		case "inventory":
+			if v.Kind != yaml.MappingNode {
+				err = s.errf(v, f, "want {item: count, …}")
+				break
+			}
+			sc.Inventory = map[string]int{}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				var c int
+				if err = s.scalar(v.Content[j+1], "inventory."+v.Content[j].Value, &c); err != nil {
+					return b, err
+				}
+				sc.Inventory[v.Content[j].Value] = c
+			}
+		case "spawn":
+			err = s.scalar(v, f, &spawn)
+		case "abundance":
+			err = s.scalar(v, f, &sc.Abundance)
+		case "hostility":
+			err = s.scalar(v, f, &sc.Hostility)
+		case "variants":
+			err = s.scalar(v, f, &sc.Variants)
+		case "goal":
+			goal = v
+		case "budget":
+			if err = s.scalar(v, f, &b.Budget); err == nil && (b.Budget < 1 || b.Budget > 1_000_000) {
+				err = s.errf(v, f, "%d: want 1 to 1,000,000 steps", b.Budget)
+			}
+		case "decisions":
+			if err = s.scalar(v, f, &sc.Decisions); err == nil && (sc.Decisions < 1 || sc.Decisions > 1_000_000) {
+				err = s.errf(v, f, "%d: want 1 to 1,000,000 decisions", sc.Decisions)
+			}
+		case "actions":
+			var a string
+			if err = s.scalar(v, f, &a); err == nil && !task.ActionLevel(a).Valid() {
+				err = s.errf(v, f, "%q: want primitive or skills", a)
+			}
+			sc.Actions = task.ActionLevel(a)
+		case "feedback":
+			var fb string
+			if err = s.scalar(v, f, &fb); err == nil && !task.Feedback(fb).Valid() {
+				err = s.errf(v, f, "%q: want %s", fb, task.FeedbackChoices())
+			}
+			b.Feedback = task.Feedback(fb)
+		case "observability":
+			var o string
+			if err = s.scalar(v, f, &o); err == nil && !task.Observability(o).Valid() {
+				err = s.errf(v, f, "%q: want partial or full", o)
+			}
+			b.Observability = task.Observability(o)
+		case "reward":
+			err = s.reward(v, sc)
+		case "split":
+			var sp string
+			if err = s.scalar(v, f, &sp); err == nil && !task.Split(sp).Valid() {
+				err = s.errf(v, f, "%q: want train or eval", sp)
+			}
+			b.Split = task.Split(sp)
+		case "seeds":
+			var blk Block
+			if err = s.seeds(v, &blk); err == nil {
+				b.From, b.Count = blk.From, blk.Count
+			}
+		case "params":
+			if v.Kind != yaml.SequenceNode {
+				err = s.errf(v, f, "want a list")
+				break
+			}
+			for _, c := range v.Content {
+				var p string
+				if err = s.scalar(c, f, &p); err != nil {
+					break
+				}
+				sc.Params = append(sc.Params, p)
+			}
+		default:
+			err = s.errf(k, f, "unknown field (%s)", strings.Join(scenarioFields, ", "))
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	switch {
+	case sc.Name == "":
+		return b, s.errf(n, "name", "missing")
+	case goal == nil:
+		return b, s.errf(n, "goal", "missing")
+	case b.Budget == 0:
+		return b, s.errf(n, "budget", "missing (the step budget)")
+	}
+	maps := 0
+	for _, f := range []string{"map", "map_file", "grid", "size"} {
+		if seen[f] {
+			maps++
+		}
+	}
+	if maps > 1 {
+		return b, s.errf(n, "map", "give one of map, map_file, grid and size")
+	}
+	if grid > 0 {
+		// An open grass grid, the player at the start (default (0, 0)).
+		start := [2]int{0, 0}
+		if sc.Start != nil {
+			start = *sc.Start
+		}
+		if start[0] < 0 || start[1] < 0 || start[0] >= grid || start[1] >= grid {
+			return b, s.errf(n, "start", "(%d, %d) is outside the %d×%d grid", start[0], start[1], grid, grid)
+		}
+		var m strings.Builder
+		for y := 0; y < grid; y++ {
+			for x := 0; x < grid; x++ {
+				if x == start[0] && y == start[1] {
+					m.WriteByte('@')
+				} else {
+					m.WriteByte('.')
+				}
+			}
+			m.WriteByte('\n')
+		}
+		sc.Map = m.String()
+		sc.Start = nil
+	}
+	if sc.Map != "" {
+		if rows, err := sim.ParseASCII(sc.Map); err == nil {
+			// Keep the map as rows only: the same map with other blank
+			// lines or trailing spaces is the same scenario.
+			sc.Map = strings.Join(rows, "\n") + "\n"
+		}
+	}
+	sc.NoSpawn = !spawn
+	g, achieve, err := s.goal(goal, sc)
+	if err != nil {
+		return b, err
+	}
+	sc.Goal, sc.Achieve = g, achieve
+	if err := sc.Check(); err != nil {
+		at := n
+		if strings.HasPrefix(err.Error(), "map") && mapNode != nil {
+			at = mapNode
+		} else if strings.HasPrefix(err.Error(), "goal") {
+			at = goal
+		}
+		return b, s.errf(at, "", "scenario %s: %v", sc.Name, err)
+	}
+	if sc.Goal.Kind == task.KindSurvive && b.Budget < sc.Goal.Steps {
+		return b, s.errf(n, "budget", "%d is shorter than the survive goal (%d steps): no agent could succeed", b.Budget, sc.Goal.Steps)
+	}
+	return b, nil
+}
+
+// readBeside reads a file named relative to the suite's own file (inside
+// the binary for an embedded suite).
+func (s *Suite) readBeside(name string) ([]byte, error) {
+	if s.embeddedName != "" {
+		return embedded.ReadFile(path.Join("suites", path.Clean("/" + name)[1:]))
+	}
+	return os.ReadFile(filepath.Join(filepath.Dir(s.path), name))
+}
+
+// point reads [x, y].
+func (s *Suite) point(n *yaml.Node, field string) ([2]int, error) {
+	var p [2]int
+	if n.Kind != yaml.SequenceNode || len(n.Content) != 2 {
+		return p, s.errf(n, field, "want [x, y]")
+	}
+	for i := range p {
+		if err := s.scalar(n.Content[i], field, &p[i]); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// objects reads [{kind: cow, at: [x, y]}, …].
+func (s *Suite) objects(n *yaml.Node, sc *task.Scenario) error {
+	if n.Kind != yaml.SequenceNode {
+		return s.errf(n, "objects", "want a list of {kind: K, at: [x, y]}")
+	}
+	for _, c := range n.Content {
+		if c.Kind != yaml.MappingNode {
+			return s.errf(c, "objects", "want {kind: K, at: [x, y]}")
+		}
+		var o task.Placed
+		for i := 0; i+1 < len(c.Content); i += 2 {
+			k, v := c.Content[i], c.Content[i+1]
+			switch k.Value {
+			case "kind":
+				if err := s.scalar(v, "objects.kind", &o.Kind); err != nil {
+					return err
+				}
+			case "at":
+				p, err := s.point(v, "objects.at")
+				if err != nil {
+					return err
+				}
+				o.X, o.Y = p[0], p[1]
+			default:
+				return s.errf(k, "objects."+k.Value, "unknown field (kind, at)")
+			}
+		}
+		sc.Objects = append(sc.Objects, o)
+	}
+	return nil
+}
+
+// reward reads {stage: 0.5, goal: 1.0}.
+func (s *Suite) reward(n *yaml.Node, sc *task.Scenario) error {
+	if n.Kind != yaml.MappingNode {
+		return s.errf(n, "reward", "want {stage: R, goal: R}")
+	}
+	rw := &task.Reward{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var x float64
+		if err := s.scalar(v, "reward."+k.Value, &x); err != nil {
+			return err
+		}
+		tenths := int(math.Round(x * 10))
+		if x < 0 || math.Abs(x*10-float64(tenths)) > 1e-9 {
+			return s.errf(v, "reward."+k.Value, "%v: rewards are tenths (0.5, 1, 2.3)", x)
+		}
+		switch k.Value {
+		case "stage":
+			rw.StageTenths = tenths
+		case "goal":
+			rw.GoalTenths = tenths
+		default:
+			return s.errf(k, "reward."+k.Value, "unknown field (stage, goal)")
+		}
+	}
+	sc.Reward = rw
+	return nil
+}
+
+// goal reads a goal of the goal language: a mapping of one kind.
+//
+//	{obtain: compass} {obtain: {item: wood, count: 3}}
+//	{collect: {item: stone, count: 5}}   (a raw material)
+//	{reach: [x, y]}
+//	{waypoints: [[x, y], …]}  positions, in order
+//	{waypoints: [A, C, B]}    landmarks, in order
+//	{waypoints: {tour: N}}    the first N of the map's corner tour
+//	{sequence: [goal, …]}
+//	{survive: N}
+//	{achievements: N}         N achievements count as success (0: open)
+func (s *Suite) goal(n *yaml.Node, sc *task.Scenario) (task.Goal, int, error) {
+	kinds := "obtain, collect, reach, waypoints, sequence, survive or achievements"
+	if n.Kind != yaml.MappingNode || len(n.Content) != 2 {
+		return task.Goal{}, 0, s.errf(n, "goal", "want one of {%s: …}", kinds)
+	}
+	k, v := n.Content[0], n.Content[1]
+	switch k.Value {
+	case "obtain", "collect":
+		g := task.Goal{Kind: task.KindObtain, Count: 1}
+		if v.Kind == yaml.ScalarNode {
+			g.Item = v.Value
+		} else if v.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				switch f := v.Content[i].Value; f {
+				case "item":
+					g.Item = v.Content[i+1].Value
+				case "count":
+					if err := s.scalar(v.Content[i+1], "goal."+k.Value+".count", &g.Count); err != nil {
+						return g, 0, err
+					}
+				default:
+					return g, 0, s.errf(v.Content[i], "goal."+k.Value+"."+f, "unknown field (item, count)")
+				}
+			}
+		} else {
+			return g, 0, s.errf(v, "goal."+k.Value, "want an item or {item: I, count: N}")
+		}
+		if k.Value == "collect" {
+			r, _ := sim.RulesByName(sc.Ruleset)
+			if r != nil && !isRaw(r, g.Item) {
+				return g, 0, s.errf(v, "goal.collect", "%q is not a raw material of the %s rules (collect is for what the world gives: %s); use obtain", g.Item, sc.Ruleset, strings.Join(raws(r), ", "))
+			}
+		}
+		return g, 0, nil
+	case "reach":
+		p, err := s.point(v, "goal.reach")
+		return task.Reach(p[0], p[1]), 0, err
+	case "waypoints":
+		switch v.Kind {
+		case yaml.MappingNode:
+			if len(v.Content) != 2 || v.Content[0].Value != "tour" {
+				return task.Goal{}, 0, s.errf(v, "goal.waypoints", "want {tour: N}, a list of [x, y] or a list of landmarks")
+			}
+			var count int
+			if err := s.scalar(v.Content[1], "goal.waypoints.tour", &count); err != nil {
+				return task.Goal{}, 0, err
+			}
+			side := sc.Side()
+			tour := Tour(side)
+			if count < 1 || count > len(tour) {
+				return task.Goal{}, 0, s.errf(v.Content[1], "goal.waypoints.tour", "%d: the tour of a %d×%d map has 1 to %d waypoints", count, side, side, len(tour))
+			}
+			var goals []task.Goal
+			for _, p := range tour[:count] {
+				goals = append(goals, task.Reach(p[0], p[1]))
+			}
+			return task.Sequence(goals...), 0, nil
+		case yaml.SequenceNode:
+			if len(v.Content) == 0 {
+				return task.Goal{}, 0, s.errf(v, "goal.waypoints", "empty")
+			}
+			if v.Content[0].Kind == yaml.SequenceNode {
+				var goals []task.Goal
+				for _, c := range v.Content {
+					p, err := s.point(c, "goal.waypoints")
+					if err != nil {
+						return task.Goal{}, 0, err
+					}
+					goals = append(goals, task.Reach(p[0], p[1]))
+				}
+				return task.Sequence(goals...), 0, nil
+			}
+			var order []int
+			for _, c := range v.Content {
+				if c.Kind != yaml.ScalarNode || len(c.Value) != 1 || c.Value[0] < 'A' || c.Value[0] > 'I' {
+					return task.Goal{}, 0, s.errf(c, "goal.waypoints", "%q: a landmark is A to I", c.Value)
+				}
+				order = append(order, int(c.Value[0]-'A'))
+			}
+			return task.Waypoints(order...), 0, nil
+		}
+		return task.Goal{}, 0, s.errf(v, "goal.waypoints", "want a list of [x, y], a list of landmarks or {tour: N}")
+	case "sequence":
+		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+			return task.Goal{}, 0, s.errf(v, "goal.sequence", "want a non-empty list of goals")
+		}
+		var goals []task.Goal
+		for _, c := range v.Content {
+			g, _, err := s.goal(c, sc)
+			if err != nil {
+				return g, 0, err
+			}
+			if g.Kind == task.KindAchievements {
+				return g, 0, s.errf(c, "goal.sequence", "achievements is open-ended: it cannot be a step")
+			}
+			goals = append(goals, g)
+		}
+		return task.Sequence(goals...), 0, nil
+	case "survive":
+		var steps int
+		err := s.scalar(v, "goal.survive", &steps)
+		return task.Survive(steps), 0, err
+	case "achievements":
+		var count int
+		err := s.scalar(v, "goal.achievements", &count)
+		return task.Goal{Kind: task.KindAchievements}, count, err
+	}
+	return task.Goal{}, 0, s.errf(k, "goal."+k.Value, "unknown goal (%s)", kinds)
+}
+
+// Tour is the fixed order of waypoints of {waypoints: {tour: N}} on a
+// side×side map whose player starts at (0, 0): the three far corners
+// ((side-1, 0), (0, side-1), (side-1, side-1)), the centre, then the
+// midpoints of the edges. The multigoal-grid suite's three waypoints are
+// its first three.
+func Tour(side int) [][2]int {
+	e, m := side-1, side/2
+	return [][2]int{{e, 0}, {0, e}, {e, e}, {m, m}, {m, 0}, {0, m}, {e, m}, {m, e}}
+}
+
+// isRaw reports whether item is what a collect rule gives.
+func isRaw(r *sim.Rules, item string) bool {
+	for _, n := range raws(r) {
+		if n == item {
+			return true
+		}
+	}
+	return false
+}
+
+func raws(r *sim.Rules) []string {
+	var out []string
+	for _, c := range r.Collect {
+		out = append(out, r.Items[c.Receive.Item].Name)
+	}
+	return out
+}
+
+// specs lists the episodes of a scenarios entry.
+func (b *ScenarioBlock) specs() []task.Spec {
+	sc := b.Scenario
+	out := make([]task.Spec, 0, b.Count)
+	for i := uint64(0); i < b.Count; i++ {
+		out = append(out, task.Spec{Family: sc.Label(), Tier: task.TierScenario, Split: b.Split, Index: b.From + i,
+			Budget: b.Budget, Feedback: b.Feedback, Observability: b.Observability, Scenario: &sc})
+	}
+	return out
+}

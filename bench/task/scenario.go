@@ -1,0 +1,423 @@
+package task
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/longcraft/longcraft/sim"
+)
+
+// TierScenario is the tier of every scenario's episodes: a scenario sets
+// its own knobs, so no tier's defaults apply.
+const TierScenario = "scenario"
+
+// ActionLevel is what one decision of the agent is: a primitive action
+// (one step) or a skill (bench/skill: several steps).
+type ActionLevel string
+
+// Action levels.
+const (
+	ActionsPrimitive ActionLevel = "primitive"
+	ActionsSkills    ActionLevel = "skills"
+)
+
+// Valid reports whether l is a level.
+func (l ActionLevel) Valid() bool { return l == ActionsPrimitive || l == ActionsSkills }
+
+// Scenario is an episode written by hand instead of drawn by a family's
+// generator: a goal in the goal language, a map (an ASCII map, or a
+// generated world of a given size), the player's start, objects and
+// landmarks at fixed places, an inventory, the ruleset and its knobs, the
+// action level, and the reward. Suite files list them (bench/suite reads
+// the YAML); a spec carries its scenario whole, so traces, results and
+// locks rebuild it without the file.
+type Scenario struct {
+	Name    string `json:"name"`
+	Ruleset string `json:"ruleset"`
+	// Variants draws per-seed rule variants, as the hard tiers do.
+	Variants bool `json:"variants,omitempty"`
+	// Abundance and Hostility scale a generated world's resources and
+	// creatures, in % of classic (0: 100).
+	Abundance int `json:"abundance,omitempty"`
+	Hostility int `json:"hostility,omitempty"`
+	// NoSpawn turns off creature balancing: nothing spawns or despawns,
+	// so the creatures are those of the map or the generator.
+	NoSpawn bool `json:"no_spawn,omitempty"`
+	// Map is an ASCII map (sim's format, square); "" means a generated
+	// world of Size tiles a side.
+	Map  string `json:"map,omitempty"`
+	Size int    `json:"size,omitempty"`
+	// Start moves the player there (nil: the map's @ or the generator's
+	// start).
+	Start     *[2]int        `json:"start,omitempty"`
+	Objects   []Placed       `json:"objects,omitempty"`
+	Landmarks [][2]int       `json:"landmarks,omitempty"` // A, B, … in order
+	Inventory map[string]int `json:"inventory,omitempty"`
+	Goal      Goal           `json:"goal"`
+	// Achieve is how many achievements an achievements goal counts as a
+	// success (0: open-ended, no success).
+	Achieve int `json:"achieve,omitempty"`
+	// Actions is the action level; Decisions the decision budget at the
+	// skill level (0: none beyond the step budget).
+	Actions   ActionLevel `json:"actions,omitempty"`
+	Decisions int         `json:"decisions,omitempty"`
+	Reward    *Reward     `json:"reward,omitempty"`
+	// Params are the overrides of the scenario's own fields a --set or
+	// --sweep applied ("grid=8"), sorted; they are part of its name.
+	Params []string `json:"params,omitempty"`
+}
+
+// Placed is an object at a fixed place: a creature (cow, zombie,
+// skeleton) or a plant.
+type Placed struct {
+	Kind string `json:"kind"`
+	X    int    `json:"x"`
+	Y    int    `json:"y"`
+}
+
+// Reward replaces Crafter's reward for a scenario: StageTenths for each
+// stage of the goal but the last, GoalTenths when the whole goal is
+// reached (tenths, so that sums stay exact).
+type Reward struct {
+	StageTenths int `json:"stage_tenths"`
+	GoalTenths  int `json:"goal_tenths"`
+}
+
+// Label is the scenario's name as results group it: its name and the
+// overrides applied to it ("grid grid=8").
+func (s *Scenario) Label() string {
+	l := s.Name
+	for _, p := range s.Params {
+		l += " " + p
+	}
+	return l
+}
+
+// canonical is the scenario's JSON, the form its episodes' ids hash.
+func (s *Scenario) canonical() string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("scenario %s: %v", s.Name, err)) // plain data: cannot fail
+	}
+	return string(b)
+}
+
+// scenarioKinds are the objects a scenario may place by name.
+var scenarioKinds = map[string]sim.ObjectKind{"cow": sim.ObjCow, "zombie": sim.ObjZombie, "skeleton": sim.ObjSkeleton, "plant": sim.ObjPlant}
+
+// maxScenarioSide bounds a scenario's map side.
+const maxScenarioSide = 256
+
+// Side returns the side of the scenario's world.
+func (s *Scenario) Side() int {
+	if s.Map != "" {
+		rows, err := sim.ParseASCII(s.Map)
+		if err != nil {
+			return 0
+		}
+		return len(rows)
+	}
+	if s.Size == 0 {
+		return sim.DefaultSize
+	}
+	return s.Size
+}
+
+// Check validates the scenario as a whole: its ruleset and knobs, its map,
+// that every position lies on the map, its goal against the rules and the
+// landmarks, and its reward. Errors name the field.
+func (s *Scenario) Check() error {
+	r, err := s.rules(0)
+	if err != nil {
+		return err
+	}
+	if s.Actions != "" && !s.Actions.Valid() {
+		return fmt.Errorf("actions %q: want primitive or skills", s.Actions)
+	}
+	if s.Decisions < 0 || (s.Decisions > 0 && s.Actions != ActionsSkills) {
+		return fmt.Errorf("decisions %d: a decision budget is for actions: skills", s.Decisions)
+	}
+	side := s.Side()
+	if s.Map != "" {
+		rows, err := sim.ParseASCII(s.Map)
+		if err != nil {
+			return fmt.Errorf("map: %w", err)
+		}
+		if len(rows) != len(rows[0]) {
+			return fmt.Errorf("map: %d×%d; scenario maps are square (a trace records one side)", len(rows[0]), len(rows))
+		}
+		if s.Size != 0 {
+			return fmt.Errorf("size: a scenario has a map or a size, not both")
+		}
+		w, err := sim.New(sim.Config{Width: side, Height: side, Rules: r})
+		if err != nil {
+			return fmt.Errorf("map: %w", err)
+		}
+		w.Reset(0)
+		if err := w.LoadASCII(s.Map); err != nil {
+			return fmt.Errorf("map: %w", err)
+		}
+	} else if side < 9 || side > maxScenarioSide {
+		return fmt.Errorf("size %d: a generated world is 9 to %d tiles a side", side, maxScenarioSide)
+	}
+	inside := func(field string, p [2]int) error {
+		if p[0] < 0 || p[1] < 0 || p[0] >= side || p[1] >= side {
+			return fmt.Errorf("%s: (%d, %d) is outside the %d×%d map", field, p[0], p[1], side, side)
+		}
+		return nil
+	}
+	if s.Start != nil {
+		if err := inside("start", *s.Start); err != nil {
+			return err
+		}
+	}
+	for i, o := range s.Objects {
+		if _, ok := scenarioKinds[o.Kind]; !ok {
+			return fmt.Errorf("objects[%d]: kind %q (cow, zombie, skeleton or plant)", i, o.Kind)
+		}
+		if err := inside(fmt.Sprintf("objects[%d]", i), [2]int{o.X, o.Y}); err != nil {
+			return err
+		}
+	}
+	if len(s.Landmarks) > 9 {
+		return fmt.Errorf("landmarks: %d, at most 9 (A to I)", len(s.Landmarks))
+	}
+	for i, l := range s.Landmarks {
+		if err := inside("landmarks["+sim.LandmarkName(i)+"]", l); err != nil {
+			return err
+		}
+	}
+	names := make([]string, 0, len(s.Inventory))
+	for name := range s.Inventory {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		it, ok := r.ItemByName(name)
+		if !ok {
+			return fmt.Errorf("inventory: no item %q in the %s rules", name, r.Name)
+		}
+		if n := s.Inventory[name]; n < 0 || n > int(r.Items[it].Max) {
+			return fmt.Errorf("inventory: %s %d outside 0 to %d", name, n, r.Items[it].Max)
+		}
+	}
+	if err := s.Goal.Validate(r, len(s.Landmarks)); err != nil {
+		return err
+	}
+	var walk func(g *Goal) error
+	walk = func(g *Goal) error {
+		if g.Kind == KindReach {
+			if err := inside("goal reach", [2]int{g.X, g.Y}); err != nil {
+				return err
+			}
+		}
+		for i := range g.Goals {
+			if err := walk(&g.Goals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(&s.Goal); err != nil {
+		return err
+	}
+	if s.Goal.Kind != KindAchievements && s.Achieve != 0 {
+		return fmt.Errorf("achieve: only an achievements goal counts achievements")
+	}
+	if s.Achieve < 0 || s.Achieve > len(r.Achievements) {
+		return fmt.Errorf("achieve %d: the %s rules have %d achievements", s.Achieve, r.Name, len(r.Achievements))
+	}
+	if rw := s.Reward; rw != nil && (rw.StageTenths < 0 || rw.GoalTenths < 0 || rw.StageTenths > 1000 || rw.GoalTenths > 1000) {
+		return fmt.Errorf("reward: stage %.1f, goal %.1f: want 0 to 100", float64(rw.StageTenths)/10, float64(rw.GoalTenths)/10)
+	}
+	return nil
+}
+
+// rules builds the scenario's rules for world seed seed: its ruleset,
+// its knobs, and its variants when asked.
+func (s *Scenario) rules(seed uint64) (*sim.Rules, error) {
+	r, err := sim.RulesByName(s.Ruleset)
+	if err != nil {
+		return nil, fmt.Errorf("ruleset: %w", err)
+	}
+	if s.Abundance < 0 || s.Abundance > 400 || s.Hostility < 0 || s.Hostility > 400 {
+		return nil, fmt.Errorf("abundance %d, hostility %d: want 0 to 400 (%% of classic)", s.Abundance, s.Hostility)
+	}
+	if s.Abundance > 0 {
+		r.Gen.Abundance = s.Abundance
+	}
+	if s.Hostility > 0 {
+		r.Gen.Hostility = s.Hostility
+		scaleHostility(r, s.Hostility)
+	}
+	if s.NoSpawn {
+		for i := range r.Creature.Balance {
+			r.Creature.Balance[i].SpawnP, r.Creature.Balance[i].DespawnP = 0, 0
+		}
+	}
+	if err := r.Compile(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// scaleHostility scales the night spawns of zombies and skeletons to
+// pct % of the ruleset's.
+func scaleHostility(r *sim.Rules, pct int) {
+	for i := range r.Creature.Balance {
+		if r.Creature.Balance[i].Kind == sim.ObjZombie || r.Creature.Balance[i].Kind == sim.ObjSkeleton {
+			b := &r.Creature.Balance[i]
+			b.MinBase = b.MinBase * int32(pct) / 100
+			b.MinLight = b.MinLight * int32(pct) / 100
+			b.MaxBase = b.MaxBase * int32(pct) / 100
+			b.MaxLight = b.MaxLight * int32(pct) / 100
+		}
+	}
+}
+
+// generateScenario fills t from its spec's scenario for world seed t.Seed.
+func (t *Task) generateScenario() error {
+	s := t.Spec.Scenario
+	r, err := s.rules(t.Seed)
+	if err != nil {
+		return err
+	}
+	t.Variants = nil
+	if s.Variants {
+		if r, t.Variants, err = ApplyVariants(r, t.Seed, FamiliesFor(t.Spec.Split)); err != nil {
+			return err
+		}
+	}
+	t.rules = r
+	t.MapSize, t.Ruleset = s.Side(), s.Ruleset
+	t.Goal, t.Achieve = s.Goal, s.Achieve
+	t.Landmarks = slices.Clone(s.Landmarks)
+	t.Actions, t.Decisions, t.Reward = s.Actions, s.Decisions, s.Reward
+	if t.Actions == "" {
+		t.Actions = ActionsPrimitive
+	}
+	if t.Actions == ActionsSkills && t.Decisions == 0 {
+		// A skill that cannot start takes no step: without a decision
+		// budget an agent could fail forever at no cost.
+		t.Decisions = t.Budget
+	}
+	t.Depth, t.Milestones = 0, nil
+	if t.Goal.Kind == KindAchievements {
+		t.Milestones = append(t.Milestones, r.Achievements...)
+	}
+	var items func(g *Goal)
+	items = func(g *Goal) {
+		if g.Kind == KindObtain {
+			if it, ok := r.ItemByName(g.Item); ok {
+				if plan, err := Dependencies(r, it); err == nil {
+					t.Depth = max(t.Depth, plan.Depth)
+					for _, a := range plan.Achievements() {
+						if name := r.Achievements[a]; !slices.Contains(t.Milestones, name) {
+							t.Milestones = append(t.Milestones, name)
+						}
+					}
+				}
+			}
+		}
+		for i := range g.Goals {
+			items(&g.Goals[i])
+		}
+	}
+	items(&t.Goal)
+	w, err := sim.New(sim.Config{Width: t.MapSize, Height: t.MapSize, Rules: r})
+	if err != nil {
+		return err
+	}
+	if err := t.placeScenario(w); err != nil {
+		return err
+	}
+	px, py := w.Player()
+	t.Start = [2]int{px, py}
+	return t.Goal.Validate(r, len(t.Landmarks))
+}
+
+// placeScenario lays the scenario's map, start, objects, landmarks and
+// inventory on w, which has just been reset.
+func (t *Task) placeScenario(w *sim.World) error {
+	s := t.Spec.Scenario
+	w.Reset(t.Seed)
+	if s.Map != "" {
+		if err := w.LoadASCII(s.Map); err != nil {
+			return fmt.Errorf("map: %w", err)
+		}
+	}
+	// On a fixed map a place that does not fit never will: an error. On
+	// a generated world, the next world may fit (errUnfit).
+	unfit := func(err error) error {
+		if s.Map != "" {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUnfit, err)
+	}
+	if s.Start != nil {
+		if err := w.MovePlayer(s.Start[0], s.Start[1]); err != nil {
+			return unfit(fmt.Errorf("start: %w", err))
+		}
+	}
+	for i, o := range s.Objects {
+		obj := sim.Object{X: int16(o.X), Y: int16(o.Y), Kind: scenarioKinds[o.Kind]}
+		if err := w.AddObject(obj); err != nil {
+			return unfit(fmt.Errorf("objects[%d] %s at (%d, %d): %w", i, o.Kind, o.X, o.Y, err))
+		}
+	}
+	for label, p := range t.Landmarks {
+		if err := w.AddObject(sim.Object{X: int16(p[0]), Y: int16(p[1]), Kind: sim.ObjLandmark, Timer: int8(label)}); err != nil {
+			return unfit(fmt.Errorf("landmark %s: %w", sim.LandmarkName(label), err))
+		}
+	}
+	names := make([]string, 0, len(s.Inventory))
+	for name := range s.Inventory {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		it, _ := w.Rules().ItemByName(name)
+		if err := w.SetInventory(it, s.Inventory[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newScenarioTask checks a scenario's spec and fills the fields the spec
+// decides; generateScenario does the rest.
+func newScenarioTask(spec Spec) (*Task, Tier, error) {
+	id := spec.ID()
+	s := spec.Scenario
+	if spec.Tier != TierScenario || spec.Family != s.Label() {
+		return nil, Tier{}, fmt.Errorf("task %s: a scenario's episode has family %q and tier %s, not %q/%q", id, s.Label(), TierScenario, spec.Family, spec.Tier)
+	}
+	if !spec.Split.Valid() {
+		return nil, Tier{}, fmt.Errorf("task %s: split %q (train or eval)", id, spec.Split)
+	}
+	if err := s.Check(); err != nil {
+		return nil, Tier{}, fmt.Errorf("task %s: scenario %s: %w", id, s.Name, err)
+	}
+	t := &Task{Spec: spec, ID: id, Budget: spec.Budget, Feedback: FeedbackFull, Observability: Partial}
+	if t.Budget < 1 {
+		return nil, Tier{}, fmt.Errorf("task %s: scenario %s: no budget", id, s.Name)
+	}
+	if spec.Feedback != "" {
+		if !spec.Feedback.Valid() {
+			return nil, Tier{}, fmt.Errorf("task %s: feedback %q (%s)", id, spec.Feedback, FeedbackChoices())
+		}
+		t.Feedback = spec.Feedback
+	}
+	if spec.Observability != "" {
+		if !spec.Observability.Valid() {
+			return nil, Tier{}, fmt.Errorf("task %s: observability %q (partial, full)", id, spec.Observability)
+		}
+		t.Observability = spec.Observability
+	}
+	if s.Goal.Kind == KindSurvive && t.Budget < s.Goal.Steps {
+		return nil, Tier{}, fmt.Errorf("task %s: budget %d is shorter than the survive goal (%d steps): no agent could succeed", id, t.Budget, s.Goal.Steps)
+	}
+	return t, Tier{Name: TierScenario}, nil
+}
