@@ -22,6 +22,7 @@ import (
 
 	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/policy"
+	"github.com/longcraft/longcraft/bench/skill"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/sim"
@@ -33,6 +34,15 @@ import (
 // the task's world seed, which built-in policies may use but external
 // players are never told.
 type Agent = policy.Policy
+
+// Decider is an agent of the skill level (a task whose Actions are
+// skills): each decision a skill command as text (bench/skill).
+type Decider = skill.Agent
+
+// DeciderMaker is a Maker whose kind also plays the skill level.
+type DeciderMaker interface {
+	MakeDecider(t *task.Task) (Decider, error)
+}
 
 // Failer is an agent that can fail (an external player's transport): a
 // non-nil Err ends the episode as agent_error, and the action returned
@@ -260,6 +270,31 @@ func (s *Source) New(t *task.Task) (Agent, error) {
 	return s.m.Make(t)
 }
 
+// NewDecider returns the skill-level agent for task t, or an error
+// saying that this kind plays primitive actions only.
+func (s *Source) NewDecider(t *task.Task) (Decider, error) {
+	dm, ok := s.m.(DeciderMaker)
+	if !ok {
+		return nil, fmt.Errorf("agent %s plays primitive actions only: task %s is at the skill level (skill-level agents: %s)", s.kind.Usage, t.ID, strings.Join(SkillKinds(), ", "))
+	}
+	return dm.MakeDecider(t)
+}
+
+// SkillKinds names the agents that play the skill level.
+func SkillKinds() []string {
+	var names []string
+	for _, k := range Kinds() {
+		if k.open != nil {
+			if m, err := k.open(k.Name, Options{Recorded: &Recorded{}}); err == nil {
+				if _, ok := m.(DeciderMaker); ok {
+					names = append(names, k.Usage)
+				}
+			}
+		}
+	}
+	return names
+}
+
 // Close releases what the agents share (an exec process).
 func (s *Source) Close() error { return s.m.Close() }
 
@@ -283,10 +318,29 @@ type policyMaker string
 func (p policyMaker) Make(*task.Task) (Agent, error) { return policy.New(string(p)) }
 func (policyMaker) Close() error                     { return nil }
 
+// MakeDecider gives each built-in policy its skill-level counterpart:
+// random draws skills, explorer (the fair baseline) is the learner that
+// reads only the goal and the results it is told, noop idles.
+func (p policyMaker) MakeDecider(t *task.Task) (Decider, error) {
+	switch p {
+	case "random":
+		return &skill.Random{}, nil
+	case "explorer":
+		return skill.NewLearner(t.Goal), nil
+	case "noop":
+		return skill.Idle{}, nil
+	}
+	return nil, fmt.Errorf("agent %s has no skill level", string(p))
+}
+
 type plannerMaker struct{}
 
 func (plannerMaker) Make(t *task.Task) (Agent, error) { return planner.New(t.Goal), nil }
 func (plannerMaker) Close() error                     { return nil }
+
+// MakeDecider is the skill level's ceiling: the oracle that reads the
+// rules and the whole world.
+func (plannerMaker) MakeDecider(t *task.Task) (Decider, error) { return skill.NewOracle(t.Goal), nil }
 
 type recordedMaker struct{ r *Recorded }
 

@@ -59,9 +59,9 @@ type Episode struct {
 	// The skill level (t.Actions == skills): the executor, the decisions
 	// taken, the last skill's result, and the decision of the last
 	// progress (for NoProgress, counted in decisions there).
-	skills       skill.Executor
-	decisions    int
-	lastSkill    skill.Result
+	skills        skill.Executor
+	decisions     int
+	lastSkill     skill.Result
 	failedSkills  int
 	progressAt    int
 	progressStage int

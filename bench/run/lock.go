@@ -33,7 +33,7 @@ func LockSuite(ctx context.Context, s *suite.Suite, nWorkers int, progress func(
 	pool := workers.Pool[*planner.Solver]{Jobs: len(specs), Workers: nWorkers,
 		New: func(int) (*planner.Solver, error) { return &planner.Solver{}, nil }}
 	err := pool.Run(ctx, func(solver *planner.Solver, i int) error {
-		tasks[i], errs[i] = task.Generate(specs[i], solver.Solve)
+		tasks[i], errs[i] = task.GenerateWith(specs[i], certifiers(solver.Solve))
 		if progress != nil {
 			progress(int(done.Add(1)), len(specs))
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/skill"
 
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/agent/remote"
@@ -29,6 +30,27 @@ import (
 // Certify is the certifier of generated tasks: the planner on a copy.
 func Certify(w *sim.World, goal task.Goal, budget int) (bool, int) {
 	return planner.Solve(w, goal, budget)
+}
+
+// CertifySkills is the certifier of skill-level tasks: the oracle (the
+// skill-level planner) plays a copy of the world through the episode core
+// under full observability, within the task's decision and step budgets.
+func CertifySkills(t *task.Task, w *sim.World) (bool, int) {
+	full := *t
+	full.Observability = task.Full
+	c := w.Clone()
+	e := episode.New(&full, c, episode.Options{})
+	o := skill.NewOracle(t.Goal)
+	o.Reset(t.Seed)
+	for !e.Over() {
+		e.SkillText(o.Decide(c, e.LastSkillFull()))
+	}
+	return e.Success(), e.Steps()
+}
+
+// certifiers are the run's certifiers at both action levels.
+func certifiers(primitive task.Certifier) task.Certifiers {
+	return task.Certifiers{Primitive: primitive, Skills: CertifySkills}
 }
 
 // Config is how episodes are played.
@@ -87,8 +109,8 @@ func (p *worker) close() {
 	}
 }
 
-// agent returns the worker's agent for task t.
-func (p *worker) agent(t *task.Task) (agent.Agent, error) {
+// source returns the worker's agent source, opening it on first use.
+func (p *worker) source() (*agent.Source, error) {
 	if p.agents == nil {
 		src, err := agent.Open(p.cfg.Agent, agent.Options{External: p.cfg.External, Recorded: p.cfg.recorded, Worker: p.index,
 			Remote: remote.Connector{}, Context: p.ctx})
@@ -97,7 +119,16 @@ func (p *worker) agent(t *task.Task) (agent.Agent, error) {
 		}
 		p.agents = src
 	}
-	return p.agents.New(t)
+	return p.agents, nil
+}
+
+// agent returns the worker's agent for task t.
+func (p *worker) agent(t *task.Task) (agent.Agent, error) {
+	src, err := p.source()
+	if err != nil {
+		return nil, err
+	}
+	return src.New(t)
 }
 
 // world returns the worker's world for t, reset to t's start.
@@ -136,7 +167,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 		if p.cfg.Certify {
 			cert = Certify
 		}
-		t, err = task.Generate(spec, cert)
+		t, err = task.GenerateWith(spec, certifiers(cert))
 	}
 	if err != nil {
 		res.Err = err.Error()
@@ -144,6 +175,9 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	}
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
 	res.Observability, res.Feedback = string(t.Observability), string(t.Feedback)
+	if t.Actions == task.ActionsSkills {
+		return p.playSkills(res, t)
+	}
 	ag, err := p.agent(t)
 	if err != nil {
 		res.Err = err.Error()
@@ -203,6 +237,44 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	if c, ok := ag.(remote.Coster); ok {
 		externalStats(&res, c.Stats(), p.cfg.PriceIn, p.cfg.PriceOut)
 	}
+	if !p.cfg.Traces {
+		return res, nil, nil
+	}
+	return res, e.Trace(), nil
+}
+
+// playSkills plays a skill-level task: each decision the agent's command,
+// executed by the episode core as primitive steps.
+func (p *worker) playSkills(res results.Result, t *task.Task) (results.Result, *trace.Episode, error) {
+	src, err := p.source()
+	if err != nil {
+		res.Err = err.Error()
+		return res, nil, nil
+	}
+	d, err := src.NewDecider(t)
+	if err != nil {
+		res.Err = err.Error()
+		return res, nil, nil
+	}
+	w, err := p.world(t)
+	if err != nil {
+		res.Err = err.Error()
+		return res, nil, nil
+	}
+	res.Ruleset = w.Rules().Name
+	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
+	if p.cfg.Traces {
+		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.agentLabel(), time.Now().UnixMilli()
+	}
+	d.Reset(t.Seed)
+	e := episode.New(t, w, opts)
+	for !e.Over() {
+		if p.ctx.Err() != nil {
+			return res, nil, errAbandoned
+		}
+		e.SkillText(d.Decide(w, e.LastSkill()))
+	}
+	res.Metrics = e.Metrics()
 	if !p.cfg.Traces {
 		return res, nil, nil
 	}

@@ -342,11 +342,14 @@ func (x *Executor) zombieClose(w *sim.World) bool {
 
 // walkable reports whether the player may step on (tx, ty) as far as the
 // agent knows: a known walkable, non-deadly material with no object seen
-// on it now.
+// on it now, or a tile not seen yet. Paths are planned optimistically
+// through the unseen, as frontier navigation does; this is safe because
+// the next step is always onto an adjacent tile, which is in view and so
+// known, and the path is planned again after every step.
 func (x *Executor) walkable(w *sim.World, tx, ty int) bool {
 	m, ok := x.material(tx, ty)
 	if !ok {
-		return false
+		return true
 	}
 	info := &w.Rules().Materials[m]
 	if !info.Walkable || info.Deadly {

@@ -140,6 +140,24 @@ var errUnfit = errors.New("world unfit for the task")
 // world whose goal already holds at step 0 is never used: it would be a
 // free win.
 func Generate(spec Spec, cert Certifier) (*Task, error) {
+	return GenerateWith(spec, Certifiers{Primitive: cert})
+}
+
+// SkillCertifier plays a skill-level task t on w with full knowledge,
+// within its decision and step budgets, and reports whether it reached
+// the goal and in how many steps.
+type SkillCertifier func(t *Task, w *sim.World) (reached bool, steps int)
+
+// Certifiers certify tasks at each action level. With Primitive set and
+// Skills nil, a skill-level task is an error: it cannot be certified.
+type Certifiers struct {
+	Primitive Certifier
+	Skills    SkillCertifier
+}
+
+// GenerateWith is Generate with a certifier for each action level.
+func GenerateWith(spec Spec, certs Certifiers) (*Task, error) {
+	cert := certs.Primitive
 	t, tier, err := newTask(spec)
 	if err != nil {
 		return nil, err
@@ -170,12 +188,24 @@ func Generate(spec Spec, cert Certifier) (*Task, error) {
 		if cert == nil || t.Goal.Kind == KindAchievements {
 			return t, nil
 		}
-		if ok, steps := cert(w, t.Goal, t.Budget); ok {
+		ok, steps := false, 0
+		if t.Actions == ActionsSkills {
+			if certs.Skills == nil {
+				return nil, fmt.Errorf("task %s: a skill-level task, and no skill-level certifier here", t.ID)
+			}
+			ok, steps = certs.Skills(t, w)
+		} else {
+			ok, steps = cert(w, t.Goal, t.Budget)
+		}
+		if ok {
 			t.Certified, t.PlannerSteps = true, steps
 			return t, nil
 		}
 		// Same split bit, a new world: the next attempt's seed.
 		seed = regenerated(seed)
+	}
+	if spec.Scenario != nil {
+		return nil, fmt.Errorf("task %s: scenario %s: the planner cannot reach its goal within its budget on any of %d worlds: it is not a task any agent can be scored on", t.ID, spec.Scenario.Name, maxAttempts)
 	}
 	return nil, fmt.Errorf("task %s: no certifiable world in %d attempts", t.ID, maxAttempts)
 }

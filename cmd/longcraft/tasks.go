@@ -32,7 +32,11 @@ is told only the line "agent reads".`,
 			if certify {
 				cert = run.Certify
 			}
-			t, err := task.Generate(spec, cert)
+			certs := task.Certifiers{Primitive: cert}
+			if cert != nil {
+				certs.Skills = run.CertifySkills
+			}
+			t, err := task.GenerateWith(spec, certs)
 			if err != nil {
 				return err
 			}
