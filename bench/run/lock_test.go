@@ -37,7 +37,7 @@ func TestEmbeddedLocksAreFresh(t *testing.T) {
 		}
 		specs := s.Expand()
 		for i := 0; i < len(specs); i += step {
-			tk, err := task.Generate(specs[i], Certify)
+			tk, err := task.GenerateWith(specs[i], certifiers(Certify))
 			require.NoError(t, err)
 			want := suite.Locked{ID: tk.ID, Seed: tk.Seed, Goal: tk.Goal.String(), Attempts: tk.Attempts,
 				Certified: tk.Certified, PlannerSteps: tk.PlannerSteps}
