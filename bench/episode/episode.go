@@ -172,18 +172,7 @@ func (e *Episode) Step(a sim.Action) bool {
 	before := e.prog.StagesReached()
 	reached := e.prog.Update(e.w)
 	advanced := reached || e.prog.StagesReached() > before
-	if rw := e.t.Reward; rw != nil {
-		// The scenario's reward: each stage but the last, then the goal.
-		for st := before + 1; st <= e.prog.StagesReached(); st++ {
-			if _, total := e.prog.Stages(); st == total {
-				e.rewardTenths += int64(rw.GoalTenths)
-			} else {
-				e.rewardTenths += int64(rw.StageTenths)
-			}
-		}
-	} else {
-		e.rewardTenths += e.out.RewardTenths()
-	}
+	e.rewardTenths += e.out.RewardTenths()
 	if e.t.Actions == task.ActionsSkills {
 		e.skills.Saw(e.w)
 	}

@@ -6,7 +6,10 @@ import (
 	"html/template"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/task"
@@ -38,8 +41,8 @@ func anytimeChart(rs []results.Result) template.HTML {
 	}
 	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%d steps</text>`, left, top+h+14, left+w, top+h+14, longest)
 	row := 0
-	for _, t := range task.Tiers() {
-		eps := byTier[t.Name]
+	for _, tier := range task.TierOrder() {
+		eps := byTier[tier]
 		if len(eps) == 0 {
 			continue
 		}
@@ -54,9 +57,9 @@ func anytimeChart(rs []results.Result) template.HTML {
 			}
 			fmt.Fprintf(&pts, "%d,%d ", left+w*i/points, top+h-done*h/len(eps))
 		}
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"><title>%s: %d episodes</title></polyline>`, tierColor(t.Name), pts.String(), t.Name, len(eps))
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"><title>%s: %d episodes</title></polyline>`, tierColor(tier), pts.String(), tier, len(eps))
 		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s (%d)</text>`,
-			left+w+12, top+16*row, tierColor(t.Name), left+w+26, top+16*row+9, t.Name, len(eps))
+			left+w+12, top+16*row, tierColor(tier), left+w+26, top+16*row+9, tier, len(eps))
 		row++
 	}
 	b.WriteString(`</svg>`)
@@ -160,9 +163,66 @@ func bars(label string, counts map[string]int, color string) string {
 	return b.String()
 }
 
-// budgetChart draws success against budget for every family × tier ×
-// condition played under more than one budget; "" when none was.
-func budgetChart(gs []results.Group) template.HTML {
+// Sweep is one swept axis of a run, and its chart: success against the
+// axis's values for every line of groups that played under more than one.
+type Sweep struct {
+	Key   string // "budget", or a scenario knob ("grid", "tour", "decisions")
+	Title string
+	Chart template.HTML
+}
+
+// sweepCharts draws one chart per swept axis: the step budget (a
+// --sweep budget=…), and each scenario knob a --set or --sweep changed.
+func sweepCharts(gs []results.Group) []Sweep {
+	var out []Sweep
+	budget := func(g results.Group) (int, bool) { return g.Budget, g.Budget > 0 }
+	lineOf := func(g results.Group) string {
+		return g.Family + "/" + g.Tier + " (" + g.Observability + ", " + g.Feedback + ")"
+	}
+	if c := sweepChart(gs, "budget (steps, log scale)", true, budget, lineOf); c != "" {
+		out = append(out, Sweep{"budget", "Success against budget", c})
+	}
+	var keys []string
+	for _, g := range gs {
+		for k := range g.Params {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		value := func(g results.Group) (int, bool) {
+			v, err := strconv.Atoi(g.Params[key])
+			return v, err == nil && g.Params[key] != ""
+		}
+		// A line is everything but this knob: the scenario, the other
+		// knobs, the condition and the budget.
+		line := func(g results.Group) string {
+			l := g.Scenario
+			var others []string
+			for k, v := range g.Params {
+				if k != key {
+					others = append(others, k+"="+v)
+				}
+			}
+			sort.Strings(others)
+			for _, o := range others {
+				l += " " + o
+			}
+			return fmt.Sprintf("%s (%s, %s, budget %d)", l, g.Observability, g.Feedback, g.Budget)
+		}
+		if c := sweepChart(gs, key, false, value, line); c != "" {
+			out = append(out, Sweep{key, "Success against " + key, c})
+		}
+	}
+	return out
+}
+
+// sweepChart draws success (with its 95% interval; mean steps in each
+// point's title) against value for every line of groups (lineOf) that has
+// two or more values; "" when none has.
+func sweepChart(gs []results.Group, axis string, logScale bool, value func(results.Group) (int, bool), lineOf func(results.Group) string) template.HTML {
 	type line struct {
 		key    string
 		groups []results.Group
@@ -170,7 +230,10 @@ func budgetChart(gs []results.Group) template.HTML {
 	var lines []line
 	at := map[string]int{}
 	for _, g := range gs {
-		k := g.Family + "/" + g.Tier + " (" + g.Observability + ", " + g.Feedback + ")"
+		if _, ok := value(g); !ok {
+			continue
+		}
+		k := lineOf(g)
 		i, ok := at[k]
 		if !ok {
 			i = len(lines)
@@ -179,26 +242,31 @@ func budgetChart(gs []results.Group) template.HTML {
 		}
 		lines[i].groups = append(lines[i].groups, g)
 	}
+	v := func(g results.Group) int { n, _ := value(g); return n }
 	var swept []line
-	lo, hi := math.MaxInt, 0
+	lo, hi := math.MaxInt, math.MinInt
 	for _, l := range lines {
 		if len(l.groups) < 2 {
 			continue
 		}
-		sort.Slice(l.groups, func(i, j int) bool { return l.groups[i].Budget < l.groups[j].Budget })
+		sort.Slice(l.groups, func(i, j int) bool { return v(l.groups[i]) < v(l.groups[j]) })
 		swept = append(swept, l)
-		lo, hi = min(lo, l.groups[0].Budget), max(hi, l.groups[len(l.groups)-1].Budget)
+		lo, hi = min(lo, v(l.groups[0])), max(hi, v(l.groups[len(l.groups)-1]))
 	}
-	if len(swept) == 0 || hi <= lo {
+	if len(swept) == 0 || hi <= lo || (logScale && lo <= 0) {
 		return ""
 	}
 	const w, h, left, top = 460, 180, 44, 10
-	// Budgets are usually spaced by factors: a log scale keeps them apart.
 	x := func(b int) int {
-		return left + int(math.Round(float64(w)*(math.Log(float64(b))-math.Log(float64(lo)))/(math.Log(float64(hi))-math.Log(float64(lo)))))
+		if logScale {
+			// Budgets are usually spaced by factors: a log scale keeps
+			// them apart.
+			return left + int(math.Round(float64(w)*(math.Log(float64(b))-math.Log(float64(lo)))/(math.Log(float64(hi))-math.Log(float64(lo)))))
+		}
+		return left + int(math.Round(float64(w)*float64(b-lo)/float64(hi-lo)))
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success against budget">`, left+w+230, top+h+34)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success against %s">`, left+w+300, top+h+34, template.HTMLEscapeString(axis))
 	for _, p := range []int{0, 25, 50, 75, 100} {
 		y := top + h - p*h/100
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left, left+w, y, y, left-4, y+3, p)
@@ -206,28 +274,31 @@ func budgetChart(gs []results.Group) template.HTML {
 	ticks := map[int]bool{}
 	for _, l := range swept {
 		for _, g := range l.groups {
-			if !ticks[g.Budget] {
-				ticks[g.Budget] = true
-				fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10" text-anchor="middle">%d</text>`, x(g.Budget), top+h+14, g.Budget)
+			if !ticks[v(g)] {
+				ticks[v(g)] = true
+				fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10" text-anchor="middle">%d</text>`, x(v(g)), top+h+14, v(g))
 			}
 		}
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10" text-anchor="middle">budget (steps, log scale)</text>`, left+w/2, top+h+28)
+	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10" text-anchor="middle">%s</text>`, left+w/2, top+h+28, template.HTMLEscapeString(axis))
 	for i, l := range swept {
 		color := familyColor(l.groups[0].Family)
+		if len(swept) > 1 {
+			color = palette[i%len(palette)]
+		}
 		var pts bytes.Buffer
 		for _, g := range l.groups {
-			px, py := x(g.Budget), top+h-int(math.Round(g.Rate*h))
+			px, py := x(v(g)), top+h-int(math.Round(g.Rate*h))
 			fmt.Fprintf(&pts, "%d,%d ", px, py)
 			steps := "–"
 			if st, ok := g.Metrics["steps"]; ok && st.N > 0 {
 				steps = fmt.Sprintf("%.0f", st.Mean)
 			}
-			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s"/><circle cx="%d" cy="%d" r="3" fill="%s"><title>%s at budget %d: %.1f%% [%.1f, %.1f] of %d, mean steps %s</title></circle>`,
+			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s"/><circle cx="%d" cy="%d" r="3" fill="%s"><title>%s at %s %d: %.1f%% [%.1f, %.1f] of %d, mean steps %s</title></circle>`,
 				px, px, top+h-int(math.Round(g.Low*h)), top+h-int(math.Round(g.High*h)), color, px, py, color,
-				template.HTMLEscapeString(l.key), g.Budget, 100*g.Rate, 100*g.Low, 100*g.High, g.Episodes, steps)
+				template.HTMLEscapeString(l.key), template.HTMLEscapeString(strings.Fields(axis)[0]), v(g), 100*g.Rate, 100*g.Low, 100*g.High, g.Episodes, steps)
 		}
-		dash := []string{"", "6,3", "2,2", "8,2,2,2", "1,3"}[min(task.TierRank(l.groups[0].Tier), 4)]
+		dash := []string{"", "6,3", "2,2", "8,2,2,2", ""}[min(task.TierRank(l.groups[0].Tier), 4)] // scenarios: solid
 		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>`, color, dash, pts.String())
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="%s">%s</text>`, left+w+10, top+10+14*i, color, template.HTMLEscapeString(l.key))
 	}

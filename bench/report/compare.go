@@ -115,8 +115,8 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			}
 			c.Groups[k] = append(c.Groups[k], g)
 		}
-		for _, t := range task.Tiers() {
-			if ts := byTier[t.Name]; ts != nil {
+		for _, t := range task.TierOrder() {
+			if ts := byTier[t]; ts != nil {
 				ts.Rate = results.Fraction(ts.Successes, ts.Episodes)
 				ts.Low, ts.High = results.Wilson(ts.Successes, ts.Episodes)
 				c.Tiers = append(c.Tiers, *ts)

@@ -55,9 +55,7 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 	}
 	var out []Paired
 	scopes := []string{}
-	for _, t := range task.Tiers() {
-		scopes = append(scopes, t.Name)
-	}
+	scopes = append(scopes, task.TierOrder()...)
 	scopes = append(scopes, "all tiers")
 	for _, scope := range scopes {
 		in := func(r *results.Result) bool { return r.Err == "" && (scope == "all tiers" || r.Spec.Tier == scope) }

@@ -11,6 +11,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"html/template"
 	"math"
 	"sort"
@@ -35,7 +36,7 @@ type reportView struct {
 	Anytime  template.HTML    // success by step, per tier
 	Achieved template.HTML    // per-achievement unlock rates of achievements episodes
 	Reasons  template.HTML    // failed actions by reason, and failed episodes by end
-	Budgets  template.HTML    // success against budget, when groups differ only by it (a sweep)
+	Sweeps   []Sweep          // success against each swept axis (budget, scenario knobs)
 	All      []results.Metric // every declared metric, for the definitions
 	Cols     []results.Metric // the per-group table's metrics
 	XCols    []results.Metric // the external agents' table's
@@ -52,7 +53,7 @@ func reportData(s results.Summary, rs []results.Result) reportView {
 	v.Anytime = anytimeChart(rs)
 	v.Achieved = achievementChart(rs)
 	v.Reasons = reasonChart(rs)
-	v.Budgets = budgetChart(s.Groups)
+	v.Sweeps = sweepCharts(s.Groups)
 	for _, m := range results.Metrics() {
 		if m.External {
 			v.XCols = append(v.XCols, m)
@@ -86,7 +87,7 @@ func reportData(s results.Summary, rs []results.Result) reportView {
 // per family × tier, grouped by tier.
 func successChart(gs []results.Group) template.HTML {
 	const barW, gap, h, top, left = 22, 6, 180, 20, 40
-	tiers := []string{"easy", "medium", "hard", "expert"}
+	tiers := task.TierOrder()
 	byTier := map[string][]results.Group{}
 	for _, g := range gs {
 		byTier[g.Tier] = append(byTier[g.Tier], g)
@@ -133,16 +134,22 @@ func successChart(gs []results.Group) template.HTML {
 	return template.HTML(b.String())
 }
 
+// palette is the charts' colours, in order.
+var palette = [...]string{"#7b5ea7", "#3a7ca5", "#2f9e6e", "#d08c2f", "#c0504d", "#6d6d6d", "#b5651d", "#1b998b", "#e84855", "#5c6bc0"}
+
 // familyColor is a family's colour: its place in task.Families, so a new
 // family gets one of its own.
 func familyColor(f string) string {
-	palette := []string{"#7b5ea7", "#3a7ca5", "#2f9e6e", "#d08c2f", "#c0504d", "#6d6d6d", "#b5651d", "#1b998b", "#e84855", "#5c6bc0"}
 	for i, name := range task.Families() {
 		if name == f {
 			return palette[i%len(palette)]
 		}
 	}
-	return "#999"
+	// A scenario's label: a colour of its own, the same in every chart
+	// and run.
+	h := fnv.New32a()
+	h.Write([]byte(f))
+	return palette[h.Sum32()%uint32(len(palette))]
 }
 
 // histogram draws the distribution of xs in 20 bins over [0, max] (max 0:
@@ -222,9 +229,9 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 {{if .S.Progression}}Achievements episodes: Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}%.{{end}}</p>
 <h2>Success by tier and family</h2>
 {{.Success}}
-{{if .Budgets}}<h2>Success against budget</h2>
-<p>Each family × tier (and condition) played under several step budgets (a <code>--sweep budget=…</code>): success with its 95% Wilson interval at each budget; steps are the mean steps taken.</p>
-{{.Budgets}}{{end}}
+{{range .Sweeps}}<h2>{{.Title}}</h2>
+<p>{{if eq .Key "budget"}}Each family × tier (and condition) played under several step budgets (a <code>--sweep budget=…</code>){{else}}Each scenario played under several values of <code>{{.Key}}</code> (a <code>--sweep {{.Key}}=…</code> or <code>--set</code>), the rest equal{{end}}: success with its 95% Wilson interval at each value; hover a point for the mean steps taken.</p>
+{{.Chart}}{{end}}
 <h2>Success by step (anytime)</h2>
 <p>The fraction of a tier's episodes that had reached their goal by each step: where the curve rises is when the agent solves things; its end is the tier's success.</p>
 {{.Anytime}}

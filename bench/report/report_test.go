@@ -173,11 +173,28 @@ func TestBudgetChart(t *testing.T) {
 	g := func(budget int, rate float64) results.Group {
 		return results.Group{Family: "obtain", Tier: "easy", Observability: "partial", Feedback: "full", Budget: budget, Episodes: 10, Rate: rate, Low: rate / 2, High: rate}
 	}
-	chart := string(budgetChart([]results.Group{g(100, 0.2), g(400, 0.9), g(200, 0.5)}))
+	charts := sweepCharts([]results.Group{g(100, 0.2), g(400, 0.9), g(200, 0.5)})
+	require.Len(t, charts, 1)
+	chart := string(charts[0].Chart)
 	assert.Contains(t, chart, "obtain/easy (partial, full) at budget 100: 20.0%")
 	assert.Contains(t, chart, "at budget 400: 90.0%")
 	assert.Less(t, strings.Index(chart, "budget 100:"), strings.Index(chart, "budget 200:"), "in budget order")
-	assert.Empty(t, string(budgetChart([]results.Group{g(100, 0.2)})), "one budget: no chart")
+	assert.Empty(t, sweepCharts([]results.Group{g(100, 0.2)}), "one budget: no chart")
+}
+
+// TestScenarioSweepCharts: a sweep over two scenario knobs draws one chart
+// per knob, each line holding the other knob fixed.
+func TestScenarioSweepCharts(t *testing.T) {
+	g := func(grid, tour string, rate float64) results.Group {
+		return results.Group{Family: "grid grid=" + grid + " tour=" + tour, Tier: "scenario", Scenario: "grid", Params: map[string]string{"grid": grid, "tour": tour},
+			Observability: "full", Feedback: "full", Budget: 200, Episodes: 20, Rate: rate, Low: rate / 2, High: rate}
+	}
+	charts := sweepCharts([]results.Group{g("6", "2", 0.9), g("12", "2", 0.3), g("6", "3", 0.8), g("12", "3", 0.1)})
+	require.Len(t, charts, 2)
+	assert.Equal(t, "grid", charts[0].Key)
+	assert.Equal(t, "tour", charts[1].Key)
+	assert.Contains(t, string(charts[0].Chart), "grid tour=3 (full, full, budget 200) at grid 12: 10.0%")
+	assert.Contains(t, string(charts[1].Chart), "grid grid=6 (full, full, budget 200) at tour 2: 90.0%")
 }
 
 // TestComparisonCellsStayUnderTheirRun: runs that played different groups

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/longcraft/longcraft/bench/task"
 )
 
 // Metric is one per-episode metric, declared once: the summary aggregates
@@ -36,6 +38,16 @@ func Metrics() []Metric {
 		{Name: "steps", Title: "steps", Column: "steps", Unit: "steps", Range: "0 to the budget", Histogram: true,
 			Definition:  "Steps taken before the episode ended (goal, death, budget, or a host's stop).",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.Steps), true }},
+		{Name: "decisions", Title: "decisions", Column: "decide", Unit: "decisions", Range: "0 to the decision budget",
+			Definition:  "The agent's choices: skills at the skill level (each runs as many steps as it takes, and a skill that cannot start takes none), steps at the primitive level, where every decision is one step.",
+			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.Decisions), true }},
+		{Name: "skills_failed", Title: "failed skills", Unit: "fraction", Range: "0–1", Percent: true,
+			Definition:  "Skills that did not succeed (could not start, were interrupted, or failed) over decisions: at the skill level, how often the agent chose a skill it could not carry out.",
+			NotMeasured: "a primitive-level episode",
+			Of: func(r Result) (float64, bool) {
+				skills := r.Spec.Scenario != nil && r.Spec.Scenario.Actions == task.ActionsSkills
+				return Fraction(r.SkillsFailed, r.Decisions), skills && r.Decisions > 0
+			}},
 		{Name: "return", Title: "return", Unit: "reward", Range: "any",
 			Definition:  "Crafter's reward summed over the episode: +1 for each step that unlocks an achievement for the first time, ±0.1 per health point gained or lost.",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return r.Return, true }},
@@ -64,13 +76,17 @@ func Metrics() []Metric {
 			Definition:  "Failed actions that repeat the previous failed action with nothing succeeding in between, over failed actions.",
 			NotMeasured: "no action failed", Of: func(r Result) (float64, bool) { return r.RepeatedFailures, r.FailedActions > 0 }},
 		{Name: "task_reward", Title: "task reward", Unit: "reward", Range: "0 to 0.5 × (stages − 1) + 1",
-			Definition:  "The task's reward in the multi-goal style: +0.5 for each intermediate stage reached (waypoints, obtain then return), +1.0 for the goal; a one-stage task gives 1 or 0. Reported beside Crafter's return.",
+			Definition:  "The task's reward in the multi-goal style: +0.5 for each intermediate stage reached (waypoints, obtain then return), +1.0 for the goal; a one-stage task gives 1 or 0. A scenario's reward field sets other weights. Reported beside Crafter's return.",
 			NotMeasured: always, Of: func(r Result) (float64, bool) {
-				reward := 0.5 * float64(min(r.Stages, max(r.StagesTotal-1, 0)))
-				if r.Success {
-					reward++
+				stage, goal := 5, 10 // tenths
+				if sc := r.Spec.Scenario; sc != nil && sc.Reward != nil {
+					stage, goal = sc.Reward.StageTenths, sc.Reward.GoalTenths
 				}
-				return reward, true
+				tenths := stage * min(r.Stages, max(r.StagesTotal-1, 0))
+				if r.Success {
+					tenths += goal
+				}
+				return float64(tenths) / 10, true
 			}},
 		{Name: "stages", Title: "stages", Unit: "fraction", Range: "0–1", Percent: true,
 			Definition:  "Sub-goals (the goal's leaf stages) reached over those it has: the trajectory-level completion of a multi-stage goal.",
@@ -194,8 +210,18 @@ func WriteTable(w io.Writer, s Summary) error {
 		budgets[k][g.Budget] = true
 		swept = swept || len(budgets[k]) > 1
 	}
+	// The family column fits the longest label (a scenario's with its
+	// knobs: "grid grid=12 tour=3").
+	fw := 14
+	for _, g := range s.Groups {
+		fw = max(fw, len(g.Family))
+	}
+	tw := 7
+	for _, g := range s.Groups {
+		tw = max(tw, len(g.Tier))
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-14s %-7s %-14s", "family", "tier", "view/feedback")
+	fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
 	if swept {
 		fmt.Fprintf(&b, " %7s", "budget")
 	}
@@ -209,7 +235,7 @@ func WriteTable(w io.Writer, s Summary) error {
 		if g.Observability != "" {
 			cond = g.Observability + "/" + g.Feedback
 		}
-		fmt.Fprintf(&b, "%-14s %-7s %-14s", g.Family, g.Tier, cond)
+		fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, g.Family, tw, g.Tier, cond)
 		if swept {
 			if g.Budget > 0 {
 				fmt.Fprintf(&b, " %7d", g.Budget)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/score"
@@ -33,15 +34,19 @@ type Group struct {
 	Feedback      string `json:"feedback,omitempty"`
 	// The step budget (a sweep over budgets plays one family × tier under
 	// several: each is a group of its own).
-	Budget    int             `json:"budget,omitempty"`
-	Episodes  int             `json:"episodes"`
-	Successes int             `json:"successes"`
-	Rate      float64         `json:"success_rate"`
-	Low       float64         `json:"success_low"`  // 95% Wilson interval
-	High      float64         `json:"success_high"` //
-	Ends      map[string]int  `json:"ends"`         // goal, death, budget, no_progress, timeout, error
-	Metrics   map[string]Stat `json:"metrics"`
-	Failed    []string        `json:"failed"` // ids of the episodes that did not reach their goal
+	Budget int `json:"budget,omitempty"`
+	// A scenario's name, and the knobs a --set or --sweep changed
+	// ("grid": "8"), which its family label lists too.
+	Scenario  string            `json:"scenario,omitempty"`
+	Params    map[string]string `json:"params,omitempty"`
+	Episodes  int               `json:"episodes"`
+	Successes int               `json:"successes"`
+	Rate      float64           `json:"success_rate"`
+	Low       float64           `json:"success_low"`  // 95% Wilson interval
+	High      float64           `json:"success_high"` //
+	Ends      map[string]int    `json:"ends"`         // goal, death, budget, no_progress, timeout, error
+	Metrics   map[string]Stat   `json:"metrics"`
+	Failed    []string          `json:"failed"` // ids of the episodes that did not reach their goal
 	// External agents' cost: totals over the group, and tokens per success
 	// (null, not measured, when nothing succeeded).
 	Calls            int             `json:"model_calls"`
@@ -163,7 +168,7 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
+			return LabelLess(keys[i][0], keys[j][0])
 		}
 		if ri, rj := task.TierRank(keys[i][1]), task.TierRank(keys[j][1]); ri != rj {
 			return ri < rj
@@ -182,11 +187,44 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 		g := group(k[0], k[1], groups[k])
 		g.Observability, g.Feedback = k[2], k[3]
 		g.Budget, _ = strconv.Atoi(k[4])
+		if sc := groups[k][0].Spec.Scenario; sc != nil {
+			g.Scenario = sc.Name
+			for _, p := range sc.Params {
+				if key, v, ok := strings.Cut(p, "="); ok {
+					if g.Params == nil {
+						g.Params = map[string]string{}
+					}
+					g.Params[key] = v
+				}
+			}
+		}
 		s.Groups = append(s.Groups, g)
 	}
 	s.Overall = group("all", "all", rs)
 	s.Overall.Failed = nil // listed per group
 	return s
+}
+
+// LabelLess orders family labels word by word, reading the numbers of
+// "key=N" words as numbers: "grid grid=6" before "grid grid=12".
+func LabelLess(a, b string) bool {
+	wa, wb := strings.Fields(a), strings.Fields(b)
+	for i := 0; i < len(wa) && i < len(wb); i++ {
+		if wa[i] == wb[i] {
+			continue
+		}
+		ka, va, oka := strings.Cut(wa[i], "=")
+		kb, vb, okb := strings.Cut(wb[i], "=")
+		if oka && okb && ka == kb {
+			na, errA := strconv.Atoi(va)
+			nb, errB := strconv.Atoi(vb)
+			if errA == nil && errB == nil {
+				return na < nb
+			}
+		}
+		return wa[i] < wb[i]
+	}
+	return len(wa) < len(wb)
 }
 
 // budget is the step budget an episode played under: its spec's, or its

@@ -9,6 +9,7 @@ import (
 
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
@@ -74,7 +75,8 @@ func TestReferenceSetupsSeparateTheAgents(t *testing.T) {
 			if res.Success {
 				won++
 			}
-			ret += res.Return
+			reward, _ := taskReward(res)
+			ret += reward
 		}
 		return float64(won) / float64(n), ret / float64(n)
 	}
@@ -90,6 +92,16 @@ func TestReferenceSetupsSeparateTheAgents(t *testing.T) {
 	assert.Less(t, wRandom, wPlanner)
 	assert.Equal(t, 1.0, wPlanner)
 	assert.InDelta(t, 2.0, ret, 1e-9, "0.5 + 0.5 + 1.0")
+}
+
+// taskReward reads the task_reward metric of a result.
+func taskReward(r results.Result) (float64, bool) {
+	for _, m := range results.Metrics() {
+		if m.Name == "task_reward" {
+			return m.Of(r)
+		}
+	}
+	panic("no task_reward metric")
 }
 
 // TestSkillTaskRefusesPrimitiveAgents: a skill-level task played by an

@@ -77,9 +77,11 @@ type Placed struct {
 	Y    int    `json:"y"`
 }
 
-// Reward replaces Crafter's reward for a scenario: StageTenths for each
-// stage of the goal but the last, GoalTenths when the whole goal is
-// reached (tenths, so that sums stay exact).
+// Reward sets the weights of a scenario's task reward (the task_reward
+// metric; Crafter's reward, the return, is unchanged): StageTenths for
+// each stage of the goal but the last, GoalTenths when the whole goal is
+// reached, in tenths so that sums stay exact. Without one, a stage is
+// worth 0.5 and the goal 1.0.
 type Reward struct {
 	StageTenths int `json:"stage_tenths"`
 	GoalTenths  int `json:"goal_tenths"`
@@ -294,7 +296,7 @@ func (t *Task) generateScenario() error {
 	t.MapSize, t.Ruleset = s.Side(), s.Ruleset
 	t.Goal, t.Achieve = s.Goal, s.Achieve
 	t.Landmarks = slices.Clone(s.Landmarks)
-	t.Actions, t.Decisions, t.Reward = s.Actions, s.Decisions, s.Reward
+	t.Actions, t.Decisions = s.Actions, s.Decisions
 	if t.Actions == "" {
 		t.Actions = ActionsPrimitive
 	}

@@ -87,8 +87,6 @@ type Task struct {
 	// skills); Decisions the decision budget at the skill level (0: none).
 	Actions   ActionLevel
 	Decisions int
-	// Reward replaces Crafter's reward when a scenario sets one.
-	Reward *Reward
 
 	rules     *sim.Rules
 	statement string // free play's own statement; "" for a generated task

@@ -58,6 +58,17 @@ func TierRank(name string) int {
 	return len(tiers)
 }
 
+// TierOrder names the tiers in the order summaries, charts and
+// comparisons list them: the four tiers, easiest first, then the
+// scenarios' (TierScenario), which set their own knobs.
+func TierOrder() []string {
+	var names []string
+	for _, t := range Tiers() {
+		names = append(names, t.Name)
+	}
+	return append(names, TierScenario)
+}
+
 // TierByName returns the named tier.
 func TierByName(name string) (Tier, error) {
 	for _, t := range Tiers() {
