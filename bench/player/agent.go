@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/longcraft/longcraft/bench/protocol"
+	"github.com/longcraft/longcraft/bench/skill"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/render"
@@ -46,11 +47,12 @@ type Agent struct {
 	obs  *protocol.Builder
 	ctx  context.Context
 
-	stats   Stats
-	err     error
-	invalid string // why the last reply was rejected
-	note    trace.Note
-	noted   bool
+	stats     Stats
+	err       error
+	decisions int    // decisions asked this episode (the skill level)
+	invalid   string // why the last reply was rejected
+	note      trace.Note
+	noted     bool
 	// The last reply's prediction, scored when its outcome arrives,
 	// against the outcome in full (Observed), whatever the feedback level
 	// let the player read.
@@ -72,7 +74,7 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 // Reset starts the episode on the player's side. The world seed is the
 // runner's agent interface's; it is not passed on to the player.
 func (a *Agent) Reset(uint64) {
-	a.stats, a.err, a.invalid, a.expect, a.noted, a.hasFull = Stats{}, nil, "", nil, false, false
+	a.stats, a.err, a.invalid, a.expect, a.noted, a.hasFull, a.decisions = Stats{}, nil, "", nil, false, false, 0
 	if err := a.p.Reset(a.ctx, a.t.Describe()); err != nil {
 		a.err = fmt.Errorf("agent reset: %w", err)
 	}
@@ -134,6 +136,45 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	}
 	act, _ := r.ActionByName(reply.Action)
 	return act
+}
+
+// Decide asks the player for the next skill (skill.Agent): the
+// observation at the skill level, the reply's action a skill command. An
+// invalid reply is counted and returned as it came, so that the episode
+// plays it as an invalid decision (no step, one decision); a transport
+// error ends the episode (Err).
+func (a *Agent) Decide(w *sim.World, last *skill.Result) string {
+	if a.err != nil {
+		return ""
+	}
+	obs := a.obs.ObserveSkill(w, last, max(a.t.Decisions-a.decisions, 0))
+	a.decisions++
+	if a.opts.InvalidNotice && a.invalid != "" {
+		obs.Invalid = "your last reply was not understood and cost a decision: " + a.invalid
+	}
+	ctx := a.ctx
+	if a.opts.StepTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.opts.StepTimeout)
+		defer cancel()
+	}
+	start := time.Now()
+	raw, u, err := a.p.Act(ctx, obs)
+	a.stats.Add(u)
+	a.note, a.noted = trace.Note{Raw: raw, Tokens: u.PromptTokens + u.CompletionTokens, LatencyMs: int(time.Since(start).Milliseconds())}, true
+	if err != nil {
+		a.err = fmt.Errorf("agent: %w", err)
+		return ""
+	}
+	reply, err := protocol.ParseSkillReply(raw, w.Rules())
+	if err != nil {
+		a.stats.Invalid++
+		a.invalid = err.Error()
+		return reply.Action // the episode says why it is not a skill
+	}
+	a.invalid = ""
+	a.note.Reasoning = reply.Reason
+	return reply.Action
 }
 
 // observe builds the observation of w through the one builder, adding the

@@ -429,7 +429,11 @@ func (p *OpenAI) request(obs *protocol.Observation, text string) openAIRequest {
 		task = p.task
 	}
 	msgs := make([]openAIMessage, 0, 2+2*len(p.history))
-	msgs = append(msgs, openAIMessage{Role: "system", Content: openAISystemPrompt(task, obs.Actions)})
+	system := openAISystemPrompt(task, obs.Actions)
+	if obs.Level == "skills" {
+		system = SkillPrompt(task, obs.Actions)
+	}
+	msgs = append(msgs, openAIMessage{Role: "system", Content: system})
 	for _, t := range p.history {
 		msgs = append(msgs,
 			openAIMessage{Role: "user", Content: t.obs},
@@ -481,6 +485,30 @@ where expect.inventory lists the changes you expect. An invalid reply wastes the
 	return b.String()
 }
 
+// SkillPrompt is the system prompt of a skill-level task: the game, the
+// task, the skills with their arguments (skill.Forms) and the reply
+// format. docs/skills.md quotes it (TestSkillPromptDocumented).
+func SkillPrompt(task string, forms []string) string {
+	var b strings.Builder
+	b.WriteString("You play Longcraft, a Crafter-like 2D survival and crafting world seen from above on a grid. ")
+	b.WriteString("Each decision you choose one skill; the game carries it out step by step and tells you how it went. ")
+	b.WriteString("Some things need others first, and you are not told which: a skill that cannot start says so, and at the fullest feedback what is missing.\n\n")
+	if task = strings.TrimSpace(task); task == "" {
+		task = "Your task: (none stated)"
+	}
+	b.WriteString(task) // Task.Describe: "Your task: …"
+	b.WriteString("\n\nSkills:\n")
+	for _, f := range forms {
+		b.WriteString("- " + f + "\n")
+	}
+	b.WriteString(`
+Each result reads {"skill": "...", "ok": true|false, "reason": "...", "missing": [...], "steps": N}; reasons: missing_precondition, not_found (not seen yet: explore), unreachable, interrupted (by a zombie, the night, damage or death), failed, not_needed, stuck, invalid.
+Reply with ONE JSON object and nothing else:
+{"action": "<one skill, e.g. collect wood>", "reason": "<short explanation>"}
+An invalid reply wastes the decision.`)
+	return b.String()
+}
+
 // openAIOutcomeKinds lists the simulation's outcome kind names.
 func openAIOutcomeKinds() []string {
 	var names []string
@@ -498,11 +526,25 @@ func openAIOutcomeKinds() []string {
 // text.
 func renderOpenAIObservation(obs *protocol.Observation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Step %d, budget left %d.\n", obs.Step, obs.BudgetLeft)
-	if obs.LastOutcome != "" {
-		fmt.Fprintf(&b, "Last outcome: %s\n", obs.LastOutcome)
+	skills := obs.Level == "skills"
+	switch {
+	case skills:
+		fmt.Fprintf(&b, "Step %d, steps left %d, decisions left %d.\n", obs.Step, obs.BudgetLeft, obs.DecisionsLeft)
+		if obs.Skill != nil {
+			if j, err := json.Marshal(obs.Skill); err == nil {
+				fmt.Fprintf(&b, "Last skill: %s\n", j)
+			}
+		}
+	default:
+		fmt.Fprintf(&b, "Step %d, budget left %d.\n", obs.Step, obs.BudgetLeft)
+		if obs.LastOutcome != "" {
+			fmt.Fprintf(&b, "Last outcome: %s\n", obs.LastOutcome)
+		}
 	}
-	if obs.Invalid != "" {
+	switch {
+	case obs.Invalid != "" && skills:
+		fmt.Fprintf(&b, "Your previous reply was invalid (%s) and cost a decision. Reply with one JSON object whose \"action\" is one skill.\n", obs.Invalid)
+	case obs.Invalid != "":
 		fmt.Fprintf(&b, "Your previous reply was invalid (%s) and was played as noop. Reply with one JSON object whose \"action\" is one of the actions.\n", obs.Invalid)
 	}
 	if t := strings.TrimRight(obs.Text, "\n"); t != "" {

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 
+	"github.com/longcraft/longcraft/bench/skill"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
@@ -85,6 +86,21 @@ func (b *Builder) Statement() string { return b.statement }
 
 // Actions lists the action names an agent may answer, in ruleset order.
 func (b *Builder) Actions() []string { return b.actions }
+
+// ObserveSkill builds a skill-level observation of w after the skill
+// result last (already filtered by the feedback level: nil at none and
+// before the first decision), with decisionsLeft of the decision budget.
+// The world's text, symbolic view and image are Observe's; the last
+// primitive outcome is left out (the skill's result says what happened).
+func (b *Builder) ObserveSkill(w *sim.World, last *skill.Result, decisionsLeft int) *Observation {
+	obs := b.Observe(w, nil)
+	obs.Level, obs.Skill, obs.DecisionsLeft = string(task.ActionsSkills), last, decisionsLeft
+	obs.Actions = skill.Forms(w.Rules())
+	if last != nil {
+		obs.LastOutcome = last.Text()
+	}
+	return obs
+}
 
 // Observe builds the observation of w after the outcome last (nil before
 // the first step). last may be the outcome in full or already filtered:

@@ -17,7 +17,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/longcraft/longcraft/bench/skill"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/sim"
 )
 
 // Observation is what an agent receives each step, on every transport.
@@ -44,6 +46,14 @@ type Observation struct {
 	Step       int          `json:"step"`
 	BudgetLeft int          `json:"budget_left"`
 	Actions    []string     `json:"actions"`
+	// At the skill level (Level "skills"): Actions lists the skill forms
+	// (docs/skills.md), the reply's action is one command ("collect
+	// wood"), Skill is the last skill's result as the feedback level lets
+	// the agent read it (absent at none and before the first decision),
+	// and DecisionsLeft counts down the decision budget.
+	Level         string        `json:"level,omitempty"`
+	Skill         *skill.Result `json:"skill,omitempty"`
+	DecisionsLeft int           `json:"decisions_left,omitempty"`
 }
 
 // Reply is a player's answer.
@@ -98,6 +108,29 @@ func ParseReply(raw string, actions []string) (Reply, error) {
 		}
 	}
 	return r, fmt.Errorf("%w: unknown action %q", ErrInvalid, r.Action)
+}
+
+// ParseSkillReply reads a skill-level reply: the same JSON object, whose
+// action is a skill command that must parse under rules r. It returns
+// the command as text.
+func ParseSkillReply(raw string, r *sim.Rules) (Reply, error) {
+	var rep Reply
+	if len(raw) > maxReply {
+		return rep, fmt.Errorf("%w: %d bytes, at most %d", ErrInvalid, len(raw), maxReply)
+	}
+	obj := extractObject(raw)
+	if obj == "" {
+		return rep, fmt.Errorf("%w: no JSON object with an \"action\" in the reply", ErrInvalid)
+	}
+	if err := json.NewDecoder(strings.NewReader(obj)).Decode(&rep); err != nil {
+		return Reply{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	c, err := skill.Parse(rep.Action, r)
+	if err != nil {
+		return rep, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	rep.Action = c.String()
+	return rep, nil
 }
 
 // extractObject returns the first balanced {...} of s that mentions

@@ -266,15 +266,36 @@ func (p *worker) playSkills(res results.Result, t *task.Task) (results.Result, *
 	if p.cfg.Traces {
 		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.agentLabel(), time.Now().UnixMilli()
 	}
+	failer, _ := d.(agent.Failer)
+	annotator, _ := d.(agent.Annotator)
 	d.Reset(t.Seed)
 	e := episode.New(t, w, opts)
 	for !e.Over() {
 		if p.ctx.Err() != nil {
 			return res, nil, errAbandoned
 		}
-		e.SkillText(d.Decide(w, e.LastSkill()))
+		c := d.Decide(w, e.LastSkill())
+		if p.ctx.Err() != nil { // the call was cancelled, not the agent's failure
+			return res, nil, errAbandoned
+		}
+		if failer != nil && failer.Err() != nil {
+			e.Stop(task.EndAgentError) // it answered nothing: no decision is played
+			break
+		}
+		e.SkillText(c)
+		if annotator != nil {
+			if n, ok := annotator.Note(); ok {
+				e.Annotate(n)
+			}
+		}
 	}
 	res.Metrics = e.Metrics()
+	if failer != nil && failer.Err() != nil {
+		res.AgentError = failer.Err().Error()
+	}
+	if c, ok := d.(remote.Coster); ok {
+		externalStats(&res, c.Stats(), p.cfg.PriceIn, p.cfg.PriceOut)
+	}
 	if !p.cfg.Traces {
 		return res, nil, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/suite"
 )
 
 // protocolSchema compiles docs/protocol.schema.json; def picks one of its
@@ -99,4 +100,33 @@ func TestProtocolSchema(t *testing.T) {
 		require.NoError(t, err)
 		assert.Error(t, reply.Validate(v), bad)
 	}
+}
+
+// TestProtocolSchemaAtTheSkillLevel: the observations an exec player
+// receives at the skill level follow the documented schema too.
+func TestProtocolSchemaAtTheSkillLevel(t *testing.T) {
+	obs := protocolSchema(t, "observation")
+	rec := filepath.Join(t.TempDir(), "received.jsonl")
+	t.Setenv("LONGCRAFT_RECORD", rec)
+	s, err := suite.Load("explorer-chain")
+	require.NoError(t, err)
+	res := Play(s.Expand()[0], Config{Agent: "exec:" + buildAgent(t, "recorder"), Certify: true, External: agent.External{Symbolic: true}})
+	require.Empty(t, res.Err)
+	require.Empty(t, res.AgentError)
+	data, err := os.ReadFile(rec)
+	require.NoError(t, err)
+	n, withSkill := 0, 0
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		if bytes.Contains(line, []byte(`"type":"reset"`)) {
+			continue
+		}
+		n++
+		validateLine(t, obs, line)
+		assert.Contains(t, string(line), `"level":"skills"`)
+		if bytes.Contains(line, []byte(`"skill":{`)) {
+			withSkill++
+		}
+	}
+	assert.Equal(t, res.Decisions, n, "one observation a decision")
+	assert.Equal(t, n-1, withSkill, "every observation after the first carries the last result")
 }

@@ -1,7 +1,11 @@
 package run
 
 import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -184,4 +188,70 @@ func TestScenarioIDsHashTheScenario(t *testing.T) {
 	two, err := suite.Parse("b.yaml", []byte("name: s\nscenarios:\n  - name: x\n    grid: 7\n    goal: {reach: [5, 5]}\n    budget: 50\n"))
 	require.NoError(t, err)
 	assert.NotEqual(t, one.Expand()[0].ID(), two.Expand()[0].ID())
+}
+
+// TestOpenAIPlaysSkills: a model behind an OpenAI-compatible server plays
+// the explorer-chain reference at the skill level. The fake model reads
+// the last skill's result in its prompt and follows the missing items,
+// as a model should; it checks that the system prompt is the skill
+// prompt, and answers garbage once: an invalid decision, which takes no
+// step and still counts against the budget of 8.
+func TestOpenAIPlaysSkills(t *testing.T) {
+	var calls atomic.Int64
+	var sawSkillPrompt atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []struct {
+				Role    string `json:"role"`
+				Content any    `json:"content"`
+			} `json:"messages"`
+		}
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&req))
+		system, _ := req.Messages[0].Content.(string)
+		if strings.Contains(system, "Each decision you choose one skill") && strings.Contains(system, "make <item>") {
+			sawSkillPrompt.Store(true)
+		}
+		user, _ := req.Messages[len(req.Messages)-1].Content.(string)
+		n := calls.Add(1)
+		action := "make compass"
+		switch {
+		case n == 2:
+			action = "" // garbage below
+		case strings.Contains(user, `"reason":"not_found"`):
+			action = "explore east"
+		case strings.Contains(user, `"missing":["crystal"]`):
+			action = "collect crystal"
+		case strings.Contains(user, `"missing":["anvil"]`):
+			action = "place anvil"
+		case strings.Contains(user, `"skill":"explore east","ok":true`):
+			action = "collect crystal"
+		}
+		content := `{"action": "` + action + `", "reason": "follow the feedback"}`
+		if action == "" {
+			content = "hmm"
+		}
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5},
+		})
+	}))
+	defer srv.Close()
+	s, err := suite.Load("explorer-chain")
+	require.NoError(t, err)
+	sp := s.Expand()[0]
+	res, ep := PlayTrace(sp, Config{Agent: "openai", Certify: true, External: agent.External{Model: "fake", BaseURL: srv.URL, Retries: 1, History: 0}})
+	require.Empty(t, res.Err)
+	require.Empty(t, res.AgentError)
+	assert.True(t, sawSkillPrompt.Load(), "the skill-level system prompt")
+	// The feedback leads it to the crystal and the anvil, but the garbage
+	// reply cost the eighth decision, which the compass needed.
+	assert.False(t, res.Success)
+	assert.Equal(t, "decisions", res.End)
+	require.Len(t, ep.Decisions, 8)
+	assert.Equal(t, trace.Decision{Step: 32, Skill: "place anvil", Result: "ok"}, ep.Decisions[7])
+	assert.Equal(t, 1, res.InvalidOutputs)
+	assert.Equal(t, int(calls.Load()), res.ModelCalls)
+	assert.Equal(t, res.ModelCalls, res.Decisions, "one call a decision")
+	assert.Equal(t, "invalid", ep.Decisions[1].Result)
+	assert.Equal(t, ep.Decisions[1].Step, ep.Decisions[2].Step, "an invalid decision takes no step")
 }

@@ -359,3 +359,29 @@ func needs(w *sim.World, need []sim.ItemAmount) []string {
 	}
 	return out
 }
+
+// Forms lists every skill with the arguments it takes under rules r, one
+// line each: what an external player is offered at the skill level
+// ("collect <item>: wood, stone, …").
+func Forms(r *sim.Rules) []string {
+	var mats []string
+	for _, m := range r.Materials[1:] {
+		mats = append(mats, m.Name)
+	}
+	var kinds []string
+	for _, k := range creatures {
+		kinds = append(kinds, k.String())
+	}
+	return []string{
+		"goto <target>: walk to the nearest one you have seen and face it (stand on it if it is walkable, or on x,y); target: " + strings.Join(mats, ", ") + ", " + strings.Join(kinds, ", ") + ", landmark A to I, or x,y",
+		"collect <item>: go to its source and take it (mine is the same); item: " + strings.Join(collectables(r), ", "),
+		"make <item>: craft it, walking to the stations it needs; item: " + strings.Join(makeables(r), ", "),
+		"place <item>: put it on a free tile beside you; item: " + strings.Join(placeables(r), ", "),
+		"attack <creature>: go to the nearest one in view and hit it until it dies; creature: " + strings.Join(kinds[:3], ", "),
+		"eat: go to a cow in view and eat it",
+		"drink: go to water and drink until full",
+		"sleep: sleep until rested (you wake if hurt)",
+		"explore <direction>: walk up to 8 tiles that way, around obstacles; direction: north, south, east, west",
+		"noop: wait one step",
+	}
+}

@@ -70,6 +70,16 @@ func (m *externalMaker) Make(t *task.Task) (agent.Agent, error) {
 	return player.NewAgent(ctx, m.p, t, player.AgentOptions{ImageSize: x.ImageSize, Symbolic: x.Symbolic, InvalidNotice: !x.NoNotice}, m.atlas)
 }
 
+// MakeDecider makes the same external player for a skill-level task: it
+// is offered skills and answers commands (player.Agent.Decide).
+func (m *externalMaker) MakeDecider(t *task.Task) (agent.Decider, error) {
+	a, err := m.Make(t)
+	if err != nil {
+		return nil, err
+	}
+	return a.(*player.Agent), nil
+}
+
 func (m *externalMaker) Close() error {
 	if m.p == nil {
 		return nil
