@@ -6,6 +6,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/skill"
+	"github.com/longcraft/longcraft/sim"
 )
 
 var actions = []string{"noop", "move_left", "do", "make_wood_pickaxe"}
@@ -70,5 +73,25 @@ func FuzzParseReply(f *testing.F) {
 			return
 		}
 		require.Contains(t, actions, r.Action)
+	})
+}
+
+// FuzzParseSkillReply: any text gives a command that parses as a skill, or
+// an ErrInvalid error, never a panic.
+func FuzzParseSkillReply(f *testing.F) {
+	f.Add(`{"action": "collect wood"}`)
+	f.Add(`{"action": "goto 3,-4", "reason": "x"}`)
+	f.Add(`{"action": "mine   IRON"}`)
+	f.Add(`{"action": "goto landmark z"}`)
+	r := sim.Extended()
+	f.Fuzz(func(t *testing.T, raw string) {
+		rep, err := ParseSkillReply(raw, r)
+		if err != nil {
+			require.ErrorIs(t, err, ErrInvalid)
+			return
+		}
+		c, err := skill.Parse(rep.Action, r)
+		require.NoError(t, err)
+		require.Equal(t, rep.Action, c.String(), "the command reads back as itself")
 	})
 }

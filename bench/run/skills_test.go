@@ -2,6 +2,7 @@ package run
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -254,4 +255,15 @@ func TestOpenAIPlaysSkills(t *testing.T) {
 	assert.Equal(t, res.ModelCalls, res.Decisions, "one call a decision")
 	assert.Equal(t, "invalid", ep.Decisions[1].Result)
 	assert.Equal(t, ep.Decisions[1].Step, ep.Decisions[2].Step, "an invalid decision takes no step")
+}
+
+// TestScenarioListedTwiceIsRefused: the same scenario on overlapping seeds
+// would be one episode twice.
+func TestScenarioListedTwiceIsRefused(t *testing.T) {
+	entry := "  - name: x\n    grid: 6\n    goal: {reach: [5, 5]}\n    budget: 50\n    seeds: {from: %d, count: 5}\n"
+	_, err := suite.Parse("s.yaml", []byte("name: s\nscenarios:\n"+fmt.Sprintf(entry, 0)+fmt.Sprintf(entry, 3)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "s.yaml:8: scenario x seed 3 is also listed at line 3")
+	_, err = suite.Parse("s.yaml", []byte("name: s\nscenarios:\n"+fmt.Sprintf(entry, 0)+fmt.Sprintf(entry, 5)))
+	require.NoError(t, err, "disjoint seeds")
 }

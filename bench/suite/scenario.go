@@ -1,6 +1,8 @@
 package suite
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path"
@@ -260,7 +262,33 @@ func (s *Suite) readBeside(name string) ([]byte, error) {
 	if s.embeddedName != "" {
 		return embedded.ReadFile(path.Join("suites", path.Clean("/" + name)[1:]))
 	}
-	return os.ReadFile(filepath.Join(filepath.Dir(s.path), name))
+	return readLimited(filepath.Join(filepath.Dir(s.path), name))
+}
+
+// maxMapFile bounds a map file: a 256×256 map is 66 KB.
+const maxMapFile = 1 << 20
+
+// readLimited reads a regular file of at most maxMapFile bytes, so that a
+// suite naming /dev/zero or a huge file fails instead of hanging.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxMapFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxMapFile {
+		return nil, fmt.Errorf("%s: over %d bytes", path, maxMapFile)
+	}
+	return data, nil
 }
 
 // point reads [x, y].
@@ -487,11 +515,12 @@ func raws(r *sim.Rules) []string {
 	return out
 }
 
-// specs lists the episodes of a scenarios entry.
-func (b *ScenarioBlock) specs() []task.Spec {
+// specs lists the first n episodes of a scenarios entry.
+func (b *ScenarioBlock) specs(n uint64) []task.Spec {
 	sc := b.Scenario
-	out := make([]task.Spec, 0, b.Count)
-	for i := uint64(0); i < b.Count; i++ {
+	n = min(n, b.Count)
+	out := make([]task.Spec, 0, n)
+	for i := uint64(0); i < n; i++ {
 		out = append(out, task.Spec{Family: sc.Label(), Tier: task.TierScenario, Split: b.Split, Index: b.From + i,
 			Budget: b.Budget, Feedback: b.Feedback, Observability: b.Observability, Scenario: &sc})
 	}

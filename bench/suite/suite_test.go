@@ -87,11 +87,21 @@ func FuzzParse(f *testing.F) {
 	f.Add(d)
 	f.Add([]byte("name: a\nepisodes:\n  - families: [obtain]\n    tiers: [easy]\n"))
 	f.Add([]byte("&a [*a, *a]"))
+	for _, name := range []string{"multigoal-grid", "explorer-chain"} {
+		d, _ := embedded.ReadFile("suites/" + name + ".yaml")
+		f.Add(d)
+	}
+	f.Add([]byte("name: s\nscenarios:\n  - name: x\n    map: |\n      @.T\n      ...\n      .~.\n    goal: {sequence: [{obtain: wood}, {reach: [2, 2]}]}\n    budget: 9\n    map_file: /dev/zero\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {
 			return
 		}
 		require.LessOrEqual(t, s.Len(), uint64(maxEpisodes))
+		for _, sp := range s.Expand() {
+			if sp.Scenario != nil {
+				require.NoError(t, sp.Scenario.Check(), "a parsed scenario is a valid one")
+			}
+		}
 	})
 }

@@ -240,6 +240,14 @@ func FuzzUnmarshalEpisode(f *testing.F) {
 	data, _ := MarshalEpisode(ep)
 	f.Add(data)
 	f.Add([]byte{0x81, 0xa1, 'v', 0x01})
+	// A scenario's skill-level episode: the scenario whole ("scn") and
+	// the decisions ("dec").
+	sc := *ep
+	sc.Header.Task = &task.Spec{Family: "x", Tier: task.TierScenario, Split: task.Eval, Budget: 50,
+		Scenario: &task.Scenario{Name: "x", Ruleset: "classic", Map: "@.T\n...\n.~.\n", Goal: task.Reach(2, 2), Actions: task.ActionsSkills, Decisions: 4}}
+	sc.Decisions = []Decision{{0, "collect wood", "ok"}, {2, "fly", "invalid"}}
+	data, _ = MarshalEpisode(&sc)
+	f.Add(data)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ep, err := UnmarshalEpisode(data)
 		if err != nil {

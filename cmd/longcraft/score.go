@@ -54,8 +54,16 @@ file without a lock is certified once and its lock kept in --out
 Results do not depend on --workers. Ctrl-C stops the episodes in play and
 writes the partial summary (a second Ctrl-C quits at once); --resume
 continues a run, refusing one of another definition. --set key=value
-changes every block of the suite, --sweep key=v1,v2 plays it once per value
-into one run (docs/tasks.md).
+changes every block (and scenario) of the suite, --sweep key=v1,v2 plays it
+once per value into one run (docs/tasks.md).
+
+Scenarios (hand-written episodes in a suite: a goal, a map, a start, …) play
+like any episode. At the skill level (docs/skills.md) every decision is a
+skill (collect wood, make compass, explore east) that the simulation carries
+out step by step; the agents random, explorer (the learner) and planner (the
+oracle), and external players, play that level too. The reference setups:
+  longcraft score --suite explorer-chain --agent explorer --out runs/chain
+  longcraft score --suite multigoal-grid --agent random --out runs/grid
 
 --shard i/n plays every n-th episode (defaults from Kubernetes Indexed Jobs,
 JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
@@ -127,8 +135,8 @@ Agents (--agent):
 	f.StringSliceVar(&o.Tiers, "tier", nil, "only these tiers (repeatable)")
 	f.StringSliceVar(&o.Families, "family", nil, "only these families (repeatable)")
 	f.IntVar(&o.Seeds, "seeds", 0, "only the first N episodes of each family × tier and condition (budget, feedback, view) (0: all)")
-	f.StringArrayVar(&sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability; the report plots success against budget")
-	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); the changed suite is certified and locked in --out")
+	f.StringArrayVar(&sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability and the scenario knobs grid, size, tour, decisions; the report plots success against each")
+	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); of every scenario those and grid, size, tour, decisions, actions; the changed suite is certified and locked in --out")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
 	x := &o.External
 	f.IntVar(&concurrency, "concurrency", 0, "external agents: episodes played at once (sets --workers)")
