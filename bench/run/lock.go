@@ -42,8 +42,21 @@ func LockSuite(ctx context.Context, s *suite.Suite, nWorkers int, progress func(
 	if err != nil {
 		return nil, err
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("lock suite %s: %w", s.Name, err)
+	// Name the first few failures and count the rest: a sweep that makes
+	// a scenario unsolvable fails every one of its episodes alike.
+	var failed []error
+	for _, err := range errs {
+		if err != nil {
+			failed = append(failed, err)
+		}
+	}
+	if len(failed) > 0 {
+		shown := failed[:min(len(failed), 3)]
+		more := ""
+		if len(failed) > len(shown) {
+			more = fmt.Sprintf("\n(and %d more)", len(failed)-len(shown))
+		}
+		return nil, fmt.Errorf("lock suite %s: %d of %d episodes cannot be made:\n%w%s", s.Name, len(failed), len(specs), errors.Join(shown...), more)
 	}
 	return suite.NewLock(s, tasks)
 }

@@ -24,23 +24,48 @@ var (
 )
 
 // Set is one override of a suite's blocks, key=value as --set writes it.
-// The value is YAML (a list as "[a, b]" or "a,b").
-type Set struct{ Key, Value string }
+// The value is YAML (a list as "[a, b]" or "a,b"). A Scope names the one
+// scenario it applies to (NAME:key=value); "" applies it everywhere.
+type Set struct{ Scope, Key, Value string }
 
-// ParseSet reads key=value.
+// ParseSet reads key=value, or NAME:key=value for scenario NAME alone.
 func ParseSet(s string) (Set, error) {
 	k, v, ok := strings.Cut(s, "=")
-	k = strings.TrimSpace(k)
+	scope, k := splitScope(strings.TrimSpace(k))
 	if !ok || k == "" {
-		return Set{}, fmt.Errorf("--set %q: want key=value (keys: %s)", s, strings.Join(settable, ", "))
+		return Set{}, fmt.Errorf("--set %q: want key=value or SCENARIO:key=value (keys: %s)", s, strings.Join(settable, ", "))
 	}
 	if !slices.Contains(settable, k) {
 		return Set{}, fmt.Errorf("--set %s: unknown key (keys: %s)", s, strings.Join(settable, ", "))
 	}
-	return Set{k, strings.TrimSpace(v)}, nil
+	if scope != "" && !slices.Contains(scenarioKeys, k) {
+		return Set{}, fmt.Errorf("--set %s: a scenario takes %s", s, strings.Join(scenarioKeys, ", "))
+	}
+	return Set{scope, k, strings.TrimSpace(v)}, nil
 }
 
-func (s Set) String() string { return s.Key + "=" + s.Value }
+// splitScope splits "NAME:key" into the scenario's name and the key.
+func splitScope(k string) (scope, key string) {
+	if a, b, ok := strings.Cut(k, ":"); ok {
+		return strings.TrimSpace(a), strings.TrimSpace(b)
+	}
+	return "", k
+}
+
+func (s Set) String() string {
+	if s.Scope != "" {
+		return s.Scope + ":" + s.param()
+	}
+	return s.param()
+}
+
+// param is the override as a scenario's params record it: key=value.
+func (s Set) param() string { return s.Key + "=" + s.Value }
+
+// overlaps reports whether two sets change the same field somewhere.
+func (s Set) overlaps(t Set) bool {
+	return s.Key == t.Key && (s.Scope == t.Scope || s.Scope == "" || t.Scope == "")
+}
 
 // LoadWith is Load with overrides applied to every episodes block before
 // it is read, so an override is validated as the YAML it stands for would
@@ -53,7 +78,7 @@ func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
 	}
 	for i, a := range sets {
 		for _, b := range sets[:i] {
-			if a.Key == b.Key {
+			if a.overlaps(b) {
 				return nil, fmt.Errorf("--set %s and --set %s: %s set twice", b, a, a.Key)
 			}
 		}
@@ -88,6 +113,9 @@ func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
 				if !slices.Contains(keys, set.Key) {
 					continue
 				}
+				if set.Scope != "" && (section != "scenarios" || blk.Kind != yaml.MappingNode || field(blk, "name") == nil || field(blk, "name").Value != set.Scope) {
+					continue
+				}
 				if err := override(blk, set); err != nil {
 					return nil, err
 				}
@@ -96,6 +124,9 @@ func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
 		}
 	}
 	for j, set := range sets {
+		if applied[j] == 0 && set.Scope != "" {
+			return nil, fmt.Errorf("--set %s: %s has no scenario %s", set, file, set.Scope)
+		}
 		if applied[j] == 0 {
 			return nil, fmt.Errorf("--set %s: %s has nothing to set it on (episodes blocks take %s; scenarios take %s)", set, file,
 				strings.Join(blockKeys, ", "), strings.Join(scenarioKeys, ", "))
@@ -150,7 +181,7 @@ func override(blk *yaml.Node, set Set) error {
 			params = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 			setField(blk, "params", params)
 		}
-		params.Content = append(params.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: set.String()})
+		params.Content = append(params.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: set.param()})
 		slices.SortFunc(params.Content, func(a, b *yaml.Node) int { return strings.Compare(a.Value, b.Value) })
 	}
 	switch set.Key {
@@ -216,7 +247,9 @@ func setField(m *yaml.Node, key string, v *yaml.Node) {
 var sweepable = []string{"budget", "feedback", "observability", "grid", "size", "tour", "decisions"}
 
 // Sweep is one --sweep: a key and the values it takes, key=v1,v2,...
+// (SCENARIO:key=v1,v2,... for one scenario alone).
 type Sweep struct {
+	Scope  string
 	Key    string
 	Values []string
 }
@@ -224,9 +257,9 @@ type Sweep struct {
 // ParseSweep reads key=v1,v2,...
 func ParseSweep(s string) (Sweep, error) {
 	k, v, ok := strings.Cut(s, "=")
-	k = strings.TrimSpace(k)
+	scope, k := splitScope(strings.TrimSpace(k))
 	if !ok || !slices.Contains(sweepable, k) {
-		return Sweep{}, fmt.Errorf("--sweep %q: want key=v1,v2,... with key one of %s (the fields that change every episode)", s, strings.Join(sweepable, ", "))
+		return Sweep{}, fmt.Errorf("--sweep %q: want key=v1,v2,... or SCENARIO:key=v1,v2,... with key one of %s (the fields that change every episode)", s, strings.Join(sweepable, ", "))
 	}
 	var values []string
 	for _, x := range strings.Split(v, ",") {
@@ -240,10 +273,16 @@ func ParseSweep(s string) (Sweep, error) {
 	if len(values) < 2 {
 		return Sweep{}, fmt.Errorf("--sweep %s: give at least two values", s)
 	}
-	return Sweep{k, values}, nil
+	return Sweep{scope, k, values}, nil
 }
 
-func (s Sweep) String() string { return s.Key + "=" + strings.Join(s.Values, ",") }
+func (s Sweep) String() string {
+	kv := s.Key + "=" + strings.Join(s.Values, ",")
+	if s.Scope != "" {
+		return s.Scope + ":" + kv
+	}
+	return kv
+}
 
 // LoadSweep is LoadWith played once per combination of the sweeps'
 // values, as one suite: the blocks of every combination, in order, so one
@@ -253,14 +292,14 @@ func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
 	if len(sweeps) == 0 {
 		return LoadWith(nameOrPath, sets)
 	}
-	seen := map[string]bool{}
-	for _, sw := range sweeps {
-		if seen[sw.Key] {
-			return nil, fmt.Errorf("--sweep %s: %s swept twice", sw, sw.Key)
+	for i, sw := range sweeps {
+		for _, other := range sweeps[:i] {
+			if (Set{Scope: sw.Scope, Key: sw.Key}).overlaps(Set{Scope: other.Scope, Key: other.Key}) {
+				return nil, fmt.Errorf("--sweep %s: %s swept twice", sw, sw.Key)
+			}
 		}
-		seen[sw.Key] = true
 		for _, set := range sets {
-			if set.Key == sw.Key {
+			if set.overlaps(Set{Scope: sw.Scope, Key: sw.Key}) {
 				return nil, fmt.Errorf("--sweep %s and --set %s: one or the other", sw, set)
 			}
 		}
@@ -270,7 +309,7 @@ func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
 		var next [][]Set
 		for _, c := range combos {
 			for _, v := range sw.Values {
-				next = append(next, append(slices.Clone(c), Set{sw.Key, v}))
+				next = append(next, append(slices.Clone(c), Set{sw.Scope, sw.Key, v}))
 			}
 		}
 		combos = next
@@ -284,8 +323,19 @@ func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
 		if out == nil {
 			out = &Suite{Description: s.Description, file: s.file, path: s.path, embeddedName: s.embeddedName}
 		}
-		out.Blocks = append(out.Blocks, s.Blocks...)
-		out.Scenarios = append(out.Scenarios, s.Scenarios...)
+		// A sweep scoped to one scenario leaves the rest of the suite as
+		// it is: each other block and scenario is played once, not once
+		// per value.
+		for _, b := range s.Blocks {
+			if !slices.ContainsFunc(out.Blocks, func(o Block) bool { return sameBlock(o, b) }) {
+				out.Blocks = append(out.Blocks, b)
+			}
+		}
+		for _, sc := range s.Scenarios {
+			if !slices.ContainsFunc(out.Scenarios, func(o ScenarioBlock) bool { return sameScenario(&o, &sc) }) {
+				out.Scenarios = append(out.Scenarios, sc)
+			}
+		}
 	}
 	base, err := LoadWith(nameOrPath, sets)
 	if err != nil {
@@ -305,4 +355,18 @@ func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
 		return nil, fmt.Errorf("--sweep: two values make the same episodes: %w", err)
 	}
 	return out, nil
+}
+
+// sameBlock reports whether two episodes blocks list the same episodes.
+func sameBlock(a, b Block) bool {
+	a.line, b.line = 0, 0
+	return slices.Equal(a.Families, b.Families) && slices.Equal(a.Tiers, b.Tiers) &&
+		a.Split == b.Split && a.From == b.From && a.Count == b.Count && a.Budget == b.Budget &&
+		a.Feedback == b.Feedback && a.Observability == b.Observability
+}
+
+// sameScenario reports whether two scenario entries list the same
+// episodes: the same scenario under the same settings on the same seeds.
+func sameScenario(a, b *ScenarioBlock) bool {
+	return a.From == b.From && a.Count == b.Count && a.specs(1)[0].ID() == b.specs(1)[0].ID()
 }

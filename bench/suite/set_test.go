@@ -98,3 +98,39 @@ func TestSetOrderDoesNotMatter(t *testing.T) {
 	_, err = LoadWith("default", sets(t, "budget=200", "budget=300"))
 	assert.ErrorContains(t, err, "budget set twice")
 }
+
+// TestScopedSetAndSweep: SCENARIO:key changes that scenario alone, and a
+// sweep scoped to it plays the rest of the suite once.
+func TestScopedSetAndSweep(t *testing.T) {
+	set, err := ParseSet("compass-8:decisions=12")
+	require.NoError(t, err)
+	s, err := LoadWith("explorer-chain", []Set{set})
+	require.NoError(t, err)
+	require.Len(t, s.Scenarios, 3)
+	assert.Equal(t, 12, s.Scenarios[0].Scenario.Decisions)
+	assert.Equal(t, "compass-8 decisions=12", s.Scenarios[0].Scenario.Label())
+	assert.Equal(t, 24, s.Scenarios[1].Scenario.Decisions, "the others keep theirs")
+	assert.Equal(t, "compass-24", s.Scenarios[1].Scenario.Label())
+
+	_, err = ParseSet("compass-8:families=obtain")
+	assert.ErrorContains(t, err, "a scenario takes")
+	bad, err := ParseSet("nosuch:decisions=3")
+	require.NoError(t, err)
+	_, err = LoadWith("explorer-chain", []Set{bad})
+	assert.ErrorContains(t, err, "has no scenario nosuch")
+	all, err := ParseSet("decisions=9")
+	require.NoError(t, err)
+	_, err = LoadWith("explorer-chain", []Set{set, all})
+	assert.ErrorContains(t, err, "set twice", "a scoped and a global set of one key")
+
+	sw, err := ParseSweep("compass-8:decisions=4,8")
+	require.NoError(t, err)
+	s, err = LoadSweep("explorer-chain", nil, []Sweep{sw})
+	require.NoError(t, err)
+	var labels []string
+	for _, sc := range s.Scenarios {
+		labels = append(labels, sc.Scenario.Label())
+	}
+	assert.Equal(t, []string{"compass-8 decisions=4", "compass-24", "compass-64", "compass-8 decisions=8"}, labels)
+	assert.Equal(t, uint64(40), s.Len())
+}

@@ -309,25 +309,6 @@ func (t *Task) generateScenario() error {
 	if t.Goal.Kind == KindAchievements {
 		t.Milestones = append(t.Milestones, r.Achievements...)
 	}
-	var items func(g *Goal)
-	items = func(g *Goal) {
-		if g.Kind == KindObtain {
-			if it, ok := r.ItemByName(g.Item); ok {
-				if plan, err := Dependencies(r, it); err == nil {
-					t.Depth = max(t.Depth, plan.Depth)
-					for _, a := range plan.Achievements() {
-						if name := r.Achievements[a]; !slices.Contains(t.Milestones, name) {
-							t.Milestones = append(t.Milestones, name)
-						}
-					}
-				}
-			}
-		}
-		for i := range g.Goals {
-			items(&g.Goals[i])
-		}
-	}
-	items(&t.Goal)
 	w, err := sim.New(sim.Config{Width: t.MapSize, Height: t.MapSize, Rules: r})
 	if err != nil {
 		return err
@@ -337,7 +318,112 @@ func (t *Task) generateScenario() error {
 	}
 	px, py := w.Player()
 	t.Start = [2]int{px, py}
+	t.scenarioMilestones(w)
 	return t.Goal.Validate(r, len(t.Landmarks))
+}
+
+// scenarioMilestones lists the achievements of the steps the goal's
+// obtain leaves need from the scenario's start: the rules are followed
+// back from each item with the amounts they use, against what the player
+// holds and what stands on the map (a kit of three iron ingots and an iron
+// pickaxe leaves out everything but the anvil, the crystal and the
+// compass), shallowest first.
+func (t *Task) scenarioMilestones(w *sim.World) {
+	r := t.rules
+	onMap := map[sim.Material]bool{}
+	for y := 0; y < w.Height(); y++ {
+		for x := 0; x < w.Width(); x++ {
+			onMap[w.Material(x, y)] = true
+		}
+	}
+	inv := make([]int, len(r.Items))
+	for i := range inv {
+		inv[i] = w.Inventory(sim.Item(i))
+	}
+	var steps []Step
+	plans := map[sim.Item]*Plan{}
+	step := func(n Node) (Step, bool) {
+		for _, p := range plans {
+			for _, st := range p.Steps {
+				if st.Node == n {
+					return st, true
+				}
+			}
+		}
+		return Step{}, false
+	}
+	budget := 200 // rules' steps applied at most: a guard, never reached by the embedded rules
+	var need func(it sim.Item, n int)
+	var station func(m sim.Material)
+	need = func(it sim.Item, n int) {
+		for inv[it] < n && budget > 0 {
+			st, ok := step(Node{Item: it})
+			if !ok {
+				return // natural or unobtainable: the certificate says which
+			}
+			budget--
+			steps = append(steps, st)
+			switch {
+			case st.Make != nil:
+				for _, u := range st.Make.Uses {
+					need(u.Item, int(u.Amount))
+					inv[u.Item] -= int(u.Amount)
+				}
+				for _, m := range st.Make.Nearby {
+					station(m)
+				}
+				inv[it] += int(st.Make.Gives.Amount)
+			case st.Collect != nil:
+				for _, tool := range st.Collect.Require {
+					need(tool.Item, int(tool.Amount))
+				}
+				if st.Collect.Light && r.LightItem != sim.ItemHealth && !(r.LightMaterial != sim.MatNone && onMap[r.LightMaterial]) {
+					need(r.LightItem, 1)
+				}
+				inv[it] += int(max(st.Collect.Receive.Amount, 1))
+			default:
+				return
+			}
+		}
+	}
+	station = func(m sim.Material) {
+		if onMap[m] || budget <= 0 {
+			return
+		}
+		st, ok := step(Node{Station: m})
+		if !ok || st.Place == nil {
+			return
+		}
+		budget--
+		onMap[m] = true
+		steps = append(steps, st)
+		for _, u := range st.Place.Uses {
+			need(u.Item, int(u.Amount))
+			inv[u.Item] -= int(u.Amount)
+		}
+	}
+	var obtain func(g *Goal)
+	obtain = func(g *Goal) {
+		if g.Kind == KindObtain {
+			if it, ok := r.ItemByName(g.Item); ok {
+				if plan, err := Dependencies(r, it); err == nil {
+					plans[it] = plan
+					t.Depth = max(t.Depth, plan.Depth)
+					need(it, g.Count)
+				}
+			}
+		}
+		for i := range g.Goals {
+			obtain(&g.Goals[i])
+		}
+	}
+	obtain(&t.Goal)
+	sort.SliceStable(steps, func(i, j int) bool { return steps[i].Depth < steps[j].Depth })
+	for _, st := range steps {
+		if name := r.Achievements[st.Achievement]; !slices.Contains(t.Milestones, name) {
+			t.Milestones = append(t.Milestones, name)
+		}
+	}
 }
 
 // placeScenario lays the scenario's map, start, objects, landmarks and

@@ -16,6 +16,8 @@ func newTaskCmd() *cobra.Command {
 	var spec task.Spec
 	var split string
 	var certify, asJSON bool
+	var fromSuite string
+	episode := -1
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "Generate one task and print what the evaluator sees (and what the agent is told)",
@@ -23,11 +25,27 @@ func newTaskCmd() *cobra.Command {
 with the planner (--certify), and prints the evaluator's view: world seed
 (after any regeneration), rules and their per-seed variants, goal, budget,
 feedback, observability, milestones, chain depth and certificate. The agent
-is told only the line "agent reads".`,
-		Example: "  longcraft task show --family obtain --tier expert --index 3",
+is told only the line "agent reads". --suite NAME --episode I shows episode
+I of a suite instead (as "task list" numbers them): a scenario's too, with
+its map.`,
+		Example: "  longcraft task show --family obtain --tier expert --index 3\n  longcraft task show --suite explorer-chain --episode 0",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			spec.Split = task.Split(split)
+			if fromSuite != "" || episode >= 0 {
+				if fromSuite == "" || episode < 0 {
+					return fmt.Errorf("--suite and --episode go together")
+				}
+				s, err := suite.Load(fromSuite)
+				if err != nil {
+					return err
+				}
+				specs := s.Expand()
+				if episode >= len(specs) {
+					return fmt.Errorf("--episode %d: suite %s has %d episodes (0 to %d)", episode, s.Name, len(specs), len(specs)-1)
+				}
+				spec = specs[episode]
+			}
 			var cert task.Certifier
 			if certify {
 				cert = run.Certify
@@ -57,8 +75,18 @@ is told only the line "agent reads".`,
 			for _, v := range t.Variants {
 				fmt.Fprintf(out, "variant       %s (evaluator only)\n", v)
 			}
-			if certify {
+			if t.Actions == task.ActionsSkills {
+				fmt.Fprintf(out, "actions       skills, %d decisions\n", t.Decisions)
+			}
+			if certify && t.Certified {
 				fmt.Fprintf(out, "certificate   planner reached the goal in %d of %d steps\n", t.PlannerSteps, t.Budget)
+			}
+			if sc := spec.Scenario; sc != nil {
+				w, err := t.NewWorld()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "scenario      %s; the map at the start (%s):\n%s", sc.Label(), w.Rules().ASCIILegend(), w.ASCII())
 			}
 			return nil
 		},
@@ -70,6 +98,8 @@ is told only the line "agent reads".`,
 	f.Uint64Var(&spec.Index, "index", 0, "task index within family × tier × split")
 	f.BoolVar(&certify, "certify", true, "certify with the planner (regenerating until it solves the task)")
 	f.BoolVar(&asJSON, "json", false, "print the task as JSON")
+	f.StringVar(&fromSuite, "suite", "", "with --episode: a suite (embedded or a file) whose episode to show")
+	f.IntVar(&episode, "episode", -1, "with --suite: the episode's number in the suite (task list)")
 
 	list := &cobra.Command{
 		Use:     "list",
