@@ -99,18 +99,10 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 		a.score(w, a.truth(last))
 	}
 	obs := a.observe(w, last)
-	ctx := a.ctx
-	if a.opts.StepTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, a.opts.StepTimeout)
-		defer cancel()
-	}
-	start := time.Now()
-	raw, u, err := a.p.Act(ctx, obs)
-	a.stats.Add(u)
-	a.note, a.noted = trace.Note{Raw: raw, Tokens: u.PromptTokens + u.CompletionTokens, LatencyMs: int(time.Since(start).Milliseconds())}, true
-	if err != nil {
-		a.err = fmt.Errorf("agent: %w", err)
+	ctx, cancel := a.stepContext()
+	defer cancel()
+	raw, ok := a.ask(ctx, obs)
+	if !ok {
 		return sim.ActNoop
 	}
 	reply, err := protocol.ParseReply(raw, obs.Actions)
@@ -152,18 +144,10 @@ func (a *Agent) Decide(w *sim.World, last *skill.Result) string {
 	if a.opts.InvalidNotice && a.invalid != "" {
 		obs.Invalid = "your last reply was not understood and cost a decision: " + a.invalid
 	}
-	ctx := a.ctx
-	if a.opts.StepTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, a.opts.StepTimeout)
-		defer cancel()
-	}
-	start := time.Now()
-	raw, u, err := a.p.Act(ctx, obs)
-	a.stats.Add(u)
-	a.note, a.noted = trace.Note{Raw: raw, Tokens: u.PromptTokens + u.CompletionTokens, LatencyMs: int(time.Since(start).Milliseconds())}, true
-	if err != nil {
-		a.err = fmt.Errorf("agent: %w", err)
+	ctx, cancel := a.stepContext()
+	defer cancel()
+	raw, ok := a.ask(ctx, obs)
+	if !ok {
 		return ""
 	}
 	reply, err := protocol.ParseSkillReply(raw, w.Rules())
@@ -175,6 +159,29 @@ func (a *Agent) Decide(w *sim.World, last *skill.Result) string {
 	a.invalid = ""
 	a.note.Reasoning = reply.Reason
 	return reply.Action
+}
+
+// stepContext is the context of one step's exchange: the episode's,
+// bounded by the step timeout when there is one.
+func (a *Agent) stepContext() (context.Context, context.CancelFunc) {
+	if a.opts.StepTimeout > 0 {
+		return context.WithTimeout(a.ctx, a.opts.StepTimeout)
+	}
+	return a.ctx, func() {}
+}
+
+// ask sends obs and returns the raw reply, accounting for its cost and
+// keeping the step's note; false when the transport failed (Err).
+func (a *Agent) ask(ctx context.Context, obs *protocol.Observation) (string, bool) {
+	start := time.Now()
+	raw, u, err := a.p.Act(ctx, obs)
+	a.stats.Add(u)
+	a.note, a.noted = trace.Note{Raw: raw, Tokens: u.PromptTokens + u.CompletionTokens, LatencyMs: int(time.Since(start).Milliseconds())}, true
+	if err != nil {
+		a.err = fmt.Errorf("agent: %w", err)
+		return "", false
+	}
+	return raw, true
 }
 
 // observe builds the observation of w through the one builder, adding the

@@ -89,17 +89,9 @@ const maxReply = 1 << 20
 // code fence, as language models answer. The action must be one of
 // actions.
 func ParseReply(raw string, actions []string) (Reply, error) {
-	var r Reply
-	if len(raw) > maxReply {
-		return r, fmt.Errorf("%w: %d bytes, at most %d", ErrInvalid, len(raw), maxReply)
-	}
-	obj := extractObject(raw)
-	if obj == "" {
-		return r, fmt.Errorf("%w: no JSON object with an \"action\" in the reply", ErrInvalid)
-	}
-	dec := json.NewDecoder(strings.NewReader(obj))
-	if err := dec.Decode(&r); err != nil {
-		return Reply{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	r, err := decodeReply(raw)
+	if err != nil {
+		return r, err
 	}
 	r.Action = strings.TrimSpace(strings.ToLower(r.Action))
 	for _, a := range actions {
@@ -110,20 +102,29 @@ func ParseReply(raw string, actions []string) (Reply, error) {
 	return r, fmt.Errorf("%w: unknown action %q", ErrInvalid, r.Action)
 }
 
+// decodeReply reads the reply's JSON object, found as ParseReply says.
+func decodeReply(raw string) (Reply, error) {
+	var r Reply
+	if len(raw) > maxReply {
+		return r, fmt.Errorf("%w: %d bytes, at most %d", ErrInvalid, len(raw), maxReply)
+	}
+	obj := extractObject(raw)
+	if obj == "" {
+		return r, fmt.Errorf("%w: no JSON object with an \"action\" in the reply", ErrInvalid)
+	}
+	if err := json.NewDecoder(strings.NewReader(obj)).Decode(&r); err != nil {
+		return Reply{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	return r, nil
+}
+
 // ParseSkillReply reads a skill-level reply: the same JSON object, whose
 // action is a skill command that must parse under rules r. It returns
 // the command as text.
 func ParseSkillReply(raw string, r *sim.Rules) (Reply, error) {
-	var rep Reply
-	if len(raw) > maxReply {
-		return rep, fmt.Errorf("%w: %d bytes, at most %d", ErrInvalid, len(raw), maxReply)
-	}
-	obj := extractObject(raw)
-	if obj == "" {
-		return rep, fmt.Errorf("%w: no JSON object with an \"action\" in the reply", ErrInvalid)
-	}
-	if err := json.NewDecoder(strings.NewReader(obj)).Decode(&rep); err != nil {
-		return Reply{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	rep, err := decodeReply(raw)
+	if err != nil {
+		return rep, err
 	}
 	c, err := skill.Parse(rep.Action, r)
 	if err != nil {

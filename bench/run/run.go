@@ -187,18 +187,14 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	stopper, _ := ag.(agent.Stopper)
 	annotator, _ := ag.(agent.Annotator)
 	scorer, _ := ag.(agent.Scorer)
-	w, err := p.world(t)
+	ag.Reset(t.Seed)
+	e, err := p.newEpisode(t)
 	if err != nil {
 		res.Err = err.Error()
 		return res, nil, nil
 	}
+	w := e.World()
 	res.Ruleset = w.Rules().Name
-	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
-	if p.cfg.Traces {
-		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.agentLabel(), time.Now().UnixMilli()
-	}
-	ag.Reset(t.Seed)
-	e := episode.New(t, w, opts)
 	for !e.Over() {
 		if p.ctx.Err() != nil {
 			return res, nil, errAbandoned
@@ -227,12 +223,33 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 			}
 		}
 	}
-	res.Metrics = e.Metrics()
 	if f, ok := ag.(agent.Finisher); ok {
 		f.Finish(w, e.Last()) // the last reply's prediction
 	}
-	if failer != nil && failer.Err() != nil {
-		res.AgentError = failer.Err().Error()
+	return p.finish(res, e, ag)
+}
+
+// newEpisode starts an episode of t on the worker's world for its size,
+// with the run's limits and, when it records traces, its recorder.
+func (p *worker) newEpisode(t *task.Task) (*episode.Episode, error) {
+	w, err := p.world(t)
+	if err != nil {
+		return nil, err
+	}
+	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
+	if p.cfg.Traces {
+		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.agentLabel(), time.Now().UnixMilli()
+	}
+	return episode.New(t, w, opts), nil
+}
+
+// finish fills res from the ended episode e and its agent ag (a policy or
+// a decider): the metrics, an external player's error and cost, and the
+// trace when the run records them.
+func (p *worker) finish(res results.Result, e *episode.Episode, ag any) (results.Result, *trace.Episode, error) {
+	res.Metrics = e.Metrics()
+	if f, ok := ag.(agent.Failer); ok && f.Err() != nil {
+		res.AgentError = f.Err().Error()
 	}
 	if c, ok := ag.(remote.Coster); ok {
 		externalStats(&res, c.Stats(), p.cfg.PriceIn, p.cfg.PriceOut)
@@ -256,20 +273,16 @@ func (p *worker) playSkills(res results.Result, t *task.Task) (results.Result, *
 		res.Err = err.Error()
 		return res, nil, nil
 	}
-	w, err := p.world(t)
+	failer, _ := d.(agent.Failer)
+	annotator, _ := d.(agent.Annotator)
+	d.Reset(t.Seed)
+	e, err := p.newEpisode(t)
 	if err != nil {
 		res.Err = err.Error()
 		return res, nil, nil
 	}
+	w := e.World()
 	res.Ruleset = w.Rules().Name
-	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
-	if p.cfg.Traces {
-		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.agentLabel(), time.Now().UnixMilli()
-	}
-	failer, _ := d.(agent.Failer)
-	annotator, _ := d.(agent.Annotator)
-	d.Reset(t.Seed)
-	e := episode.New(t, w, opts)
 	for !e.Over() {
 		if p.ctx.Err() != nil {
 			return res, nil, errAbandoned
@@ -289,17 +302,7 @@ func (p *worker) playSkills(res results.Result, t *task.Task) (results.Result, *
 			}
 		}
 	}
-	res.Metrics = e.Metrics()
-	if failer != nil && failer.Err() != nil {
-		res.AgentError = failer.Err().Error()
-	}
-	if c, ok := d.(remote.Coster); ok {
-		externalStats(&res, c.Stats(), p.cfg.PriceIn, p.cfg.PriceOut)
-	}
-	if !p.cfg.Traces {
-		return res, nil, nil
-	}
-	return res, e.Trace(), nil
+	return p.finish(res, e, d)
 }
 
 // Play generates the task of spec and plays it with cfg's agent.

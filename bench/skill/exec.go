@@ -181,6 +181,17 @@ func (x *Executor) Next(w *sim.World, last *sim.Outcome) (a sim.Action, done boo
 	failed := func() (sim.Action, bool, Result) {
 		return finish(false, ReasonFailed, last.Reason.String(), ItemNames(r, last.Missing)...)
 	}
+	// doAt walks to face target and then presses do.
+	doAt := func(target string) (sim.Action, bool, Result) {
+		a, arrived, reason, miss := x.approach(w, target, true)
+		switch {
+		case arrived:
+			return act(sim.ActDo)
+		case reason != "":
+			return finish(false, reason, "", miss...)
+		}
+		return act(a)
+	}
 	switch c.Verb {
 	case Noop:
 		if x.steps == 1 {
@@ -220,14 +231,7 @@ func (x *Executor) Next(w *sim.World, last *sim.Outcome) (a sim.Action, done boo
 				return failed()
 			}
 		}
-		a, arrived, reason, miss := x.approach(w, r.Materials[cr.Material].Name, true)
-		switch {
-		case arrived:
-			return act(sim.ActDo)
-		case reason != "":
-			return finish(false, reason, "", miss...)
-		}
-		return act(a)
+		return doAt(r.Materials[cr.Material].Name)
 	case Make:
 		mk := makeRule(r, c.Arg)
 		if w.Inventory(mk.Gives.Item) > x.count {
@@ -271,26 +275,12 @@ func (x *Executor) Next(w *sim.World, last *sim.Outcome) (a sim.Action, done boo
 		if c.Verb == Eat && w.Inventory(sim.ItemFood) > x.count {
 			return finish(true, "", "")
 		}
-		a, arrived, reason, miss := x.approach(w, kind.String(), true)
-		switch {
-		case arrived:
-			return act(sim.ActDo)
-		case reason != "":
-			return finish(false, reason, "", miss...)
-		}
-		return act(a)
+		return doAt(kind.String())
 	case Drink:
 		if w.Inventory(sim.ItemDrink) >= int(r.Items[sim.ItemDrink].Max) {
 			return finish(true, "", "")
 		}
-		a, arrived, reason, miss := x.approach(w, "water", true)
-		switch {
-		case arrived:
-			return act(sim.ActDo)
-		case reason != "":
-			return finish(false, reason, "", miss...)
-		}
-		return act(a)
+		return doAt("water")
 	case Sleep:
 		if x.steps > 0 && !w.Sleeping() {
 			return finish(true, "", "") // woke rested

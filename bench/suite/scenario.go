@@ -131,9 +131,7 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 		case "goal":
 			goal = v
 		case "budget":
-			if err = s.scalar(v, f, &b.Budget); err == nil && (b.Budget < 1 || b.Budget > 1_000_000) {
-				err = s.errf(v, f, "%d: want 1 to 1,000,000 steps", b.Budget)
-			}
+			b.Budget, err = s.budget(v)
 		case "decisions":
 			if err = s.scalar(v, f, &sc.Decisions); err == nil && (sc.Decisions < 1 || sc.Decisions > 1_000_000) {
 				err = s.errf(v, f, "%d: want 1 to 1,000,000 decisions", sc.Decisions)
@@ -145,30 +143,15 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 			}
 			sc.Actions = task.ActionLevel(a)
 		case "feedback":
-			var fb string
-			if err = s.scalar(v, f, &fb); err == nil && !task.Feedback(fb).Valid() {
-				err = s.errf(v, f, "%q: want %s", fb, task.FeedbackChoices())
-			}
-			b.Feedback = task.Feedback(fb)
+			b.Feedback, err = s.feedback(v)
 		case "observability":
-			var o string
-			if err = s.scalar(v, f, &o); err == nil && !task.Observability(o).Valid() {
-				err = s.errf(v, f, "%q: want partial or full", o)
-			}
-			b.Observability = task.Observability(o)
+			b.Observability, err = s.observability(v)
 		case "reward":
 			err = s.reward(v, sc)
 		case "split":
-			var sp string
-			if err = s.scalar(v, f, &sp); err == nil && !task.Split(sp).Valid() {
-				err = s.errf(v, f, "%q: want train or eval", sp)
-			}
-			b.Split = task.Split(sp)
+			b.Split, err = s.split(v)
 		case "seeds":
-			var blk Block
-			if err = s.seeds(v, &blk); err == nil {
-				b.From, b.Count = blk.From, blk.Count
-			}
+			b.From, b.Count, err = s.seeds(v)
 		case "params":
 			if v.Kind != yaml.SequenceNode {
 				err = s.errf(v, f, "want a list")

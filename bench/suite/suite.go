@@ -268,29 +268,15 @@ func (s *Suite) block(n *yaml.Node) (Block, error) {
 			}
 			err = s.list(v, f, &b.Tiers, names)
 		case "split":
-			var sp string
-			if err = s.scalar(v, f, &sp); err == nil && !task.Split(sp).Valid() {
-				err = s.errf(v, f, "%q: want train or eval", sp)
-			}
-			b.Split = task.Split(sp)
+			b.Split, err = s.split(v)
 		case "seeds":
-			err = s.seeds(v, &b)
+			b.From, b.Count, err = s.seeds(v)
 		case "budget":
-			if err = s.scalar(v, f, &b.Budget); err == nil && (b.Budget < 1 || b.Budget > 1_000_000) {
-				err = s.errf(v, f, "%d: want 1 to 1,000,000 steps", b.Budget)
-			}
+			b.Budget, err = s.budget(v)
 		case "feedback":
-			var fb string
-			if err = s.scalar(v, f, &fb); err == nil && !task.Feedback(fb).Valid() {
-				err = s.errf(v, f, "%q: want %s", fb, task.FeedbackChoices())
-			}
-			b.Feedback = task.Feedback(fb)
+			b.Feedback, err = s.feedback(v)
 		case "observability":
-			var o string
-			if err = s.scalar(v, f, &o); err == nil && !task.Observability(o).Valid() {
-				err = s.errf(v, f, "%q: want partial or full", o)
-			}
-			b.Observability = task.Observability(o)
+			b.Observability, err = s.observability(v)
 		default:
 			err = s.errf(k, f, "unknown field (families, tiers, split, seeds, budget, feedback, observability)")
 		}
@@ -330,29 +316,76 @@ func (s *Suite) list(n *yaml.Node, field string, out *[]string, allowed []string
 }
 
 // seeds reads {from: N, count: M}.
-func (s *Suite) seeds(n *yaml.Node, b *Block) error {
+func (s *Suite) seeds(n *yaml.Node) (from, count uint64, err error) {
+	count = 1
 	if n.Kind != yaml.MappingNode {
-		return s.errf(n, "seeds", "want {from: N, count: M}")
+		return 0, 0, s.errf(n, "seeds", "want {from: N, count: M}")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
 		case "from":
-			if err := s.scalar(v, "seeds.from", &b.From); err != nil {
-				return err
+			if err := s.scalar(v, "seeds.from", &from); err != nil {
+				return 0, 0, err
 			}
 		case "count":
-			if err := s.scalar(v, "seeds.count", &b.Count); err != nil {
-				return err
+			if err := s.scalar(v, "seeds.count", &count); err != nil {
+				return 0, 0, err
 			}
-			if b.Count < 1 || b.Count > maxEpisodes {
-				return s.errf(v, "seeds.count", "%d: want 1 to %d", b.Count, maxEpisodes)
+			if count < 1 || count > maxEpisodes {
+				return 0, 0, s.errf(v, "seeds.count", "%d: want 1 to %d", count, maxEpisodes)
 			}
 		default:
-			return s.errf(k, "seeds."+k.Value, "unknown field (from, count)")
+			return 0, 0, s.errf(k, "seeds."+k.Value, "unknown field (from, count)")
 		}
 	}
-	return nil
+	return from, count, nil
+}
+
+// The fields episodes blocks and scenarios share, read alike.
+
+func (s *Suite) split(n *yaml.Node) (task.Split, error) {
+	var sp string
+	if err := s.scalar(n, "split", &sp); err != nil {
+		return "", err
+	}
+	if !task.Split(sp).Valid() {
+		return "", s.errf(n, "split", "%q: want train or eval", sp)
+	}
+	return task.Split(sp), nil
+}
+
+func (s *Suite) budget(n *yaml.Node) (int, error) {
+	var b int
+	if err := s.scalar(n, "budget", &b); err != nil {
+		return 0, err
+	}
+	if b < 1 || b > 1_000_000 {
+		return 0, s.errf(n, "budget", "%d: want 1 to 1,000,000 steps", b)
+	}
+	return b, nil
+}
+
+func (s *Suite) feedback(n *yaml.Node) (task.Feedback, error) {
+	var fb string
+	if err := s.scalar(n, "feedback", &fb); err != nil {
+		return "", err
+	}
+	if !task.Feedback(fb).Valid() {
+		return "", s.errf(n, "feedback", "%q: want %s", fb, task.FeedbackChoices())
+	}
+	return task.Feedback(fb), nil
+}
+
+func (s *Suite) observability(n *yaml.Node) (task.Observability, error) {
+	var o string
+	if err := s.scalar(n, "observability", &o); err != nil {
+		return "", err
+	}
+	if !task.Observability(o).Valid() {
+		return "", s.errf(n, "observability", "%q: want partial or full", o)
+	}
+	return task.Observability(o), nil
 }
 
 // Len returns the number of episodes the suite expands to.
