@@ -50,6 +50,7 @@ type Learner struct {
 	dir     int
 	stage   int
 	pending string // the command of the last decision
+	serves  string // the need it was for ("" for an explore or vitals)
 	// The box of tiles it has seen (its positions ± half the view).
 	seen     bool
 	box      [4]int // x0, y0, x1, y1
@@ -62,7 +63,7 @@ func NewLearner(goal task.Goal) *Learner { return &Learner{goal: goal} }
 // Reset starts an episode.
 func (a *Learner) Reset(seed uint64) {
 	a.rng = sim.RNG{State: seed ^ 0x6c6561726e}
-	a.stack, a.dir, a.stage, a.pending, a.seen = a.stack[:0], 0, 0, "", false
+	a.stack, a.dir, a.stage, a.pending, a.serves, a.seen = a.stack[:0], 0, 0, "", "", false
 }
 
 // Decide picks the next command.
@@ -97,7 +98,7 @@ func (a *Learner) Decide(w *sim.World, last *Result) string {
 	}
 	if last != nil {
 		switch {
-		case last.OK && last.Skill == a.pending && len(a.stack) > 1:
+		case last.OK && last.Skill == a.pending && a.serves == a.stack[len(a.stack)-1] && len(a.stack) > 1:
 			a.stack = a.stack[:len(a.stack)-1] // that need is met
 		case !last.OK && last.Reason == ReasonMissing && len(last.Missing) > 0:
 			for _, m := range last.Missing {
@@ -122,10 +123,15 @@ func (a *Learner) Decide(w *sim.World, last *Result) string {
 		}
 		break
 	}
-	return a.remember(verbFor(r, a.stack[len(a.stack)-1]))
+	top := a.stack[len(a.stack)-1]
+	c := a.remember(verbFor(r, top))
+	a.serves = top
+	return c
 }
 
-func (a *Learner) remember(c string) string { a.pending = c; return c }
+// remember notes the command decided (and, until the caller says
+// otherwise, that it serves no need).
+func (a *Learner) remember(c string) string { a.pending, a.serves = c, ""; return c }
 
 // saw grows the box of seen tiles by the view around the player's
 // position, which its observation states.
