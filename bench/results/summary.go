@@ -74,6 +74,8 @@ type Summary struct {
 	Errors       int     `json:"errors"`
 	CrafterScore float64 `json:"crafter_score"` // over the achievements episodes, %
 	Progression  float64 `json:"progression"`   // BALROG progression over them, %
+	// ProgressionSE is its standard error (percent points), BALROG's ±.
+	ProgressionSE float64 `json:"progression_se"`
 	// AchievementRates are the Crafter achievements' unlock rates over the
 	// achievements episodes, %, by name, in Crafter's order: the rates the
 	// Crafter score is the geometric mean of.
@@ -144,7 +146,7 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 			keys = append(keys, k)
 		}
 		groups[k] = append(groups[k], r)
-		if r.Spec.Family == "achievements" && r.Err == "" {
+		if openEnded(r) && r.Err == "" {
 			achEpisodes++
 			unlocked = append(unlocked, r.Unlocked)
 			for a := 0; a < nAch; a++ {
@@ -165,6 +167,7 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 		}
 		s.CrafterScore = score.Crafter(rates)
 		s.Progression = score.Progression(unlocked, nAch)
+		s.ProgressionSE = score.ProgressionSE(unlocked, nAch)
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i][0] != keys[j][0] {
@@ -203,6 +206,17 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 	s.Overall = group("all", "all", rs)
 	s.Overall.Failed = nil // listed per group
 	return s
+}
+
+// openEnded reports whether r played Crafter's open-ended mode (the
+// achievements family, or a scenario whose goal is achievements): the
+// episodes Crafter's score, the achievements' rates and BALROG's
+// progression are computed over.
+func openEnded(r Result) bool {
+	if sc := r.Spec.Scenario; sc != nil {
+		return sc.Goal.Kind == task.KindAchievements
+	}
+	return r.Spec.Family == task.FamilyAchievements
 }
 
 // LabelLess orders family labels word by word, reading the numbers of

@@ -36,3 +36,21 @@ func Progression(unlockedPerEpisode []int, achievements int) float64 {
 	}
 	return 100 * float64(total) / float64(len(unlockedPerEpisode)*achievements)
 }
+
+// ProgressionSE is the standard error of Progression, in percent points:
+// the sample standard deviation of the episodes' progressions over the
+// square root of their number, as BALROG reports it ("mean ± standard
+// error"). Zero for fewer than two episodes.
+func ProgressionSE(unlockedPerEpisode []int, achievements int) float64 {
+	n := len(unlockedPerEpisode)
+	if n < 2 || achievements == 0 {
+		return 0
+	}
+	mean := Progression(unlockedPerEpisode, achievements)
+	ss := 0.0
+	for _, u := range unlockedPerEpisode {
+		d := 100*float64(u)/float64(achievements) - mean
+		ss += d * d
+	}
+	return math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
+}

@@ -321,7 +321,7 @@ func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
 			return nil, err
 		}
 		if out == nil {
-			out = &Suite{Description: s.Description, file: s.file, path: s.path, embeddedName: s.embeddedName}
+			out = &Suite{Description: s.Description, Protocol: s.Protocol, file: s.file, path: s.path, embeddedName: s.embeddedName}
 		}
 		// A sweep scoped to one scenario leaves the rest of the suite as
 		// it is: each other block and scenario is played once, not once

@@ -29,7 +29,11 @@ type Suite struct {
 	Description string
 	Blocks      []Block
 	Scenarios   []ScenarioBlock
-	file        string // the name errors give the source
+	// Protocol, when the suite states one, is how external players are
+	// run for its results to be comparable with a published evaluation:
+	// score takes these as the defaults of the flags not given.
+	Protocol *Protocol
+	file     string // the name errors give the source
 	// Where files a scenario names (map_file) are read from: beside the
 	// suite's file, or inside the binary for an embedded suite.
 	path, embeddedName string
@@ -150,6 +154,12 @@ func (s *Suite) parse(data []byte) (*Suite, error) {
 				}
 				s.Blocks = append(s.Blocks, blk)
 			}
+		case "protocol":
+			p, err := s.protocol(v)
+			if err != nil {
+				return nil, err
+			}
+			s.Protocol = p
 		case "scenarios":
 			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
 				return nil, s.errf(v, "scenarios", "want a non-empty list of scenarios")
@@ -162,7 +172,7 @@ func (s *Suite) parse(data []byte) (*Suite, error) {
 				s.Scenarios = append(s.Scenarios, sb)
 			}
 		default:
-			return nil, s.errf(k, k.Value, "unknown field (name, description, episodes, scenarios)")
+			return nil, s.errf(k, k.Value, "unknown field (name, description, protocol, episodes, scenarios)")
 		}
 	}
 	if s.Name == "" {
@@ -420,4 +430,65 @@ func (s *Suite) Expand() []task.Spec {
 		specs = append(specs, s.Scenarios[i].specs(s.Scenarios[i].Count)...)
 	}
 	return specs
+}
+
+// Protocol is a published evaluation protocol a suite follows: the
+// external player's settings it fixes (the suite's scenarios fix the
+// rest: rules, map, budget, feedback, episode count).
+type Protocol struct {
+	Name      string `json:"name"`
+	Reference string `json:"reference,omitempty"` // the citation
+	// History is the past observation/reply pairs kept in a model's
+	// prompt (0: not fixed).
+	History     int      `json:"history,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+	// InvalidNotice: tell the player its last reply was not understood.
+	InvalidNotice *bool `json:"invalid_notice,omitempty"`
+}
+
+// protocol reads the suite's protocol mapping.
+func (s *Suite) protocol(n *yaml.Node) (*Protocol, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, s.errf(n, "protocol", "want {name: N, history: H, temperature: T, max_tokens: M, invalid_notice: B, reference: R}")
+	}
+	p := &Protocol{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		f := "protocol." + k.Value
+		var err error
+		switch k.Value {
+		case "name":
+			err = s.scalar(v, f, &p.Name)
+		case "reference":
+			err = s.scalar(v, f, &p.Reference)
+		case "history":
+			if err = s.scalar(v, f, &p.History); err == nil && (p.History < 0 || p.History > 10_000) {
+				err = s.errf(v, f, "%d: want 0 to 10,000", p.History)
+			}
+		case "temperature":
+			var t float64
+			if err = s.scalar(v, f, &t); err == nil && (t < 0 || t > 2) {
+				err = s.errf(v, f, "%v: want 0 to 2", t)
+			}
+			p.Temperature = &t
+		case "max_tokens":
+			if err = s.scalar(v, f, &p.MaxTokens); err == nil && p.MaxTokens < 0 {
+				err = s.errf(v, f, "%d: negative", p.MaxTokens)
+			}
+		case "invalid_notice":
+			var b bool
+			err = s.scalar(v, f, &b)
+			p.InvalidNotice = &b
+		default:
+			err = s.errf(k, f, "unknown field (name, reference, history, temperature, max_tokens, invalid_notice)")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if p.Name == "" {
+		return nil, s.errf(n, "protocol.name", "missing")
+	}
+	return p, nil
 }

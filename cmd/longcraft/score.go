@@ -109,6 +109,9 @@ Agents (--agent):
 				}
 				o.Sweep = append(o.Sweep, sw)
 			}
+			if err := applyProtocol(cmd, &o.External, o.Suite, quiet); err != nil {
+				return err
+			}
 			if err := agent.Check(o.Agent, agent.Options{External: o.External, Remote: remote.Connector{}}); err != nil {
 				return fmt.Errorf("--agent: %w", err)
 			}
@@ -154,6 +157,41 @@ Agents (--agent):
 	f.BoolVar(&x.Symbolic, "symbolic", false, "external agents: include the 9×9 semantic view")
 	f.BoolVar(&x.NoNotice, "no-invalid-notice", false, "external agents: do not say when a reply was invalid")
 	return cmd
+}
+
+// applyProtocol takes the suite's protocol settings (balrog-crafter's
+// history of 16, temperature 1.0, …) for the external player's flags that
+// were not given, and says so.
+func applyProtocol(cmd *cobra.Command, x *agent.External, suiteName string, quiet bool) error {
+	if agent.IsRecorded(suiteName) {
+		return nil
+	}
+	s, err := suite.Load(suiteName)
+	if err != nil || s.Protocol == nil {
+		return nil // score reports a suite that does not load
+	}
+	p, f := s.Protocol, cmd.Flags()
+	var took []string
+	if p.History > 0 && !f.Changed("history") {
+		x.History = p.History
+		took = append(took, fmt.Sprintf("--history %d", p.History))
+	}
+	if p.Temperature != nil && !f.Changed("temperature") {
+		x.Temperature = *p.Temperature
+		took = append(took, fmt.Sprintf("--temperature %g", *p.Temperature))
+	}
+	if p.MaxTokens > 0 && !f.Changed("max-tokens") {
+		x.MaxTokens = p.MaxTokens
+		took = append(took, fmt.Sprintf("--max-tokens %d", p.MaxTokens))
+	}
+	if p.InvalidNotice != nil && !f.Changed("no-invalid-notice") {
+		x.NoNotice = !*p.InvalidNotice
+		took = append(took, fmt.Sprintf("--no-invalid-notice=%t", x.NoNotice))
+	}
+	if len(took) > 0 && !quiet {
+		fmt.Fprintf(cmd.ErrOrStderr(), "suite %s follows protocol %s (%s): external players get %s unless given\n", s.Name, p.Name, p.Reference, strings.Join(took, ", "))
+	}
+	return nil
 }
 
 // parseShard reads "i/n", or the job environment when it is empty.
@@ -250,7 +288,7 @@ func printTable(w io.Writer, oc run.Outcome) {
 		fmt.Fprintln(w)
 	}
 	if s.CrafterScore > 0 || s.Progression > 0 {
-		fmt.Fprintf(w, "achievements episodes: Crafter score %.2f%%, progression %.2f%%\n", s.CrafterScore, s.Progression)
+		fmt.Fprintf(w, "open-ended episodes: Crafter score %.2f%%, progression %.2f%% ± %.2f (standard error)\n", s.CrafterScore, s.Progression, s.ProgressionSE)
 	}
 	if s.Errors > 0 {
 		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", s.Errors)
