@@ -114,6 +114,12 @@ type External struct {
 	ImageSize   int           // PNG observations of this size (0: text only)
 	Symbolic    bool
 	NoNotice    bool // do not tell the player its reply was invalid
+	// Reply is how a model answers: json, schema (response_format) or
+	// tools (a function call); HistoryTokens bounds the history by size
+	// too; Notes turns the scratchpad on.
+	Reply         string
+	HistoryTokens int
+	Notes         bool
 }
 
 // Kind is one entry of the registry.
@@ -130,6 +136,9 @@ type Kind struct {
 	NeedsTask bool
 	// Remote: Options.Remote makes it (it talks to another process).
 	Remote bool
+	// Prompted: a model that reads Longcraft's own prompt
+	// (bench/player/prompt.tmpl), whose id its results record.
+	Prompted bool
 	check  func(name string, o Options) error // settings it needs (nil: none)
 	open   func(name string, o Options) (Maker, error)
 }
@@ -146,7 +155,7 @@ func Kinds() []Kind {
 	return append(kinds, []Kind{
 		{Name: "planner", Usage: "planner", Help: "reads the whole state and the goal: the ceiling and the certifier", Offline: true, NeedsTask: true,
 			open: func(string, Options) (Maker, error) { return plannerMaker{}, nil }},
-		{Name: "openai", Usage: "openai", Help: "a language or vision model behind an OpenAI-compatible API (--model, --base-url)", NeedsTask: true, Remote: true,
+		{Name: "openai", Usage: "openai", Help: "a language or vision model behind an OpenAI-compatible API (--model, --base-url)", NeedsTask: true, Remote: true, Prompted: true,
 			check: func(_ string, o Options) error {
 				if o.External.Model == "" || o.External.BaseURL == "" {
 					return fmt.Errorf("agent openai needs a model and a base URL (--model, --base-url; the key comes from OPENAI_API_KEY)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/longcraft/longcraft/bench/protocol"
 	"github.com/longcraft/longcraft/bench/skill"
@@ -18,6 +19,7 @@ type AgentOptions struct {
 	ImageSize     int           // PNG agent view of this size in each observation (0: none)
 	Symbolic      bool          // the 9×9 semantic view in each observation
 	InvalidNotice bool          // tell the player when its last reply was rejected (as BALROG does)
+	Notes         bool          // the scratchpad: show the player the notes of its last reply
 	StepTimeout   time.Duration // per step, transport retries included (0: none)
 }
 
@@ -50,6 +52,7 @@ type Agent struct {
 	stats     Stats
 	err       error
 	decisions int    // decisions asked this episode (the skill level)
+	notes     string // the last reply's notes, shown back with the scratchpad on
 	invalid   string // why the last reply was rejected
 	note      trace.Note
 	noted     bool
@@ -74,7 +77,7 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 // Reset starts the episode on the player's side. The world seed is the
 // runner's agent interface's; it is not passed on to the player.
 func (a *Agent) Reset(uint64) {
-	a.stats, a.err, a.invalid, a.expect, a.noted, a.hasFull, a.decisions = Stats{}, nil, "", nil, false, false, 0
+	a.stats, a.err, a.invalid, a.expect, a.noted, a.hasFull, a.decisions, a.notes = Stats{}, nil, "", nil, false, false, 0, ""
 	if err := a.p.Reset(a.ctx, a.t.Describe()); err != nil {
 		a.err = fmt.Errorf("agent reset: %w", err)
 	}
@@ -118,6 +121,7 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	}
 	a.invalid = ""
 	a.note.Reasoning = reply.Reason
+	a.keepNotes(reply.Notes)
 	if reply.Belief != nil {
 		a.checkBelief(w, reply.Belief)
 		a.note.Belief = fmt.Sprint(*reply.Belief)
@@ -144,6 +148,9 @@ func (a *Agent) Decide(w *sim.World, last *skill.Result) string {
 	if a.opts.InvalidNotice && a.invalid != "" {
 		obs.Invalid = "your last reply was not understood and cost a decision: " + a.invalid
 	}
+	if a.opts.Notes {
+		obs.Notes = a.notes
+	}
 	ctx, cancel := a.stepContext()
 	defer cancel()
 	raw, ok := a.ask(ctx, obs)
@@ -158,7 +165,26 @@ func (a *Agent) Decide(w *sim.World, last *skill.Result) string {
 	}
 	a.invalid = ""
 	a.note.Reasoning = reply.Reason
+	a.keepNotes(reply.Notes)
 	return reply.Action
+}
+
+// keepNotes keeps a reply's notes for the next observation and the
+// trace, cut to the scratchpad's bound; a reply without notes keeps the
+// previous ones (the model need not repeat them).
+func (a *Agent) keepNotes(n string) {
+	if !a.opts.Notes || n == "" {
+		return
+	}
+	if len(n) > notesMax {
+		cut := notesMax
+		for cut > 0 && !utf8.RuneStart(n[cut]) {
+			cut--
+		}
+		n = n[:cut]
+	}
+	a.notes = n
+	a.note.Scratch = n
 }
 
 // stepContext is the context of one step's exchange: the episode's,
@@ -190,6 +216,9 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *protocol.Observation {
 	obs := a.obs.Observe(w, last)
 	if a.opts.InvalidNotice && a.invalid != "" {
 		obs.Invalid = "your last reply was not understood and played as noop: " + a.invalid
+	}
+	if a.opts.Notes {
+		obs.Notes = a.notes
 	}
 	return obs
 }

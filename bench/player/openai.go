@@ -36,6 +36,14 @@ type OpenAIOptions struct {
 	// History is the number of previous (observation, reply) pairs kept
 	// in the prompt; 0 sends only the current observation.
 	History int
+	// HistoryTokens also bounds the history by size: the oldest pairs are
+	// dropped until the kept ones' estimated tokens (bytes / 4) are at
+	// most this (0: by count alone).
+	HistoryTokens int
+	// Reply is how the model is asked to answer (json, schema, tools)
+	// and Notes turns the scratchpad on: both change the prompt.
+	Reply ReplyMode
+	Notes bool
 	// Timeout bounds each HTTP attempt (default 60s).
 	Timeout time.Duration
 	// Retries is the number of further attempts after a 429, a 5xx, a
@@ -95,6 +103,16 @@ func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
 	if o.MaxTokens < 0 {
 		return nil, fmt.Errorf("openai: MaxTokens %d is negative", o.MaxTokens)
 	}
+	if o.HistoryTokens < 0 {
+		return nil, fmt.Errorf("openai: HistoryTokens %d is negative", o.HistoryTokens)
+	}
+	switch o.Reply {
+	case "":
+		o.Reply = ReplyJSON
+	case ReplyJSON, ReplySchema, ReplyTools:
+	default:
+		return nil, fmt.Errorf("openai: reply mode %q (json, schema or tools)", o.Reply)
+	}
 	if o.Timeout <= 0 {
 		o.Timeout = openAIDefaultTimeout
 	}
@@ -145,7 +163,7 @@ func (p *OpenAI) Act(ctx context.Context, obs *protocol.Observation) (string, Us
 	p.mu.Lock()
 	defer p.mu.Unlock()
 
-	text := renderOpenAIObservation(obs)
+	text := UserMessage(obs, obs.Notes)
 	body, err := json.Marshal(p.request(obs, text))
 	if err != nil {
 		return "", u, fmt.Errorf("openai: encode request: %w", err)
@@ -157,7 +175,11 @@ func (p *OpenAI) Act(ctx context.Context, obs *protocol.Observation) (string, Us
 			u.PromptTokens = res.Usage.PromptTokens
 			u.CompletionTokens = res.Usage.CompletionTokens
 			u.LatencyMs = int(time.Since(start).Milliseconds())
-			raw := res.content()
+			raw, err := res.reply(p.o.Reply)
+			if err != nil {
+				u.LatencyMs = int(time.Since(start).Milliseconds())
+				return "", u, p.errorf("%v", err)
+			}
 			p.remember(text, raw)
 			return raw, u, nil
 		}
@@ -195,10 +217,26 @@ func (p *OpenAI) remember(obs, reply string) {
 		return
 	}
 	p.history = append(p.history, openAITurn{obs, reply})
-	if n := len(p.history) - p.o.History; n > 0 {
+	n := len(p.history) - p.o.History
+	if p.o.HistoryTokens > 0 {
+		size := 0
+		for i := len(p.history) - 1; i >= max(n, 0); i-- {
+			size += estimateTokens(p.history[i].obs) + estimateTokens(p.history[i].reply)
+			if size > p.o.HistoryTokens {
+				n = i + 1
+				break
+			}
+		}
+	}
+	if n > 0 {
 		p.history = append(p.history[:0], p.history[n:]...)
 	}
 }
+
+// estimateTokens guesses a text's tokens as its bytes over four, the
+// usual rule for English with a BPE tokenizer; the server's own count is
+// what the results report.
+func estimateTokens(s string) int { return (len(s) + 3) / 4 }
 
 // backoff returns the full-jitter delay before retry attempt+1: uniform
 // in [0, min(cap, base·2^attempt)).
@@ -263,6 +301,11 @@ func (p *OpenAI) post(ctx context.Context, body []byte) (*openAIResponse, time.D
 	}
 	if resp.StatusCode != http.StatusOK {
 		err := p.errorf("%s: %s", resp.Status, p.excerpt(data))
+		if p.o.Reply != ReplyJSON && (resp.StatusCode == http.StatusBadRequest || resp.StatusCode == http.StatusUnprocessableEntity) {
+			field := map[ReplyMode]string{ReplySchema: "response_format (json_schema)", ReplyTools: "tools and tool_choice"}[p.o.Reply]
+			return nil, 0, p.errorf("%s: the server refused the request, which asks for --reply %s with %s: a server without structured outputs refuses it; try --reply json: %s",
+				resp.Status, p.o.Reply, field, p.excerpt(data))
+		}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 ||
 			resp.StatusCode == http.StatusRequestTimeout {
 			return nil, parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), &openAIRetryable{err}
@@ -354,10 +397,34 @@ func parseRetryAfter(h string, now time.Time) time.Duration {
 // The wire format.
 
 type openAIRequest struct {
-	Model       string          `json:"model"`
-	Messages    []openAIMessage `json:"messages"`
-	Temperature float64         `json:"temperature"`
-	MaxTokens   int             `json:"max_tokens,omitempty"`
+	Model          string                `json:"model"`
+	Messages       []openAIMessage       `json:"messages"`
+	Temperature    float64               `json:"temperature"`
+	MaxTokens      int                   `json:"max_tokens,omitempty"`
+	ResponseFormat *openAIResponseFormat `json:"response_format,omitempty"`
+	Tools          []openAITool          `json:"tools,omitempty"`
+	ToolChoice     any                   `json:"tool_choice,omitempty"`
+}
+
+type openAIResponseFormat struct {
+	Type       string            `json:"type"`
+	JSONSchema *openAIJSONSchema `json:"json_schema,omitempty"`
+}
+
+type openAIJSONSchema struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
+}
+
+type openAITool struct {
+	Type     string         `json:"type"`
+	Function openAIFunction `json:"function"`
+}
+
+type openAIFunction struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description,omitempty"`
+	Parameters  map[string]any `json:"parameters"`
 }
 
 type openAIMessage struct {
@@ -378,7 +445,13 @@ type openAIImageURL struct {
 type openAIResponse struct {
 	Choices []struct {
 		Message struct {
-			Content json.RawMessage `json:"content"`
+			Content   json.RawMessage `json:"content"`
+			ToolCalls []struct {
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
 		} `json:"message"`
 	} `json:"choices"`
 	Usage struct {
@@ -398,6 +471,23 @@ func (e *openAIErrorBody) text() string {
 		return e.Type + ": " + e.Message
 	}
 	return e.Message
+}
+
+// reply returns the model's answer in mode m: the act call's arguments
+// in tools mode (the content when it answered in text instead), else the
+// content.
+func (r *openAIResponse) reply(m ReplyMode) (string, error) {
+	if m == ReplyTools {
+		for _, c := range r.Choices[0].Message.ToolCalls {
+			if c.Function.Name == "act" {
+				return c.Function.Arguments, nil
+			}
+		}
+		if len(r.Choices[0].Message.ToolCalls) > 0 {
+			return "", fmt.Errorf("the model called %q, not act", r.Choices[0].Message.ToolCalls[0].Function.Name)
+		}
+	}
+	return r.content(), nil
 }
 
 // content returns choices[0].message.content: a string, or the text
@@ -429,11 +519,9 @@ func (p *OpenAI) request(obs *protocol.Observation, text string) openAIRequest {
 		task = p.task
 	}
 	msgs := make([]openAIMessage, 0, 2+2*len(p.history))
-	system := openAISystemPrompt(task, obs.Actions)
-	if obs.Level == "skills" {
-		system = SkillPrompt(task, obs.Actions)
-	}
-	msgs = append(msgs, openAIMessage{Role: "system", Content: system})
+	sys := *obs
+	sys.Task = task
+	msgs = append(msgs, openAIMessage{Role: "system", Content: SystemPrompt(&sys, PromptOptions{Reply: p.o.Reply, Notes: p.o.Notes})})
 	for _, t := range p.history {
 		msgs = append(msgs,
 			openAIMessage{Role: "user", Content: t.obs},
@@ -451,62 +539,50 @@ func (p *OpenAI) request(obs *protocol.Observation, text string) openAIRequest {
 		}
 	}
 	msgs = append(msgs, openAIMessage{Role: "user", Content: content})
-	return openAIRequest{
+	req := openAIRequest{
 		Model:       p.o.Model,
 		Messages:    msgs,
 		Temperature: p.o.Temperature,
 		MaxTokens:   p.o.MaxTokens,
 	}
+	switch p.o.Reply {
+	case ReplySchema:
+		req.ResponseFormat = &openAIResponseFormat{Type: "json_schema", JSONSchema: &openAIJSONSchema{Name: "reply", Schema: replySchema(obs, p.o.Notes)}}
+	case ReplyTools:
+		req.Tools = []openAITool{{Type: "function", Function: openAIFunction{Name: "act",
+			Description: "Play one " + map[bool]string{true: "skill", false: "action"}[obs.Level == "skills"] + ".", Parameters: replySchema(obs, p.o.Notes)}}}
+		req.ToolChoice = "required"
+	}
+	return req
 }
 
-// openAISystemPrompt states the game, the task, the actions and the
-// reply format.
-func openAISystemPrompt(task string, actions []string) string {
-	var b strings.Builder
-	b.WriteString("You play Longcraft, a Crafter-like 2D survival and crafting world seen from above on a grid. ")
-	b.WriteString("Each step you receive an observation and choose one action. ")
-	b.WriteString("Collect materials, craft tools at tables and furnaces, keep your health, food, drink and energy up, and avoid or fight creatures.\n\n")
-	b.WriteString("Task: ")
-	if task = strings.TrimSpace(task); task == "" {
-		task = "(none stated)"
+// replySchema is the JSON schema of a reply to obs: the action (one of the
+// actions, or at the skill level a skill command), a reason, and the
+// optional belief, expectation and notes.
+func replySchema(obs *protocol.Observation, notes bool) map[string]any {
+	action := map[string]any{"type": "string", "enum": obs.Actions}
+	if obs.Level == "skills" {
+		action = map[string]any{"type": "string", "description": "one skill command, e.g. collect wood"}
 	}
-	b.WriteString(task)
-	b.WriteString("\n\nActions: ")
-	b.WriteString(strings.Join(actions, ", "))
-	b.WriteString("\n\n")
-	b.WriteString(`Reply with ONE JSON object and nothing else:
-{"action": "<one of the actions>", "reason": "<short explanation>"}
-Optionally add what you believe you hold and where you are, and what you expect the action to do:
-"belief": {"inventory": {"wood": 2}, "x": 10, "y": 12},
-"expect": {"outcome": "<one of `)
-	b.WriteString(strings.Join(openAIOutcomeKinds(), "|"))
-	b.WriteString(`>", "inventory": {"wood": 1}}
-where expect.inventory lists the changes you expect. An invalid reply wastes the step as a noop.`)
-	return b.String()
-}
-
-// SkillPrompt is the system prompt of a skill-level task: the game, the
-// task, the skills with their arguments (skill.Forms) and the reply
-// format. docs/skills.md quotes it (TestSkillPromptDocumented).
-func SkillPrompt(task string, forms []string) string {
-	var b strings.Builder
-	b.WriteString("You play Longcraft, a Crafter-like 2D survival and crafting world seen from above on a grid. ")
-	b.WriteString("Each decision you choose one skill; the game carries it out step by step and tells you how it went. ")
-	b.WriteString("Some things need others first, and you are not told which: a skill that cannot start says so, and at the fullest feedback what is missing.\n\n")
-	if task = strings.TrimSpace(task); task == "" {
-		task = "Your task: (none stated)"
+	props := map[string]any{
+		"action": action,
+		"reason": map[string]any{"type": "string"},
 	}
-	b.WriteString(task) // Task.Describe: "Your task: …"
-	b.WriteString("\n\nSkills:\n")
-	for _, f := range forms {
-		b.WriteString("- " + f + "\n")
+	if obs.Level != "skills" {
+		belief := map[string]any{"inventory": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer"}}}
+		if obs.Observability == "full" {
+			belief["x"], belief["y"] = map[string]any{"type": "integer"}, map[string]any{"type": "integer"}
+		}
+		props["belief"] = map[string]any{"type": "object", "properties": belief}
+		props["expect"] = map[string]any{"type": "object", "properties": map[string]any{
+			"outcome":   map[string]any{"type": "string", "enum": openAIOutcomeKinds()},
+			"inventory": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer"}},
+		}}
 	}
-	b.WriteString(`
-Each result reads {"skill": "...", "ok": true|false, "reason": "...", "missing": [...], "steps": N}; reasons: missing_precondition, not_found (not seen yet: explore), unreachable, interrupted (by a zombie, the night, damage or death), failed, not_needed, stuck, invalid.
-Reply with ONE JSON object and nothing else:
-{"action": "<one skill, e.g. collect wood>", "reason": "<short explanation>"}
-An invalid reply wastes the decision.`)
-	return b.String()
+	if notes {
+		props["notes"] = map[string]any{"type": "string", "maxLength": notesMax}
+	}
+	return map[string]any{"type": "object", "properties": props, "required": []string{"action", "reason"}}
 }
 
 // openAIOutcomeKinds lists the simulation's outcome kind names.
@@ -522,53 +598,3 @@ func openAIOutcomeKinds() []string {
 	return names
 }
 
-// renderOpenAIObservation renders an observation as the user message's
-// text.
-func renderOpenAIObservation(obs *protocol.Observation) string {
-	var b strings.Builder
-	skills := obs.Level == "skills"
-	switch {
-	case skills:
-		fmt.Fprintf(&b, "Step %d, steps left %d, decisions left %d.\n", obs.Step, obs.BudgetLeft, obs.DecisionsLeft)
-		if obs.Skill != nil {
-			if j, err := json.Marshal(obs.Skill); err == nil {
-				fmt.Fprintf(&b, "Last skill: %s\n", j)
-			}
-		}
-	default:
-		fmt.Fprintf(&b, "Step %d, budget left %d.\n", obs.Step, obs.BudgetLeft)
-		if obs.LastOutcome != "" {
-			fmt.Fprintf(&b, "Last outcome: %s\n", obs.LastOutcome)
-		}
-	}
-	switch {
-	case obs.Invalid != "" && skills:
-		fmt.Fprintf(&b, "Your previous reply was invalid (%s) and cost a decision. Reply with one JSON object whose \"action\" is one skill.\n", obs.Invalid)
-	case obs.Invalid != "":
-		fmt.Fprintf(&b, "Your previous reply was invalid (%s) and was played as noop. Reply with one JSON object whose \"action\" is one of the actions.\n", obs.Invalid)
-	}
-	if t := strings.TrimRight(obs.Text, "\n"); t != "" {
-		b.WriteString("\nObservation:\n")
-		b.WriteString(t)
-		b.WriteByte('\n')
-	}
-	if len(obs.Symbolic) > 0 {
-		w := 1
-		for _, row := range obs.Symbolic {
-			for _, v := range row {
-				w = max(w, len(strconv.Itoa(int(v))))
-			}
-		}
-		fmt.Fprintf(&b, "\nSymbolic view (%d rows, semantic ids, you at the centre):\n", len(obs.Symbolic))
-		for _, row := range obs.Symbolic {
-			for i, v := range row {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprintf(&b, "%*d", w, v)
-			}
-			b.WriteByte('\n')
-		}
-	}
-	return strings.TrimRight(b.String(), "\n")
-}

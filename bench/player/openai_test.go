@@ -156,7 +156,7 @@ func TestOpenAIAnswers(t *testing.T) {
 	require.Len(t, msgs, 2)
 	assert.Equal(t, "system", msgs[0]["role"])
 	sys := msgs[0]["content"].(string)
-	for _, want := range []string{"Crafter", "obtain 1 wood_pickaxe", "noop, move_left, do, make_wood_pickaxe", `"action"`, `"belief"`, `"expect"`, "collected"} {
+	for _, want := range []string{"Crafter", "obtain 1 wood_pickaxe", "- noop\n- move_left\n- do\n- make_wood_pickaxe", `"action"`, `"belief"`, `"expect"`, "collected"} {
 		assert.Contains(t, sys, want)
 	}
 	assert.Equal(t, "user", msgs[1]["role"])
@@ -575,7 +575,7 @@ func TestRenderOpenAIObservation(t *testing.T) {
 	obs := testObs(12)
 	obs.Symbolic = [][]int{{1, 100}, {7, 8}}
 	obs.Invalid = "no JSON object"
-	s := renderOpenAIObservation(obs)
+	s := UserMessage(obs, "")
 	assert.Contains(t, s, "Step 12, budget left 88.")
 	assert.Contains(t, s, "invalid (no JSON object)")
 	assert.Contains(t, s, "  1 100\n  7   8")

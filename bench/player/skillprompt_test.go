@@ -1,29 +1,69 @@
 package player
 
 import (
+	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/longcraft/longcraft/bench/skill"
+	"github.com/longcraft/longcraft/bench/protocol"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
-	"github.com/longcraft/longcraft/sim"
 )
+
+var rewritePrompt = flag.Bool("rewrite", false, "rewrite testdata/prompt-*.golden")
+
+// firstObservation is the first observation of suite's episode i, at the
+// task's action level, as a model gets it (with the symbolic view).
+func firstObservation(t *testing.T, name string, i int) *protocol.Observation {
+	s, err := suite.Load(name)
+	require.NoError(t, err)
+	sp := s.Expand()[i]
+	tk, err := task.Rebuild(sp, task.SeedFor(sp.Split, sp.Family, sp.Tier, sp.Index))
+	require.NoError(t, err)
+	w, err := tk.NewWorld()
+	require.NoError(t, err)
+	b, err := protocol.NewBuilder(tk, protocol.Options{Symbolic: true}, nil)
+	require.NoError(t, err)
+	if tk.Actions == task.ActionsSkills {
+		return b.ObserveSkill(w, nil, tk.Decisions)
+	}
+	return b.Observe(w, nil)
+}
 
 // TestSkillPromptDocumented: docs/skills.md quotes the skill-level system
 // prompt exactly as a model gets it for the explorer-chain reference.
 func TestSkillPromptDocumented(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/skills.md")
 	require.NoError(t, err)
-	s, err := suite.Load("explorer-chain")
-	require.NoError(t, err)
-	sp := s.Expand()[0]
-	tk, err := task.Rebuild(sp, task.SeedFor(sp.Split, sp.Family, sp.Tier, sp.Index))
-	require.NoError(t, err)
-	require.Equal(t, "Your task: obtain 1 compass. You have 8 decisions (skills) and 300 steps.", tk.Describe())
-	prompt := SkillPrompt(tk.Describe(), skill.Forms(sim.Extended()))
-	assert.Contains(t, string(doc), "```text\n"+prompt+"\n```", "docs/skills.md is stale: paste SkillPrompt's text")
+	obs := firstObservation(t, "explorer-chain", 0)
+	require.Equal(t, "Your task: obtain 1 compass. You have 8 decisions (skills) and 300 steps.", obs.Task)
+	prompt := SystemPrompt(obs, PromptOptions{})
+	assert.Contains(t, string(doc), "```text\n"+prompt+"\n```", "docs/skills.md is stale: paste the skill-level SystemPrompt's text")
+}
+
+// TestPromptGolden pins the prompt, system and first user message, of the
+// balrog-crafter protocol's first episode in each reply mode, with the
+// scratchpad on in tools mode. A change to prompt.tmpl fails here until
+// `go test ./bench/player -run TestPromptGolden -rewrite` rewrites the
+// golden files, whose diff is the review, and PromptVersion is bumped.
+func TestPromptGolden(t *testing.T) {
+	obs := firstObservation(t, "balrog-crafter", 0)
+	for _, c := range []struct {
+		file string
+		o    PromptOptions
+	}{{"prompt-json.golden", PromptOptions{}}, {"prompt-schema.golden", PromptOptions{Reply: ReplySchema}}, {"prompt-tools-notes.golden", PromptOptions{Reply: ReplyTools, Notes: true}}} {
+		got := "# " + PromptID() + "\n## system\n" + SystemPrompt(obs, c.o) + "\n## user\n" + UserMessage(obs, "") + "\n"
+		path := filepath.Join("testdata", c.file)
+		if *rewritePrompt {
+			require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+			continue
+		}
+		want, err := os.ReadFile(path)
+		require.NoError(t, err, "go test ./bench/player -run TestPromptGolden -rewrite")
+		assert.Equal(t, string(want), got, "%s: the prompt changed: bump PromptVersion, rewrite and review", c.file)
+	}
 }

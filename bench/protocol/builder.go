@@ -34,6 +34,7 @@ type Builder struct {
 	view      task.Observability
 	opts      Options
 	actions   []string
+	help      []string // one line per action
 	legend    []string // the ruleset's semantic-id names, with symbolic views
 
 	agent *render.AgentView // the builder's own image renderer, when Options.Image is nil
@@ -51,6 +52,7 @@ func NewBuilder(t *task.Task, opts Options, atlas *render.Atlas) (*Builder, erro
 	for _, a := range t.Rules().Actions {
 		b.actions = append(b.actions, a.Name)
 	}
+	b.help = ActionHelp(t.Rules())
 	if opts.Symbolic {
 		b.legend = t.Rules().SemanticNames()
 	}
@@ -95,7 +97,7 @@ func (b *Builder) Actions() []string { return b.actions }
 func (b *Builder) ObserveSkill(w *sim.World, last *skill.Result, decisionsLeft int) *Observation {
 	obs := b.Observe(w, nil)
 	obs.Level, obs.Skill, obs.DecisionsLeft = string(task.ActionsSkills), last, decisionsLeft
-	obs.Actions = skill.Forms(w.Rules())
+	obs.Actions, obs.ActionHelp = skill.Forms(w.Rules()), nil
 	if last != nil {
 		obs.LastOutcome = last.Text()
 	}
@@ -109,7 +111,8 @@ func (b *Builder) Observe(w *sim.World, last *sim.Outcome) *Observation {
 	r := w.Rules()
 	obs := &Observation{Type: "observation", Task: b.statement,
 		Text: task.TextObservation(w, last, b.feedback, b.view, b.budget),
-		Step: w.StepCount(), BudgetLeft: max(b.budget-w.StepCount(), 0), Actions: b.actions}
+		Step: w.StepCount(), BudgetLeft: max(b.budget-w.StepCount(), 0), Actions: b.actions,
+		ActionHelp: b.help, Budget: b.budget, FeedbackLevel: string(b.feedback), Observability: string(b.view)}
 	if last != nil {
 		f := b.feedback.Filter(*last)
 		obs.LastOutcome = f.Text(r)
@@ -146,4 +149,31 @@ func (b *Builder) Observe(w *sim.World, last *sim.Outcome) *Observation {
 		_ = b.full.Fill(w, obs, b.opts.Symbolic) // an encoding error leaves the map image out
 	}
 	return obs
+}
+
+// ActionHelp states each action of r in one line, in ruleset order: what
+// it does, never a recipe (what a make or place uses is for the agent to
+// find out).
+func ActionHelp(r *sim.Rules) []string {
+	dirs := map[sim.Dir]string{sim.DirLeft: "west", sim.DirRight: "east", sim.DirUp: "north", sim.DirDown: "south"}
+	var out []string
+	for _, a := range r.Actions {
+		var h string
+		switch a.Kind {
+		case sim.ActionMove:
+			h = fmt.Sprintf("face %s and step there if the tile is free; into something solid, water or a creature it only turns you", dirs[a.Dir])
+		case sim.ActionDo:
+			h = "act on the tile you face: collect a material (some need a tool), drink water, hit a creature, eat a cow or a ripe plant"
+		case sim.ActionSleep:
+			h = "sleep; you wake when rested, or when hurt"
+		case sim.ActionPlace:
+			h = fmt.Sprintf("put a %s on the tile you face (it uses materials)", r.Place[a.Recipe].Name)
+		case sim.ActionMake:
+			h = fmt.Sprintf("craft one %s (it uses materials and may need stations nearby)", r.Items[r.Make[a.Recipe].Gives.Item].Name)
+		default:
+			h = "do nothing for a step"
+		}
+		out = append(out, a.Name+": "+h)
+	}
+	return out
 }

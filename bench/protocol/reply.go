@@ -46,11 +46,22 @@ type Observation struct {
 	Step       int          `json:"step"`
 	BudgetLeft int          `json:"budget_left"`
 	Actions    []string     `json:"actions"`
+	// What stays the same for the whole episode, which a prompt states
+	// once: each action's effect in one line (parallel to Actions; the
+	// skill forms say their own), the step budget, the feedback level and
+	// the observability.
+	ActionHelp    []string `json:"action_help,omitempty"`
+	Budget        int      `json:"budget"`
+	FeedbackLevel string   `json:"feedback_level"`
+	Observability string   `json:"observability"`
 	// At the skill level (Level "skills"): Actions lists the skill forms
 	// (docs/skills.md), the reply's action is one command ("collect
 	// wood"), Skill is the last skill's result as the feedback level lets
 	// the agent read it (absent at none and before the first decision),
 	// and DecisionsLeft counts down the decision budget.
+	// Notes are the agent's own notes from its last reply, shown back
+	// when the scratchpad is on (docs/players.md).
+	Notes         string        `json:"notes,omitempty"`
 	Level         string        `json:"level,omitempty"`
 	Skill         *skill.Result `json:"skill,omitempty"`
 	DecisionsLeft int           `json:"decisions_left,omitempty"`
@@ -60,6 +71,7 @@ type Observation struct {
 type Reply struct {
 	Action string  `json:"action"`
 	Reason string  `json:"reason,omitempty"`
+	Notes  string  `json:"notes,omitempty"` // the scratchpad, when it is on
 	Belief *Belief `json:"belief,omitempty"`
 	Expect *Expect `json:"expect,omitempty"`
 }

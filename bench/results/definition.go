@@ -40,8 +40,17 @@ type Definition struct {
 	ImageSize   int     `json:"image_size,omitempty"`
 	Symbolic    bool    `json:"symbolic,omitempty"`
 	NoNotice    bool    `json:"no_notice,omitempty"`
-	PriceIn     float64 `json:"price_in,omitempty"`  // US dollars per million prompt tokens
-	PriceOut    float64 `json:"price_out,omitempty"` // per million completion tokens
+	Reply       string  `json:"reply,omitempty"`          // json, schema or tools
+	Notes       bool    `json:"notes,omitempty"`          // the scratchpad
+	HistoryToks int     `json:"history_tokens,omitempty"` // the history's size bound
+	Prompt      string  `json:"prompt,omitempty"`         // bench/player.PromptID
+	// Budgets of the agent's tokens and cost; an episode or the run that
+	// reaches one ends (budget_tokens, budget_cost).
+	MaxEpisodeTokens int     `json:"max_episode_tokens,omitempty"`
+	MaxRunTokens     int     `json:"max_run_tokens,omitempty"`
+	MaxRunCost       float64 `json:"max_run_cost,omitempty"`
+	PriceIn          float64 `json:"price_in,omitempty"`  // US dollars per million prompt tokens
+	PriceOut         float64 `json:"price_out,omitempty"` // per million completion tokens
 	// An agent that does not answer in time errs, so the timeouts decide
 	// results too.
 	StepTimeoutMs int64 `json:"step_timeout_ms,omitempty"`

@@ -23,9 +23,13 @@ type Result struct {
 	Spec  task.Spec `json:"spec"`
 	Agent string    `json:"agent"`
 	Model string    `json:"model,omitempty"` // an external player's model (run.json and summary.json hold its other settings)
-	Seed  uint64    `json:"seed"`
-	Goal  string    `json:"goal"`
-	Lock  string    `json:"lock,omitempty"` // hash of the suite lock the task came from
+	// Prompt names the prompt a model played with: its version and the
+	// hash of its template (bench/player.PromptID); "" for agents that
+	// write their own.
+	Prompt string `json:"prompt,omitempty"`
+	Seed   uint64 `json:"seed"`
+	Goal   string `json:"goal"`
+	Lock   string `json:"lock,omitempty"` // hash of the suite lock the task came from
 	// The conditions the agent played under (the spec's or its tier's):
 	// summaries group by them, so no group pools different conditions.
 	Observability string `json:"observability"`

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/longcraft/longcraft/bench/player"
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/skill"
 
@@ -65,12 +66,29 @@ type Config struct {
 	// Prices of a model's tokens, US dollars per million (0: cost not
 	// measured): the results' cost_usd.
 	PriceIn, PriceOut float64
+	// Budgets of an external agent: its tokens in one episode, and the
+	// tokens and cost of the whole run (0: none). An episode that reaches
+	// one ends as budget_tokens or budget_cost; once a run's is reached no
+	// other episode starts.
+	MaxEpisodeTokens int
+	MaxRunTokens     int
+	MaxRunCost       float64
+	spend            *spend // the run's, shared by its workers (Score sets it)
 
 	recorded *agent.Recorded // the play of a trace:FILE agent, loaded by Score
 	lock     *suite.Lock     // the suite's frozen tasks, by suite position; nil: generate
 }
 
 // model is the model an external player asks ("" for other agents).
+// prompt is the id of the prompt the run's agent reads, when it reads
+// Longcraft's.
+func (c Config) prompt() string {
+	if k, err := agent.Lookup(c.Agent); err == nil && k.Prompted {
+		return player.PromptID()
+	}
+	return ""
+}
+
 func (c Config) model() string {
 	if k, err := agent.Lookup(c.Agent); err == nil && k.Remote {
 		return c.External.Model
@@ -155,7 +173,7 @@ var errAbandoned = errors.New("episode abandoned: the run was cancelled")
 // returned when the config records traces. When the worker's context is
 // cancelled mid-episode (Ctrl-C) it returns errAbandoned.
 func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode, error) {
-	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, Model: p.cfg.model()}
+	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, Model: p.cfg.model(), Prompt: p.cfg.prompt()}
 	res.End = "error"
 	var t *task.Task
 	var err error
@@ -187,6 +205,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	stopper, _ := ag.(agent.Stopper)
 	annotator, _ := ag.(agent.Annotator)
 	scorer, _ := ag.(agent.Scorer)
+	m := p.meter(ag)
 	ag.Reset(t.Seed)
 	e, err := p.newEpisode(t)
 	if err != nil {
@@ -214,6 +233,9 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 			break
 		}
 		e.Step(a)
+		if end := m.charge(); end != "" {
+			e.Stop(end) // the action was paid for and played; no other is asked
+		}
 		if scorer != nil {
 			scorer.Observed(e.LastFull())
 		}
@@ -275,6 +297,7 @@ func (p *worker) playSkills(res results.Result, t *task.Task) (results.Result, *
 	}
 	failer, _ := d.(agent.Failer)
 	annotator, _ := d.(agent.Annotator)
+	m := p.meter(d)
 	d.Reset(t.Seed)
 	e, err := p.newEpisode(t)
 	if err != nil {
@@ -296,6 +319,9 @@ func (p *worker) playSkills(res results.Result, t *task.Task) (results.Result, *
 			break
 		}
 		e.SkillText(c)
+		if end := m.charge(); end != "" {
+			e.Stop(end)
+		}
 		if annotator != nil {
 			if n, ok := annotator.Note(); ok {
 				e.Annotate(n)
@@ -344,12 +370,15 @@ func Suite(ctx context.Context, specs []task.Spec, indices []int, cfg Config, do
 		New:     func(k int) (*worker, error) { return newWorker(ctx, cfg, k), nil },
 		Release: (*worker).close}
 	return pool.Run(ctx, func(p *worker, i int) error {
+		if cfg.spend.spent() != "" {
+			return nil // the run's budget is spent: no episode starts (Score says so)
+		}
 		start := time.Now()
 		res, ep, err := p.play(indices[i], specs[i])
 		if err != nil {
 			return nil // abandoned: pool.Run returns ctx's error
 		}
-		tm := results.Timing{Index: res.Index, ID: res.ID, WallMs: float64(time.Since(start).Microseconds()) / 1000, Decisions: res.Steps}
+		tm := results.Timing{Index: res.Index, ID: res.ID, WallMs: float64(time.Since(start).Microseconds()) / 1000, Decisions: res.Decisions}
 		if tm.Decisions > 0 {
 			tm.PerStepMs = tm.WallMs / float64(tm.Decisions)
 		}

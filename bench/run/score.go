@@ -166,6 +166,8 @@ func definition(o Options, p planned, lock string) results.Definition {
 		d.Model, d.Temperature, d.MaxTokens, d.History = x.Model, x.Temperature, x.MaxTokens, x.History
 		d.ImageSize, d.Symbolic, d.NoNotice = x.ImageSize, x.Symbolic, x.NoNotice
 		d.PriceIn, d.PriceOut = o.PriceIn, o.PriceOut
+		d.Reply, d.Notes, d.HistoryToks, d.Prompt = x.Reply, x.Notes, x.HistoryTokens, Config{Agent: o.Agent}.prompt()
+		d.MaxEpisodeTokens, d.MaxRunTokens, d.MaxRunCost = o.MaxEpisodeTokens, o.MaxRunTokens, o.MaxRunCost
 		d.StepTimeoutMs, d.CallTimeoutMs = x.StepTimeout.Milliseconds(), x.CallTimeout.Milliseconds()
 		if u, err := url.Parse(x.BaseURL); err == nil && u.Host != "" {
 			d.BaseURL = u.Scheme + "://" + u.Host
@@ -185,6 +187,10 @@ type Outcome struct {
 	Steps         int // steps played by this invocation
 	Elapsed       time.Duration
 	Complete      bool // every planned episode has a result
+	// BudgetSpent is the end of the run's budget once it was reached
+	// (budget_tokens, budget_cost): the episodes without a result were not
+	// started. A resume with the same budget starts none either.
+	BudgetSpent task.End
 }
 
 // needsTrace reports whether a result's episode has a trace in the run's
@@ -387,6 +393,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			return oc, err
 		}
 	}
+	o.Config.spend = newSpend(o.Config, have)
 	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
 		// The trace first, then the result: a result on disk means its
 		// trace is too.
@@ -414,6 +421,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		return nil
 	})
 	oc.Elapsed = time.Since(start)
+	oc.BudgetSpent = o.Config.spend.spent()
 	if tw != nil {
 		err := tw.Close()
 		tw = nil

@@ -12,7 +12,7 @@ import (
 )
 
 func TestEmbeddedSuites(t *testing.T) {
-	assert.Equal(t, []string{"default", "explorer-chain", "multigoal-grid", "standard"}, Embedded())
+	assert.Equal(t, []string{"balrog-crafter", "crafter", "default", "explorer-chain", "multigoal-grid", "standard"}, Embedded())
 	d, err := Load("default")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(36), d.Len())

@@ -510,6 +510,11 @@ const (
 	EndDeath      End = "death"       // the player died
 	EndBudget     End = "budget"      // the step budget (or the ruleset's step limit) ran out
 	EndDecisions  End = "decisions"   // the decision budget of a skill-level task ran out
+	// An external agent's token or cost budget (the episode's or the
+	// run's) was reached: the runner's --max-episode-tokens,
+	// --max-run-tokens, --max-run-cost.
+	EndBudgetTokens End = "budget_tokens"
+	EndBudgetCost   End = "budget_cost"
 	EndNoProgress End = "no_progress" // the runner's --no-progress
 	EndTimeout    End = "timeout"     // the runner's --timeout
 	EndAgentError End = "agent_error" // an external player failed

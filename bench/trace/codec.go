@@ -174,13 +174,14 @@ func encodeNotes(e *msgpack.Encoder, notes []Note) error {
 	}
 	for _, n := range notes {
 		for _, f := range []func() error{
-			func() error { return e.EncodeArrayLen(6) },
+			func() error { return e.EncodeArrayLen(7) },
 			func() error { return e.EncodeInt(int64(n.Step)) },
 			func() error { return e.EncodeString(n.Reasoning) },
 			func() error { return e.EncodeString(n.Raw) },
 			func() error { return e.EncodeInt(int64(n.Tokens)) },
 			func() error { return e.EncodeInt(int64(n.LatencyMs)) },
 			func() error { return e.EncodeString(n.Belief) },
+			func() error { return e.EncodeString(n.Scratch) },
 		} {
 			if err := f(); err != nil {
 				return err

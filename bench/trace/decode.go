@@ -302,11 +302,15 @@ func (d *decoder) notes() ([]Note, error) {
 	n = max(n, 0) // nil: no notes
 	notes := make([]Note, 0, min(n, 1024))
 	for i := 0; i < n; i++ {
-		if err := d.arrayLen("notes", 6); err != nil {
-			return nil, err
+		// Six fields before the scratchpad's, seven since.
+		fields, err := d.d.DecodeArrayLen()
+		if err != nil {
+			return nil, &fieldError{"notes", err}
+		}
+		if fields != 6 && fields != 7 {
+			return nil, &fieldError{"notes", fmt.Errorf("array of %d, want 6 or 7", fields)}
 		}
 		var nt Note
-		var err error
 		for _, f := range []func() error{
 			func() error { nt.Step, err = d.smallInt("notes.step", 0, maxSteps); return err },
 			func() error { nt.Reasoning, err = d.str("notes.reasoning"); return err },
@@ -316,6 +320,11 @@ func (d *decoder) notes() ([]Note, error) {
 			func() error { nt.Belief, err = d.str("notes.belief"); return err },
 		} {
 			if err := f(); err != nil {
+				return nil, err
+			}
+		}
+		if fields == 7 {
+			if nt.Scratch, err = d.str("notes.scratch"); err != nil {
 				return nil, err
 			}
 		}

@@ -37,7 +37,7 @@ const maxNoteNumber = 1 << 40
 // fitNote returns n with every string within maxString and its numbers
 // within 0 to maxNoteNumber.
 func fitNote(n Note) Note {
-	n.Reasoning, n.Raw, n.Belief = fitString(n.Reasoning), fitString(n.Raw), fitString(n.Belief)
+	n.Reasoning, n.Raw, n.Belief, n.Scratch = fitString(n.Reasoning), fitString(n.Raw), fitString(n.Belief), fitString(n.Scratch)
 	n.Tokens, n.LatencyMs = min(max(n.Tokens, 0), maxNoteNumber), min(max(n.LatencyMs, 0), maxNoteNumber)
 	n.Step = min(max(n.Step, 0), maxSteps)
 	return n
@@ -45,12 +45,14 @@ func fitNote(n Note) Note {
 
 // noteFits reports whether n is within the reader's limits as it is.
 func noteFits(n *Note) bool {
-	return len(n.Reasoning) <= maxString && len(n.Raw) <= maxString && len(n.Belief) <= maxString &&
+	return len(n.Reasoning) <= maxString && len(n.Raw) <= maxString && len(n.Belief) <= maxString && len(n.Scratch) <= maxString &&
 		n.Tokens >= 0 && n.Tokens <= maxNoteNumber && n.LatencyMs >= 0 && n.LatencyMs <= maxNoteNumber && n.Step >= 0 && n.Step <= maxSteps
 }
 
 // noteSize is what a note adds to an episode's record, at most.
-func noteSize(n *Note) int { return len(n.Reasoning) + len(n.Raw) + len(n.Belief) + noteOverhead }
+func noteSize(n *Note) int {
+	return len(n.Reasoning) + len(n.Raw) + len(n.Belief) + len(n.Scratch) + noteOverhead
+}
 
 // droppedNote is the note that stands for the ones left out.
 func droppedNote(step, dropped, bytes int) Note {

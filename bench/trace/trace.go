@@ -44,6 +44,7 @@ type Note struct {
 	Tokens    int
 	LatencyMs int
 	Belief    string
+	Scratch   string // the scratchpad notes the agent kept (score --notes)
 }
 
 // Metrics are the episode's final figures.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,6 +95,12 @@ Agents (--agent):
 				return fmt.Errorf("--workers, --no-progress and --seeds must not be negative")
 			case o.PriceIn < 0 || o.PriceOut < 0 || math.IsNaN(o.PriceIn) || math.IsNaN(o.PriceOut):
 				return fmt.Errorf("--price-in and --price-out: US dollars per million tokens, not negative")
+			case o.MaxEpisodeTokens < 0 || o.MaxRunTokens < 0 || o.MaxRunCost < 0 || math.IsNaN(o.MaxRunCost) || o.External.HistoryTokens < 0:
+				return fmt.Errorf("--max-episode-tokens, --max-run-tokens, --max-run-cost and --history-tokens must not be negative")
+			case o.MaxRunCost > 0 && o.PriceIn == 0 && o.PriceOut == 0:
+				return fmt.Errorf("--max-run-cost needs the prices (--price-in, --price-out) to count the cost")
+			case !slices.Contains([]string{"json", "schema", "tools"}, o.External.Reply):
+				return fmt.Errorf("--reply %q: want json, schema or tools", o.External.Reply)
 			}
 			for _, kv := range sets {
 				set, err := suite.ParseSet(kv)
@@ -156,6 +163,12 @@ Agents (--agent):
 	f.IntVar(&x.ImageSize, "image-size", 0, "external agents: include a PNG agent view of this size (0: text only)")
 	f.BoolVar(&x.Symbolic, "symbolic", false, "external agents: include the 9×9 semantic view")
 	f.BoolVar(&x.NoNotice, "no-invalid-notice", false, "external agents: do not say when a reply was invalid")
+	f.StringVar(&x.Reply, "reply", "json", "openai: how the model answers: json (a JSON object in its text), schema (response_format json_schema, the server constrains it), tools (a call of the function act)")
+	f.BoolVar(&x.Notes, "notes", false, "external agents: the scratchpad: a reply's \"notes\" are shown back at the next step and kept in the trace")
+	f.IntVar(&x.HistoryTokens, "history-tokens", 0, "openai: also bound the history by its estimated tokens (bytes/4; 0: by --history alone)")
+	f.IntVar(&o.MaxEpisodeTokens, "max-episode-tokens", 0, "external agents: end an episode (budget_tokens) once its calls used this many tokens (0: no limit)")
+	f.IntVar(&o.MaxRunTokens, "max-run-tokens", 0, "external agents: end the run once its calls used this many tokens: the episodes in play end as budget_tokens, no other starts (0: no limit)")
+	f.Float64Var(&o.MaxRunCost, "max-run-cost", 0, "external agents: end the run once its calls cost this many US dollars at --price-in/--price-out (budget_cost; 0: no limit)")
 	return cmd
 }
 
@@ -252,6 +265,10 @@ func runScore(cmd *cobra.Command, o run.Options, quiet bool) error {
 		return nil
 	case errors.Is(err, cmd.Context().Err()) && err != nil:
 		return fmt.Errorf("interrupted: %d episodes in %s so far (summary above is partial); --resume continues", oc.Summary.Episodes, o.Out)
+	case err == nil && oc.BudgetSpent != "":
+		fmt.Fprintf(cmd.OutOrStdout(), "the run's budget was reached (%s): %d of %d episodes have a result, the episodes in play ended as %s, no other was started; wrote %s (summary and report are partial)\n",
+			oc.BudgetSpent, oc.Summary.Episodes, oc.Summary.Planned, oc.BudgetSpent, o.Out)
+		return nil
 	case err == nil:
 		return fmt.Errorf("incomplete run")
 	}

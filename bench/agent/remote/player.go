@@ -13,8 +13,8 @@ import (
 func newPlayer(name string, x agent.External, worker int) (player.Player, error) {
 	if name == "openai" {
 		return player.NewOpenAI(player.OpenAIOptions{BaseURL: x.BaseURL, Model: x.Model, APIKey: os.Getenv("OPENAI_API_KEY"),
-			Temperature: x.Temperature, MaxTokens: x.MaxTokens, History: x.History, Timeout: x.CallTimeout,
-			Retries: x.Retries, Seed: uint64(worker)})
+			Temperature: x.Temperature, MaxTokens: x.MaxTokens, History: x.History, HistoryTokens: x.HistoryTokens,
+			Reply: player.ReplyMode(x.Reply), Notes: x.Notes, Timeout: x.CallTimeout, Retries: x.Retries, Seed: uint64(worker)})
 	}
 	argv, err := player.SplitCommand(strings.TrimPrefix(name, "exec:"))
 	if err != nil {

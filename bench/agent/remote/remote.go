@@ -67,7 +67,7 @@ func (m *externalMaker) Make(t *task.Task) (agent.Agent, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return player.NewAgent(ctx, m.p, t, player.AgentOptions{ImageSize: x.ImageSize, Symbolic: x.Symbolic, InvalidNotice: !x.NoNotice}, m.atlas)
+	return player.NewAgent(ctx, m.p, t, player.AgentOptions{ImageSize: x.ImageSize, Symbolic: x.Symbolic, InvalidNotice: !x.NoNotice, Notes: x.Notes}, m.atlas)
 }
 
 // MakeDecider makes the same external player for a skill-level task: it
