@@ -6,14 +6,14 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
+.PHONY: models-test test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
 
 ## test: every check, sized to run in minutes: formatting, vet,
 ## race-enabled tests, the certification test on 200 seeds a tier, the
 ## classic ruleset's fidelity to Crafter (16,000 episodes), the check that
 ## no task is a free win (1,000 seeds a cell), the wasm build and tests, and
 ## the end-to-end test of the browser demo in headless Chromium.
-test: deps fmt vet race certify fidelity-test tasks-test benchmarks-once wasm-test browser
+test: deps fmt vet race certify fidelity-test tasks-test models-test benchmarks-once wasm-test browser
 
 ## test-long: the exhaustive variants, which CI also runs: certification on
 ## 1,000 seeds a tier, fidelity over 100,000 episodes, a real one-node Slurm
@@ -81,6 +81,12 @@ certify-long:
 ## -race, where "race" skips it).
 fidelity-test:
 	$(GO) test ./bench/fidelity -run '^TestFidelity$$' -count=1 -v
+
+## models-test: the balrog-crafter protocol against the fake model server
+## (internal/fakemodel) at the scale of a real run: 100 episodes, thousands
+## of calls, invalid replies and server errors ("race" plays 20).
+models-test:
+	$(GO) test ./bench/run -run '^TestBalrogProtocolAtScale$$' -count=1 -v
 
 ## tasks-test: every family × tier × 1,000 eval seeds: no goal holds at
 ## step 0, a noop agent succeeds only at surviving; prints noop and random
