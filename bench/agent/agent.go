@@ -139,8 +139,8 @@ type Kind struct {
 	// Prompted: a model that reads Longcraft's own prompt
 	// (bench/player/prompt.tmpl), whose id its results record.
 	Prompted bool
-	check  func(name string, o Options) error // settings it needs (nil: none)
-	open   func(name string, o Options) (Maker, error)
+	check    func(name string, o Options) error // settings it needs (nil: none)
+	open     func(name string, o Options) (Maker, error)
 }
 
 // Kinds is the registry, in the order help lists it: the built-in

@@ -597,4 +597,3 @@ func openAIOutcomeKinds() []string {
 	}
 	return names
 }
-

@@ -506,19 +506,19 @@ type End string
 // The ends of an episode. Judge decides the first three for every host;
 // the others are a host's own reasons to stop early.
 const (
-	EndGoal       End = "goal"        // the goal was reached
-	EndDeath      End = "death"       // the player died
-	EndBudget     End = "budget"      // the step budget (or the ruleset's step limit) ran out
-	EndDecisions  End = "decisions"   // the decision budget of a skill-level task ran out
+	EndGoal      End = "goal"      // the goal was reached
+	EndDeath     End = "death"     // the player died
+	EndBudget    End = "budget"    // the step budget (or the ruleset's step limit) ran out
+	EndDecisions End = "decisions" // the decision budget of a skill-level task ran out
 	// An external agent's token or cost budget (the episode's or the
 	// run's) was reached: the runner's --max-episode-tokens,
 	// --max-run-tokens, --max-run-cost.
 	EndBudgetTokens End = "budget_tokens"
 	EndBudgetCost   End = "budget_cost"
-	EndNoProgress End = "no_progress" // the runner's --no-progress
-	EndTimeout    End = "timeout"     // the runner's --timeout
-	EndAgentError End = "agent_error" // an external player failed
-	EndStopped    End = "stopped"     // recorded play ran out
+	EndNoProgress   End = "no_progress" // the runner's --no-progress
+	EndTimeout      End = "timeout"     // the runner's --timeout
+	EndAgentError   End = "agent_error" // an external player failed
+	EndStopped      End = "stopped"     // recorded play ran out
 )
 
 // Judge is the one rule of an episode's end and success, which the runner,

@@ -6,8 +6,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
