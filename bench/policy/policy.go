@@ -38,6 +38,7 @@ func Builtins() []Builtin {
 	return []Builtin{
 		{"noop", "does nothing: how far standing still gets", func() Policy { return Noop{} }},
 		{"random", "uniformly random actions: the floor", func() Policy { return &Random{} }},
+		{"walker", "uniformly random moves: the floor of a navigation task", func() Policy { return &Walker{} }},
 		{"explorer", "the fair baseline: reads only what an agent observes and remembers it", func() Policy { return &Explorer{} }},
 	}
 }
@@ -80,6 +81,18 @@ func (p *Random) Reset(seed uint64) { p.rng = sim.RNG{State: seed ^ 0x72616e646f
 // Act draws an action.
 func (p *Random) Act(w *sim.World, _ *sim.Outcome) sim.Action {
 	return sim.Action(p.rng.Intn(len(w.Rules().Actions)))
+}
+
+// Walker picks one of the four moves uniformly: the random walker a
+// navigation task's floor is measured by.
+type Walker struct{ rng sim.RNG }
+
+// Reset seeds the policy.
+func (p *Walker) Reset(seed uint64) { p.rng = sim.RNG{State: seed ^ 0x77616c6b} }
+
+// Act draws a move.
+func (p *Walker) Act(*sim.World, *sim.Outcome) sim.Action {
+	return [4]sim.Action{sim.ActMoveLeft, sim.ActMoveRight, sim.ActMoveUp, sim.ActMoveDown}[p.rng.Intn(4)]
 }
 
 func abs(v int) int {
