@@ -6,14 +6,14 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: models-test test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
+.PHONY: models-test python python-test bench-python test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
 
 ## test: every check, sized to run in minutes: formatting, vet,
 ## race-enabled tests, the certification test on 200 seeds a tier, the
 ## classic ruleset's fidelity to Crafter (16,000 episodes), the check that
 ## no task is a free win (1,000 seeds a cell), the wasm build and tests, and
 ## the end-to-end test of the browser demo in headless Chromium.
-test: deps fmt vet race certify fidelity-test tasks-test models-test benchmarks-once wasm-test browser
+test: deps fmt vet race certify fidelity-test tasks-test models-test python-test benchmarks-once wasm-test browser
 
 ## test-long: the exhaustive variants, which CI also runs: certification on
 ## 1,000 seeds a tier, fidelity over 100,000 episodes, a real one-node Slurm
@@ -81,6 +81,27 @@ certify-long:
 ## -race, where "race" skips it).
 fidelity-test:
 	$(GO) test ./bench/fidelity -run '^TestFidelity$$' -count=1 -v
+
+## python: the Python package's shared library, python/longcraft/liblongcraft.so
+## (cgo, -buildmode=c-shared; needs gcc and nothing from the network).
+python:
+	CGO_ENABLED=1 $(GO) build -buildmode=c-shared -o python/longcraft/liblongcraft.so ./cmd/liblongcraft
+
+## python-test: the Python package's tests with Debian's python3-numpy:
+## shapes and dtypes, determinism across threads and against the Go loop,
+## NEXT_STEP autoreset, clone/restore, errors, a smoke loop; then the
+## examples, briefly.
+python-test: python
+	/usr/bin/python3 -m unittest discover -s python/tests -v
+	/usr/bin/python3 python/examples/dataset.py $$(mktemp -d) 256
+	/usr/bin/python3 python/examples/world_model_probe.py > /dev/null
+
+## bench-python: env-steps/s from Python at 64, 512 and 4,096 worlds
+## (symbolic), and RGB 64×64 at 512, beside the Go batch's own benchmark.
+bench-python: python
+	for n in 64 512 4096; do /usr/bin/python3 python/examples/random_agent.py $$n; done
+	/usr/bin/python3 python/examples/random_agent.py 512 rgb
+	$(GO) test ./bench/vec -run XXX -bench BenchmarkStep -benchtime 2s
 
 ## models-test: the balrog-crafter protocol against the fake model server
 ## (internal/fakemodel) at the scale of a real run: 100 episodes, thousands

@@ -32,6 +32,13 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock Timeout reads; nil means time.Now.
 	Now func() time.Time
+	// Scratch, when set, is shared with the other episodes the host plays
+	// on the same goroutine (nil: the episode keeps its own).
+	Scratch *Scratch
+	// Bare keeps only what decides the episode's end, success and reward:
+	// no behaviour or exploration metrics (they read as zero), for hosts
+	// that step millions of episodes for learning (bench/vec).
+	Bare bool
 	// Recorder records the episode's trace (nil: none). Agent names the
 	// player in its header; StartUnixMs is informational.
 	Recorder    *trace.Recorder
@@ -71,9 +78,21 @@ type Episode struct {
 // New starts an episode of task t on w, which must have just been reset to
 // t's start (t.NewWorld or t.ResetWorld).
 func New(t *task.Task, w *sim.World, opts Options) *Episode {
-	e := &Episode{t: t, w: w, opts: opts, prog: task.NewProgress(t.Goal, w)}
+	e := &Episode{}
+	e.Begin(t, w, opts)
+	return e
+}
+
+// Begin starts e over as a new episode of t on w (just reset), reusing
+// its bookkeeping's memory: a host that plays many episodes in turn keeps
+// one Episode per world.
+func (e *Episode) Begin(t *task.Task, w *sim.World, opts Options) {
+	cov, skills := e.cov, e.skills
+	*e = Episode{t: t, w: w, opts: opts, prog: task.NewProgress(t.Goal, w), cov: cov, skills: skills}
 	e.tr.Reset()
-	e.cov.Begin(w)
+	if !opts.Bare {
+		e.cov.Begin(w, opts.Scratch)
+	}
 	if t.Actions == task.ActionsSkills {
 		e.skills.Reset(w, t.Observability == task.Full)
 	}
@@ -89,8 +108,12 @@ func New(t *task.Task, w *sim.World, opts Options) *Episode {
 		opts.Recorder.Begin(Header(t, opts.Agent, opts.StartUnixMs), w)
 	}
 	e.judge() // a task could hold at its start (the generators never make one)
-	return e
 }
+
+// Scratch is memory a host may share between the episodes it plays on
+// one goroutine, so that each does not keep its own: the flood fill that
+// measures the reachable area at the start.
+type Scratch struct{ queue []int }
 
 // Header is the trace header of an episode of t played by agent.
 func Header(t *task.Task, agent string, startUnixMs int64) trace.Header {
@@ -176,8 +199,10 @@ func (e *Episode) Step(a sim.Action) bool {
 	if e.t.Actions == task.ActionsSkills {
 		e.skills.Saw(e.w)
 	}
-	e.tr.Step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
-	e.cov.Step(e.w, &e.out)
+	if !e.opts.Bare {
+		e.tr.Step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
+		e.cov.Step(e.w, &e.out)
+	}
 	if e.opts.Recorder != nil {
 		e.opts.Recorder.Step(a, &e.out, e.w)
 	}

@@ -185,7 +185,7 @@ func TestExploration(t *testing.T) {
 	w.Reset(1)
 	require.NoError(t, w.LoadASCII(strings.Repeat(strings.Repeat(".", 20)+"\n", 9)+strings.Repeat(".", 9)+"@T"+strings.Repeat(".", 9)+"\n"+strings.Repeat(strings.Repeat(".", 20)+"\n", 10)))
 	var c Coverage
-	c.Begin(w)
+	c.Begin(w, nil)
 	e := c.Exploration()
 	assert.Equal(t, 1, e.TilesVisited)
 	assert.Equal(t, 9*7, e.TilesSeen, "the 9×7 window around the start")

@@ -38,7 +38,7 @@ type Exploration struct {
 }
 
 // Begin starts measuring an episode on w, just reset.
-func (c *Coverage) Begin(w *sim.World) {
+func (c *Coverage) Begin(w *sim.World, scratch *Scratch) {
 	n := (w.Width()*w.Height() + 63) / 64
 	if cap(c.visited) < n {
 		c.visited, c.seen = make([]uint64, n), make([]uint64, n)
@@ -46,8 +46,15 @@ func (c *Coverage) Begin(w *sim.World) {
 	c.visited, c.seen = c.visited[:n], c.seen[:n]
 	clear(c.visited)
 	clear(c.seen)
-	*c = Coverage{width: w.Width(), height: w.Height(), visited: c.visited, seen: c.seen, px: -1, py: -1, queue: c.queue}
+	queue := c.queue
+	if scratch != nil {
+		queue = scratch.queue
+	}
+	*c = Coverage{width: w.Width(), height: w.Height(), visited: c.visited, seen: c.seen, px: -1, py: -1, queue: queue}
 	c.reachable = c.walkableFromStart(w)
+	if scratch != nil {
+		scratch.queue, c.queue = c.queue, nil // the scratch keeps it, grown
+	}
 	c.Step(w, nil)
 }
 
@@ -134,4 +141,13 @@ func (c *Coverage) Exploration() Exploration {
 		e.VisitedShare = float64(c.nVisited) / float64(c.reachable)
 	}
 	return e
+}
+
+// CopyInto makes dst a copy of c, reusing dst's bit sets.
+func (c *Coverage) CopyInto(dst *Coverage) {
+	visited, seen := dst.visited, dst.seen
+	*dst = *c
+	dst.visited = append(visited[:0], c.visited...)
+	dst.seen = append(seen[:0], c.seen...)
+	dst.queue = nil
 }

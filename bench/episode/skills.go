@@ -103,3 +103,24 @@ func (e *Episode) decide(text string, res skill.Result) skill.Result {
 	}
 	return res
 }
+
+// CopyFrom makes e a copy of src played on e's own world, which the
+// caller has made a copy of src's (sim.World.CopyFrom): a branch of the
+// episode for planners and counterfactual probes. The branch records no
+// trace. It allocates only when e's bookkeeping is smaller than src's.
+func (e *Episode) CopyFrom(src *Episode) {
+	w, prog, cov, skills := e.w, e.prog, e.cov, e.skills
+	*e = *src
+	e.w = w
+	if prog == nil || prog == src.prog {
+		prog = new(task.Progress)
+	}
+	*prog = *src.prog // its leaves and landmarks never change after New
+	e.prog = prog
+	e.cov = src.cov
+	e.cov.CopyInto(&cov)
+	e.cov = cov
+	e.skills = skills
+	e.skills.CopyFrom(&src.skills)
+	e.opts.Recorder = nil
+}

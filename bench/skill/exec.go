@@ -616,3 +616,13 @@ func abs(v int) int {
 	}
 	return v
 }
+
+// CopyFrom makes x a copy of src (what it has seen, the running skill),
+// reusing x's memory; its search scratch is its own.
+func (x *Executor) CopyFrom(src *Executor) {
+	known, dist, prev, queue := x.known, x.dist, x.prev, x.queue
+	*x = *src
+	x.known = append(known[:0], src.known...)
+	n := len(src.known)
+	x.dist, x.prev, x.queue = slices.Grow(dist[:0], n)[:n], slices.Grow(prev[:0], n)[:n], queue[:0]
+}

@@ -1,0 +1,463 @@
+// Package vec steps a batch of seeded worlds in one call, for learned
+// policies, world models and vision datasets: N episodes of free play (or
+// of a ruleset's open-ended mode) advanced together across a fixed pool of
+// goroutines, their observations, rewards and terminated and truncated
+// flags written straight into buffers the caller owns (the C ABI of
+// cmd/liblongcraft hands it NumPy arrays), with Gymnasium's NEXT_STEP
+// autoreset. Each episode goes through bench/episode, the one episode
+// rule; results do not depend on the number of threads.
+//
+// Worlds keep no generation scratch of their own: each thread keeps one
+// for the worlds it steps (sim.World.ShareScratch), so a world costs its
+// state alone (about 18 KiB at 64×64).
+//
+// It sits on sim, render, the task and episode layers; it must not
+// import the runner, hosts or players, and does no I/O.
+package vec
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/render"
+	"github.com/longcraft/longcraft/sim"
+)
+
+// Config says what a batch plays.
+type Config struct {
+	N         int    // worlds
+	Ruleset   string // classic (default) or extended
+	Size      int    // map side (default 64)
+	Budget    int    // steps per episode (default: the ruleset's episode length)
+	Threads   int    // goroutines stepping the batch (0: GOMAXPROCS)
+	ImageSize int    // side of the RGB agent views when Buffers.RGB is set (default 64)
+	// Feedback and Observability are the episodes' (they change what an
+	// episode's metrics count, not what is written: none and partial by
+	// default, as in Crafter).
+	Feedback      task.Feedback
+	Observability task.Observability
+}
+
+// Buffers are the caller's arrays the batch writes into, row-major by
+// world; nil ones are not written. Lengths: Symbolic N·81 (the 9×9 view),
+// Inventory N·Items() (counts by item, vitals first), Semantic N·Size²,
+// RGB N·ImageSize²·3; Reward, Terminated, Truncated N each. At an
+// episode's end (Terminated or Truncated set) EpisodeReturn,
+// EpisodeLength, Achievements (a bit set in ruleset order) and Success
+// hold its figures; otherwise they are left as they were.
+type Buffers struct {
+	Symbolic, Inventory, Semantic, RGB []uint8
+	Reward                             []float32
+	Terminated, Truncated              []uint8
+	EpisodeReturn                      []float32
+	EpisodeLength                      []int32
+	Achievements                       []uint64
+	Success                            []uint8
+}
+
+// Batch is N worlds played together. It is not safe for concurrent use.
+type Batch struct {
+	cfg    Config
+	rules  *sim.Rules
+	worlds []*sim.World
+	eps    []*episode.Episode
+	tasks  []*task.Task
+	seeds  []uint64 // each world's seed stream, set by Reset
+	count  []uint64 // episodes begun per world
+	reset  []bool   // NEXT_STEP: the episode ended on the last step; the next step resets it
+	buf    Buffers
+	// started: Reset has run (Step before it is an error).
+	started bool
+
+	threads int
+	owner   []int               // each world's thread
+	owners  []*sim.World        // one generation scratch per thread
+	scratch []*episode.Scratch  // one episode scratch per thread
+	views   []*render.AgentView // one renderer per thread (RGB)
+	atlas   *render.Atlas
+
+	// The pool: one goroutine per thread past the first, started by New
+	// and stopped by Close, each waiting for the next operation.
+	op      int
+	actions []int32
+	work    []chan struct{}
+	done    sync.WaitGroup
+	closed  bool
+}
+
+// The operations the pool runs on every world.
+const (
+	opReset = iota
+	opStep
+	opObserve
+)
+
+// New makes a batch; Reset starts its episodes.
+func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
+	if cfg.N < 1 || cfg.N > 1<<20 {
+		return nil, fmt.Errorf("vec: %d worlds: want 1 to %d", cfg.N, 1<<20)
+	}
+	if cfg.Ruleset == "" {
+		cfg.Ruleset = "classic"
+	}
+	r, err := sim.RulesByName(cfg.Ruleset)
+	if err != nil {
+		return nil, fmt.Errorf("vec: %w", err)
+	}
+	if cfg.Size == 0 {
+		cfg.Size = sim.DefaultSize
+	}
+	if cfg.Budget == 0 {
+		cfg.Budget = int(r.Vitals.EpisodeLength)
+	}
+	if cfg.Budget < 1 {
+		return nil, fmt.Errorf("vec: budget %d", cfg.Budget)
+	}
+	if cfg.ImageSize == 0 {
+		cfg.ImageSize = 64
+	}
+	if cfg.Feedback == "" {
+		cfg.Feedback = task.FeedbackNone
+	}
+	if cfg.Observability == "" {
+		cfg.Observability = task.Partial
+	}
+	if !cfg.Feedback.Valid() || !cfg.Observability.Valid() {
+		return nil, fmt.Errorf("vec: feedback %q, observability %q", cfg.Feedback, cfg.Observability)
+	}
+	threads := cfg.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	threads = min(threads, cfg.N)
+	tpl, err := sim.New(sim.Config{Width: cfg.Size, Height: cfg.Size, Rules: r})
+	if err != nil {
+		return nil, fmt.Errorf("vec: %w", err)
+	}
+	b := &Batch{cfg: cfg, rules: r, threads: threads, atlas: atlas,
+		worlds: make([]*sim.World, cfg.N), eps: make([]*episode.Episode, cfg.N), tasks: make([]*task.Task, cfg.N),
+		seeds: make([]uint64, cfg.N), count: make([]uint64, cfg.N), reset: make([]bool, cfg.N)}
+	b.owners, b.scratch = make([]*sim.World, threads), make([]*episode.Scratch, threads)
+	for k := range b.owners {
+		b.owners[k], b.scratch[k] = tpl.Clone(), &episode.Scratch{}
+	}
+	b.owners[0] = tpl
+	b.owner = make([]int, cfg.N)
+	for k := 0; k < threads; k++ {
+		lo, hi := b.span(k)
+		for i := lo; i < hi; i++ {
+			b.owner[i] = k
+		}
+	}
+	for i := range b.worlds {
+		b.worlds[i] = tpl.Clone()
+		if err := b.worlds[i].ShareScratch(b.owners[b.owner[i]]); err != nil {
+			return nil, err
+		}
+		b.eps[i] = &episode.Episode{}
+	}
+	b.start()
+	return b, nil
+}
+
+// span is the range of worlds thread k steps: contiguous, so that its
+// worlds share its scratch and its cache lines.
+func (b *Batch) span(k int) (lo, hi int) {
+	return k * b.cfg.N / b.threads, (k + 1) * b.cfg.N / b.threads
+}
+
+// start starts the pool's goroutines.
+func (b *Batch) start() {
+	b.work = make([]chan struct{}, b.threads)
+	for k := 1; k < b.threads; k++ {
+		b.work[k] = make(chan struct{})
+		go func(k int) {
+			for range b.work[k] {
+				b.runSpan(k)
+				b.done.Done()
+			}
+		}(k)
+	}
+}
+
+// Close stops the pool's goroutines; the batch is not used after.
+func (b *Batch) Close() {
+	if b.closed {
+		return
+	}
+	b.closed = true
+	for _, c := range b.work[1:] {
+		close(c)
+	}
+}
+
+// Items is the number of inventory entries per world.
+func (b *Batch) Items() int { return len(b.rules.Items) }
+
+// Actions is the number of actions.
+func (b *Batch) Actions() int { return len(b.rules.Actions) }
+
+// Rules is the batch's ruleset.
+func (b *Batch) Rules() *sim.Rules { return b.rules }
+
+// Config returns the batch's settings, defaults filled in.
+func (b *Batch) Config() Config { return b.cfg }
+
+// Threads is the number of goroutines that step the batch.
+func (b *Batch) Threads() int { return b.threads }
+
+// SetBuffers sets the arrays observations and the rest are written into;
+// it checks their lengths.
+func (b *Batch) SetBuffers(buf Buffers) error {
+	n := b.cfg.N
+	for _, c := range []struct {
+		name     string
+		got, per int
+	}{
+		{"symbolic", len(buf.Symbolic), sim.ViewSize * sim.ViewSize}, {"inventory", len(buf.Inventory), b.Items()},
+		{"semantic", len(buf.Semantic), b.cfg.Size * b.cfg.Size}, {"rgb", len(buf.RGB), b.cfg.ImageSize * b.cfg.ImageSize * 3},
+		{"reward", len(buf.Reward), 1}, {"terminated", len(buf.Terminated), 1}, {"truncated", len(buf.Truncated), 1},
+		{"episode_return", len(buf.EpisodeReturn), 1}, {"episode_length", len(buf.EpisodeLength), 1},
+		{"achievements", len(buf.Achievements), 1}, {"success", len(buf.Success), 1},
+	} {
+		if c.got != 0 && c.got != n*c.per {
+			return fmt.Errorf("vec: %s buffer of %d, want %d (%d worlds × %d)", c.name, c.got, n*c.per, n, c.per)
+		}
+	}
+	if len(buf.RGB) > 0 && b.views == nil {
+		if b.atlas == nil {
+			return fmt.Errorf("vec: RGB views need the sprite atlas")
+		}
+		b.views = make([]*render.AgentView, b.threads)
+		for k := range b.views {
+			v, err := render.NewAgentView(b.atlas, b.cfg.ImageSize, render.RGB)
+			if err != nil {
+				return fmt.Errorf("vec: %w", err)
+			}
+			b.views[k] = v
+		}
+	}
+	b.buf = buf
+	return nil
+}
+
+// Reset starts every world's episode: world i plays the episodes of seed
+// stream seeds[i] (nil: i), its first now. It writes the first
+// observations; rewards and flags are zero.
+func (b *Batch) Reset(seeds []uint64) error {
+	if seeds != nil && len(seeds) != b.cfg.N {
+		return fmt.Errorf("vec: %d seeds for %d worlds", len(seeds), b.cfg.N)
+	}
+	for i := range b.seeds {
+		b.seeds[i], b.count[i] = uint64(i), 0
+		if seeds != nil {
+			b.seeds[i] = seeds[i]
+		}
+	}
+	b.run(opReset)
+	b.started = true
+	return nil
+}
+
+// Step plays actions[i] in world i (an action out of range is an error
+// before anything is played). A world whose episode ended on the previous
+// step instead resets and ignores its action (NEXT_STEP autoreset), with
+// reward 0 and both flags clear.
+func (b *Batch) Step(actions []int32) error {
+	if len(actions) != b.cfg.N {
+		return fmt.Errorf("vec: %d actions for %d worlds", len(actions), b.cfg.N)
+	}
+	if !b.started {
+		return fmt.Errorf("vec: step before reset")
+	}
+	for i, a := range actions {
+		if a < 0 || int(a) >= len(b.rules.Actions) {
+			return fmt.Errorf("vec: world %d: action %d outside 0 to %d", i, a, len(b.rules.Actions)-1)
+		}
+	}
+	b.actions = actions
+	b.run(opStep)
+	b.actions = nil
+	return nil
+}
+
+// run runs op on every world: thread 0 on this goroutine, the others on
+// the pool's; nothing allocates.
+func (b *Batch) run(op int) {
+	if b.closed {
+		panic("vec: batch used after Close")
+	}
+	b.op = op
+	b.done.Add(b.threads - 1)
+	for _, c := range b.work[1:] {
+		c <- struct{}{}
+	}
+	b.runSpan(0)
+	b.done.Wait()
+}
+
+// runSpan runs the current operation on thread k's worlds.
+func (b *Batch) runSpan(k int) {
+	lo, hi := b.span(k)
+	for i := lo; i < hi; i++ {
+		switch b.op {
+		case opReset:
+			b.begin(i)
+			b.clearStep(i)
+			b.observe(i)
+		case opStep:
+			b.stepWorld(i)
+		case opObserve:
+			b.observe(i)
+		}
+	}
+}
+
+// stepWorld plays world i's action, or resets it (NEXT_STEP).
+func (b *Batch) stepWorld(i int) {
+	b.clearStep(i)
+	if b.reset[i] {
+		b.begin(i)
+		b.observe(i)
+		return
+	}
+	e := b.eps[i]
+	before := e.RewardTenths()
+	e.Step(sim.Action(b.actions[i]))
+	if len(b.buf.Reward) > 0 {
+		b.buf.Reward[i] = float32(e.RewardTenths()-before) / 10
+	}
+	if e.Over() {
+		b.reset[i] = true
+		b.finish(i, e)
+	}
+	b.observe(i)
+}
+
+// begin starts world i's next episode.
+func (b *Batch) begin(i int) {
+	seed := sim.Mix64(b.seeds[i]*0x9e3779b97f4a7c15 + b.count[i])
+	b.count[i]++
+	t := task.FreePlay(b.rules, seed, b.cfg.Size, b.cfg.Budget, b.cfg.Feedback, b.cfg.Observability)
+	w := b.worlds[i]
+	w.Reset(seed)
+	b.tasks[i], b.reset[i] = t, false
+	b.eps[i].Begin(t, w, episode.Options{Scratch: b.scratch[b.owner[i]], Bare: true})
+}
+
+// clearStep zeroes world i's reward and flags.
+func (b *Batch) clearStep(i int) {
+	if len(b.buf.Reward) > 0 {
+		b.buf.Reward[i] = 0
+	}
+	if len(b.buf.Terminated) > 0 {
+		b.buf.Terminated[i], b.buf.Truncated[i] = 0, 0
+	}
+}
+
+// finish writes world i's ended episode: its flags and figures.
+func (b *Batch) finish(i int, e *episode.Episode) {
+	if len(b.buf.Terminated) > 0 {
+		if e.Terminated() {
+			b.buf.Terminated[i] = 1
+		} else {
+			b.buf.Truncated[i] = 1
+		}
+	}
+	if len(b.buf.EpisodeReturn) > 0 {
+		b.buf.EpisodeReturn[i] = float32(e.RewardTenths()) / 10
+	}
+	if len(b.buf.EpisodeLength) > 0 {
+		b.buf.EpisodeLength[i] = int32(e.Steps())
+	}
+	if len(b.buf.Achievements) > 0 {
+		b.buf.Achievements[i] = uint64(e.World().Achievements())
+	}
+	if len(b.buf.Success) > 0 {
+		b.buf.Success[i] = 0
+		if e.Success() {
+			b.buf.Success[i] = 1
+		}
+	}
+}
+
+// observe writes world i's observations.
+func (b *Batch) observe(i int) {
+	w := b.worlds[i]
+	const view = sim.ViewSize * sim.ViewSize
+	if len(b.buf.Symbolic) > 0 {
+		w.LocalView(b.buf.Symbolic[i*view : (i+1)*view])
+	}
+	if n := b.Items(); len(b.buf.Inventory) > 0 {
+		inv := b.buf.Inventory[i*n : (i+1)*n]
+		for it := range inv {
+			inv[it] = uint8(w.Inventory(sim.Item(it)))
+		}
+	}
+	if area := b.cfg.Size * b.cfg.Size; len(b.buf.Semantic) > 0 {
+		w.SemanticMap(b.buf.Semantic[i*area : (i+1)*area])
+	}
+	if px := b.cfg.ImageSize * b.cfg.ImageSize * 3; len(b.buf.RGB) > 0 {
+		b.views[b.owner[i]].Render(w, b.buf.RGB[i*px:(i+1)*px])
+	}
+}
+
+// Hashes writes every world's state hash into dst (N long): what a test
+// compares across thread counts and against the plain runner.
+func (b *Batch) Hashes(dst []uint64) error {
+	if len(dst) != b.cfg.N {
+		return fmt.Errorf("vec: %d hashes for %d worlds", len(dst), b.cfg.N)
+	}
+	for i, w := range b.worlds {
+		dst[i] = w.Hash()
+	}
+	return nil
+}
+
+// Clone returns an independent copy of the batch, its worlds and episodes
+// where they are: a branch for planners and counterfactual probes. The
+// copy writes into no buffers until SetBuffers.
+func (b *Batch) Clone() *Batch {
+	c := &Batch{cfg: b.cfg, rules: b.rules, threads: b.threads, atlas: b.atlas, owner: b.owner, started: b.started,
+		worlds: make([]*sim.World, len(b.worlds)), eps: make([]*episode.Episode, len(b.eps)), tasks: append([]*task.Task(nil), b.tasks...),
+		seeds: append([]uint64(nil), b.seeds...), count: append([]uint64(nil), b.count...), reset: append([]bool(nil), b.reset...)}
+	c.owners, c.scratch = make([]*sim.World, b.threads), make([]*episode.Scratch, b.threads)
+	for k := range c.owners {
+		c.owners[k], c.scratch[k] = b.owners[k].Clone(), &episode.Scratch{}
+	}
+	for i, w := range b.worlds {
+		c.worlds[i] = w.Clone()
+		_ = c.worlds[i].ShareScratch(c.owners[c.owner[i]]) // same shape: cannot fail
+		c.eps[i] = &episode.Episode{}
+		if b.started {
+			c.eps[i].Begin(b.tasks[i], c.worlds[i], episode.Options{Scratch: c.scratch[c.owner[i]], Bare: true})
+			c.eps[i].CopyFrom(b.eps[i])
+		}
+	}
+	c.start()
+	return c
+}
+
+// Restore makes b what src (a Clone of it, or b's source) is: worlds,
+// episodes and seed streams. Both must have the same shape.
+func (b *Batch) Restore(src *Batch) error {
+	if src.cfg.N != b.cfg.N || src.cfg.Size != b.cfg.Size || src.rules.Name != b.rules.Name {
+		return fmt.Errorf("vec: restore a batch of %d %d×%d %s worlds into one of %d %d×%d %s", src.cfg.N, src.cfg.Size, src.cfg.Size, src.rules.Name, b.cfg.N, b.cfg.Size, b.cfg.Size, b.rules.Name)
+	}
+	copy(b.seeds, src.seeds)
+	copy(b.count, src.count)
+	copy(b.reset, src.reset)
+	copy(b.tasks, src.tasks)
+	b.started = src.started
+	for i, w := range b.worlds {
+		w.CopyFrom(src.worlds[i])
+		if src.started {
+			b.eps[i].CopyFrom(src.eps[i])
+		}
+	}
+	b.run(opObserve)
+	return nil
+}

@@ -1,0 +1,297 @@
+package vec
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/render"
+	"github.com/longcraft/longcraft/sim"
+)
+
+var rewrite = flag.Bool("rewrite", false, "rewrite python/tests/testdata/reference.txt")
+
+func buffers(b *Batch, rgb bool) Buffers {
+	n := b.cfg.N
+	buf := Buffers{Symbolic: make([]uint8, n*81), Inventory: make([]uint8, n*b.Items()),
+		Reward: make([]float32, n), Terminated: make([]uint8, n), Truncated: make([]uint8, n),
+		EpisodeReturn: make([]float32, n), EpisodeLength: make([]int32, n), Achievements: make([]uint64, n), Success: make([]uint8, n)}
+	if rgb {
+		buf.RGB = make([]uint8, n*b.cfg.ImageSize*b.cfg.ImageSize*3)
+	}
+	return buf
+}
+
+// actionsAt is a fixed pseudo-random action sequence.
+func actionsAt(step, n, actions int) []int32 {
+	a := make([]int32, n)
+	for i := range a {
+		a[i] = int32(sim.Mix64(uint64(step*7919+i)) % uint64(actions))
+	}
+	return a
+}
+
+// play steps a batch of cfg for steps and returns its hashes and buffers.
+func play(t testing.TB, cfg Config, steps int, rgb bool) ([]uint64, Buffers) {
+	var atlas *render.Atlas
+	if rgb {
+		var err error
+		atlas, err = render.LoadAtlas()
+		require.NoError(t, err)
+	}
+	b, err := New(cfg, atlas)
+	require.NoError(t, err)
+	buf := buffers(b, rgb)
+	require.NoError(t, b.SetBuffers(buf))
+	require.NoError(t, b.Reset(nil))
+	for s := 0; s < steps; s++ {
+		require.NoError(t, b.Step(actionsAt(s, cfg.N, b.Actions())))
+	}
+	h := make([]uint64, cfg.N)
+	require.NoError(t, b.Hashes(h))
+	return h, buf
+}
+
+// TestThreadsChangeNothing: the same batch on 1, 2 and 3 threads gives
+// the same worlds and the same buffers, autoresets included.
+func TestThreadsChangeNothing(t *testing.T) {
+	cfg := Config{N: 37, Size: 32, Budget: 40}
+	cfg.Threads = 1
+	want, wantBuf := play(t, cfg, 130, true)
+	for _, threads := range []int{2, 3} {
+		cfg.Threads = threads
+		got, gotBuf := play(t, cfg, 130, true)
+		assert.Equal(t, want, got, "%d threads", threads)
+		assert.Equal(t, wantBuf, gotBuf, "%d threads", threads)
+	}
+}
+
+// TestBatchIsThePlainEpisode: each world of a batch is the free-play
+// episode the plain loop plays (its own world, its own scratch, one
+// episode.Episode), step by step, reset by reset.
+func TestBatchIsThePlainEpisode(t *testing.T) {
+	cfg := Config{N: 9, Size: 24, Budget: 25, Threads: 2}
+	got, buf := play(t, cfg, 60, false)
+	r := sim.Classic()
+	for i := 0; i < cfg.N; i++ {
+		w, err := sim.New(sim.Config{Width: cfg.Size, Height: cfg.Size, Rules: r})
+		require.NoError(t, err)
+		var e *episode.Episode
+		count := uint64(0)
+		start := func() {
+			seed := sim.Mix64(uint64(i)*0x9e3779b97f4a7c15 + count)
+			count++
+			w.Reset(seed)
+			e = episode.New(task.FreePlay(r, seed, cfg.Size, cfg.Budget, task.FeedbackNone, task.Partial), w, episode.Options{Bare: true})
+		}
+		start()
+		for s := 0; s < 60; s++ {
+			if e.Over() {
+				start()
+				continue
+			}
+			e.Step(sim.Action(actionsAt(s, cfg.N, len(r.Actions))[i]))
+		}
+		assert.Equal(t, w.Hash(), got[i], "world %d", i)
+		var view [81]uint8
+		w.LocalView(view[:])
+		assert.Equal(t, view[:], buf.Symbolic[i*81:(i+1)*81])
+	}
+}
+
+// TestNextStepAutoreset: the step that ends an episode reports it (flags,
+// figures) with the final observation; the next step resets that world,
+// ignoring its action, with reward 0 and both flags clear.
+func TestNextStepAutoreset(t *testing.T) {
+	b, err := New(Config{N: 2, Size: 16, Budget: 5, Threads: 1}, nil)
+	require.NoError(t, err)
+	buf := buffers(b, false)
+	require.NoError(t, b.SetBuffers(buf))
+	require.NoError(t, b.Reset([]uint64{10, 11}))
+	noop := []int32{0, 0}
+	for s := 1; s <= 5; s++ {
+		require.NoError(t, b.Step(noop))
+		if s < 5 {
+			assert.Equal(t, []uint8{0, 0}, buf.Truncated, "step %d", s)
+		}
+	}
+	assert.Equal(t, []uint8{1, 1}, buf.Truncated, "the budget")
+	assert.Equal(t, []uint8{0, 0}, buf.Terminated)
+	assert.Equal(t, []int32{5, 5}, buf.EpisodeLength)
+	ended := b.worlds[0].Hash()
+	require.NoError(t, b.Step([]int32{3, 3}))
+	assert.Equal(t, []uint8{0, 0}, buf.Truncated, "reset: flags clear")
+	assert.Equal(t, []float32{0, 0}, buf.Reward)
+	assert.Zero(t, b.worlds[0].StepCount(), "the action was ignored: a fresh episode")
+	assert.NotEqual(t, ended, b.worlds[0].Hash())
+
+	assert.Error(t, b.Step([]int32{0}))
+	assert.Error(t, b.Step([]int32{0, 99}))
+	assert.Error(t, b.Reset([]uint64{1}))
+	assert.Error(t, b.SetBuffers(Buffers{Reward: make([]float32, 3)}))
+	_, err = New(Config{N: 0}, nil)
+	assert.Error(t, err)
+	_, err = New(Config{N: 2, Ruleset: "nope"}, nil)
+	assert.Error(t, err)
+}
+
+// TestCloneRestore: a clone steps apart from its source; restoring the
+// source from a clone taken earlier brings its worlds back.
+func TestCloneRestore(t *testing.T) {
+	b, err := New(Config{N: 4, Size: 16, Budget: 100, Threads: 2}, nil)
+	require.NoError(t, err)
+	buf := buffers(b, false)
+	require.NoError(t, b.SetBuffers(buf))
+	require.NoError(t, b.Reset(nil))
+	for s := 0; s < 10; s++ {
+		require.NoError(t, b.Step(actionsAt(s, 4, b.Actions())))
+	}
+	before := make([]uint64, 4)
+	require.NoError(t, b.Hashes(before))
+	snap := b.Clone()
+	for s := 10; s < 20; s++ {
+		require.NoError(t, b.Step(actionsAt(s, 4, b.Actions())))
+	}
+	after := make([]uint64, 4)
+	require.NoError(t, b.Hashes(after))
+	require.NoError(t, b.Restore(snap))
+	restored := make([]uint64, 4)
+	require.NoError(t, b.Hashes(restored))
+	assert.Equal(t, before, restored)
+	for s := 10; s < 20; s++ {
+		require.NoError(t, b.Step(actionsAt(s, 4, b.Actions())))
+	}
+	again := make([]uint64, 4)
+	require.NoError(t, b.Hashes(again))
+	assert.Equal(t, after, again, "the branch replays the same")
+}
+
+// TestStepAllocatesNothing: a batch step without resets allocates
+// nothing (one thread: goroutines allocate).
+func TestStepAllocatesNothing(t *testing.T) {
+	b, err := New(Config{N: 16, Size: 32, Budget: 100_000, Threads: 1}, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.SetBuffers(buffers(b, false)))
+	require.NoError(t, b.Reset(nil))
+	acts := make([]int32, 16)
+	allocs := testing.AllocsPerRun(200, func() { _ = b.Step(acts) })
+	assert.Zero(t, allocs)
+}
+
+// TestMemoryPerWorld: worlds share their thread's generation scratch, so
+// 4,096 worlds of 64×64 cost at most 24 KiB each.
+func TestMemoryPerWorld(t *testing.T) {
+	if testing.Short() {
+		return // measured in the full run; -short keeps the race run small
+	}
+	var a, z runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	b, err := New(Config{N: 4096, Threads: 2}, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Reset(nil))
+	runtime.GC()
+	runtime.ReadMemStats(&z)
+	perWorld := float64(z.HeapAlloc-a.HeapAlloc) / 4096 / 1024
+	t.Logf("%.1f KiB per world (heap, N = 4096, 64×64)", perWorld)
+	assert.LessOrEqual(t, perWorld, 24.0)
+	runtime.KeepAlive(b)
+}
+
+func BenchmarkStep(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		n    int
+		rgb  bool
+	}{{"symbolic-N64", 64, false}, {"symbolic-N512", 512, false}, {"symbolic-N4096", 4096, false}, {"rgb64-N512", 512, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			var atlas *render.Atlas
+			if c.rgb {
+				atlas, _ = render.LoadAtlas()
+			}
+			batch, err := New(Config{N: c.n}, atlas)
+			require.NoError(b, err)
+			buf := buffers(batch, c.rgb)
+			buf.Inventory = nil
+			require.NoError(b, batch.SetBuffers(buf))
+			require.NoError(b, batch.Reset(nil))
+			var acts [16][]int32 // random actions, precomputed
+			for k := range acts {
+				acts[k] = actionsAt(k, c.n, batch.Actions())
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				_ = batch.Step(acts[i%16])
+			}
+			b.ReportMetric(float64(b.N*c.n)/b.Elapsed().Seconds(), "env-steps/s")
+		})
+	}
+}
+
+// TestPythonReference writes, and checks, the hashes the Python package's
+// test compares its batch against (python/tests/testdata/reference.txt):
+// worlds played by the plain loop (one sim.World and one episode each,
+// nothing of this package), seed streams 5 to 8, 24×24, budget 25, the
+// actions actionsAt, 40 steps. -rewrite regenerates it.
+func TestPythonReference(t *testing.T) {
+	const n, size, budget, steps = 4, 24, 25, 40
+	r := sim.Classic()
+	var lines []string
+	for i := 0; i < n; i++ {
+		w, err := sim.New(sim.Config{Width: size, Height: size, Rules: r})
+		require.NoError(t, err)
+		var e *episode.Episode
+		count := uint64(0)
+		start := func() {
+			seed := sim.Mix64(uint64(5+i)*0x9e3779b97f4a7c15 + count)
+			count++
+			w.Reset(seed)
+			e = episode.New(task.FreePlay(r, seed, size, budget, task.FeedbackNone, task.Partial), w, episode.Options{Bare: true})
+		}
+		start()
+		for s := 0; s < steps; s++ {
+			if e.Over() {
+				start()
+				continue
+			}
+			e.Step(sim.Action(actionsAt(s, n, len(r.Actions))[i]))
+		}
+		lines = append(lines, strconv.FormatUint(w.Hash(), 10))
+	}
+	got := strings.Join(lines, "\n") + "\n"
+	path := filepath.Join("..", "..", "python", "tests", "testdata", "reference.txt")
+	if *rewrite {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "go test ./bench/vec -run TestPythonReference -rewrite")
+	assert.Equal(t, string(want), got)
+
+	// And the batch agrees, on any number of threads.
+	for _, threads := range []int{1, 2} {
+		b, err := New(Config{N: n, Size: size, Budget: budget, Threads: threads}, nil)
+		require.NoError(t, err)
+		require.NoError(t, b.SetBuffers(Buffers{Symbolic: make([]uint8, n*81)}))
+		require.NoError(t, b.Reset([]uint64{5, 6, 7, 8}))
+		for s := 0; s < steps; s++ {
+			require.NoError(t, b.Step(actionsAt(s, n, b.Actions())))
+		}
+		h := make([]uint64, n)
+		require.NoError(t, b.Hashes(h))
+		for i := range h {
+			assert.Equal(t, lines[i], strconv.FormatUint(h[i], 10))
+		}
+		b.Close()
+	}
+}

@@ -1,0 +1,202 @@
+//go:build cgo
+
+// Command liblongcraft is the C ABI over bench/vec, built as a shared
+// library (go build -buildmode=c-shared; make python puts it in
+// python/longcraft/): a batch of worlds made, reset and stepped in one
+// call each, writing into the caller's buffers. Python's longcraft
+// package (ctypes and NumPy) is its client; docs/python.md is the guide.
+//
+// Every function returns 0, or -1 with a message written into the
+// caller's err buffer (cut to errlen bytes, NUL-terminated); a batch is an
+// opaque handle (runtime/cgo.Handle). The caller keeps the buffers it
+// passes alive and unmoved until the next lc_set_buffers or lc_close.
+// Nothing here panics into the caller: a Go panic becomes an error.
+package main
+
+/*
+#include <stdint.h>
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/cgo"
+	"unsafe"
+
+	"github.com/longcraft/longcraft/bench/vec"
+	"github.com/longcraft/longcraft/render"
+)
+
+func main() {}
+
+// fail writes msg into err and returns -1.
+func fail(err *C.char, errlen C.int, msg string) C.int {
+	if err != nil && errlen > 0 {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(err)), int(errlen))
+		n := copy(b[:len(b)-1], msg)
+		b[n] = 0
+	}
+	return -1
+}
+
+// guard turns a panic into an error return.
+func guard(err *C.char, errlen C.int, rc *C.int) {
+	if p := recover(); p != nil {
+		*rc = fail(err, errlen, fmt.Sprintf("liblongcraft: internal error: %v", p))
+	}
+}
+
+func batch(h C.uintptr_t) (b *vec.Batch, ok bool) {
+	defer func() {
+		if recover() != nil {
+			b, ok = nil, false
+		}
+	}()
+	b, ok = cgo.Handle(h).Value().(*vec.Batch)
+	return b, ok
+}
+
+//export lc_new
+func lc_new(n C.int, ruleset *C.char, size, budget, threads, imageSize C.int, out *C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	var atlas *render.Atlas
+	if imageSize > 0 {
+		a, e := render.LoadAtlas()
+		if e != nil {
+			return fail(err, errlen, e.Error())
+		}
+		atlas = a
+	}
+	rs := ""
+	if ruleset != nil {
+		rs = C.GoString(ruleset)
+	}
+	b, e := vec.New(vec.Config{N: int(n), Ruleset: rs, Size: int(size), Budget: int(budget), Threads: int(threads), ImageSize: int(imageSize)}, atlas)
+	if e != nil {
+		return fail(err, errlen, e.Error())
+	}
+	*out = C.uintptr_t(cgo.NewHandle(b))
+	return 0
+}
+
+//export lc_info
+func lc_info(h C.uintptr_t, out *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	b, ok := batch(h)
+	if !ok {
+		return fail(err, errlen, "lc_info: not a batch (closed?)")
+	}
+	c := b.Config()
+	info := unsafe.Slice((*int32)(unsafe.Pointer(out)), 7)
+	info[0], info[1], info[2], info[3] = int32(c.N), int32(b.Items()), int32(b.Actions()), int32(c.Size)
+	info[4], info[5], info[6] = int32(c.ImageSize), int32(b.Threads()), int32(c.Budget)
+	return 0
+}
+
+// slice views n elements at p (nil: none).
+func slice[T any](p unsafe.Pointer, n int) []T {
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice((*T)(p), n)
+}
+
+//export lc_set_buffers
+func lc_set_buffers(h C.uintptr_t, symbolic, inventory, semantic, rgb *C.uint8_t, reward *C.float, terminated, truncated *C.uint8_t,
+	epReturn *C.float, epLength *C.int32_t, achievements *C.uint64_t, success *C.uint8_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	b, ok := batch(h)
+	if !ok {
+		return fail(err, errlen, "lc_set_buffers: not a batch (closed?)")
+	}
+	c := b.Config()
+	n := c.N
+	e := b.SetBuffers(vec.Buffers{
+		Symbolic: slice[uint8](unsafe.Pointer(symbolic), n*81), Inventory: slice[uint8](unsafe.Pointer(inventory), n*b.Items()),
+		Semantic: slice[uint8](unsafe.Pointer(semantic), n*c.Size*c.Size), RGB: slice[uint8](unsafe.Pointer(rgb), n*c.ImageSize*c.ImageSize*3),
+		Reward: slice[float32](unsafe.Pointer(reward), n), Terminated: slice[uint8](unsafe.Pointer(terminated), n), Truncated: slice[uint8](unsafe.Pointer(truncated), n),
+		EpisodeReturn: slice[float32](unsafe.Pointer(epReturn), n), EpisodeLength: slice[int32](unsafe.Pointer(epLength), n),
+		Achievements: slice[uint64](unsafe.Pointer(achievements), n), Success: slice[uint8](unsafe.Pointer(success), n),
+	})
+	if e != nil {
+		return fail(err, errlen, e.Error())
+	}
+	return 0
+}
+
+//export lc_reset
+func lc_reset(h C.uintptr_t, seeds *C.uint64_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	b, ok := batch(h)
+	if !ok {
+		return fail(err, errlen, "lc_reset: not a batch (closed?)")
+	}
+	if e := b.Reset(slice[uint64](unsafe.Pointer(seeds), b.Config().N)); e != nil {
+		return fail(err, errlen, e.Error())
+	}
+	return 0
+}
+
+//export lc_step
+func lc_step(h C.uintptr_t, actions *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	b, ok := batch(h)
+	if !ok {
+		return fail(err, errlen, "lc_step: not a batch (closed?)")
+	}
+	if actions == nil {
+		return fail(err, errlen, "lc_step: no actions")
+	}
+	if e := b.Step(slice[int32](unsafe.Pointer(actions), b.Config().N)); e != nil {
+		return fail(err, errlen, e.Error())
+	}
+	return 0
+}
+
+//export lc_hashes
+func lc_hashes(h C.uintptr_t, out *C.uint64_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	b, ok := batch(h)
+	if !ok || out == nil {
+		return fail(err, errlen, "lc_hashes: not a batch, or no buffer")
+	}
+	if e := b.Hashes(slice[uint64](unsafe.Pointer(out), b.Config().N)); e != nil {
+		return fail(err, errlen, e.Error())
+	}
+	return 0
+}
+
+//export lc_clone
+func lc_clone(h C.uintptr_t, out *C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	b, ok := batch(h)
+	if !ok {
+		return fail(err, errlen, "lc_clone: not a batch (closed?)")
+	}
+	*out = C.uintptr_t(cgo.NewHandle(b.Clone()))
+	return 0
+}
+
+//export lc_restore
+func lc_restore(h, src C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	b, ok := batch(h)
+	s, ok2 := batch(src)
+	if !ok || !ok2 {
+		return fail(err, errlen, "lc_restore: not a batch (closed?)")
+	}
+	if e := b.Restore(s); e != nil {
+		return fail(err, errlen, e.Error())
+	}
+	return 0
+}
+
+//export lc_close
+func lc_close(h C.uintptr_t) {
+	defer func() { recover() }() // a handle closed twice is no crash
+	hd := cgo.Handle(h)
+	if b, ok := hd.Value().(*vec.Batch); ok {
+		b.Close()
+	}
+	hd.Delete()
+}

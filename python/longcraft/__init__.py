@@ -1,0 +1,251 @@
+"""Longcraft from Python: a batched, zero-copy vector environment.
+
+    import longcraft
+    env = longcraft.VecEnv(512, ruleset="classic", obs=("symbolic",), threads=0)
+    obs, infos = env.reset(seed=0)
+    obs, rewards, terminated, truncated, infos = env.step(actions)
+
+One call steps every world, across a fixed pool of Go threads, writing
+observations, rewards and flags straight into NumPy arrays this object owns
+(no copy, no allocation per step). The API follows Gymnasium's vector API:
+seeded reset, terminated versus truncated, and NEXT_STEP autoreset
+(metadata["autoreset_mode"]): the step after an episode ends resets that
+world, ignores its action and returns reward 0 with both flags clear.
+Results do not depend on the number of threads.
+
+Only ctypes and NumPy are needed; the shared library liblongcraft.so is
+built into this directory by `make python` (docs/python.md).
+"""
+
+import ctypes
+import os
+
+import numpy as np
+
+__all__ = ["VecEnv", "LongcraftError", "OBSERVATIONS"]
+
+#: The observations a VecEnv may write, with their shape per world.
+OBSERVATIONS = ("symbolic", "inventory", "semantic", "rgb")
+
+
+class LongcraftError(RuntimeError):
+    """An error the library reported."""
+
+
+def _load():
+    path = os.environ.get("LONGCRAFT_LIB") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "liblongcraft.so")
+    if not os.path.exists(path):
+        raise ImportError("liblongcraft.so not found at %s: build it with `make python` from the Longcraft checkout" % path)
+    lib = ctypes.CDLL(path)
+    u8p, f32p, i32p, u64p = (ctypes.POINTER(t) for t in (ctypes.c_uint8, ctypes.c_float, ctypes.c_int32, ctypes.c_uint64))
+    err = [ctypes.c_char_p, ctypes.c_int]
+    h = ctypes.c_size_t
+    lib.lc_new.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(h)] + err
+    lib.lc_info.argtypes = [h, i32p] + err
+    lib.lc_set_buffers.argtypes = [h, u8p, u8p, u8p, u8p, f32p, u8p, u8p, f32p, i32p, u64p, u8p] + err
+    lib.lc_reset.argtypes = [h, u64p] + err
+    lib.lc_step.argtypes = [h, i32p] + err
+    lib.lc_hashes.argtypes = [h, u64p] + err
+    lib.lc_clone.argtypes = [h, ctypes.POINTER(h)] + err
+    lib.lc_restore.argtypes = [h, h] + err
+    lib.lc_close.argtypes = [h]
+    for f in ("lc_new", "lc_info", "lc_set_buffers", "lc_reset", "lc_step", "lc_hashes", "lc_clone", "lc_restore"):
+        getattr(lib, f).restype = ctypes.c_int
+    lib.lc_close.restype = None
+    return lib
+
+
+_lib = None
+
+
+def _library():
+    global _lib  # the loaded library, once per process
+    if _lib is None:
+        _lib = _load()
+    return _lib
+
+
+def _ptr(a, ctype):
+    return None if a is None else a.ctypes.data_as(ctypes.POINTER(ctype))
+
+
+class _Call:
+    """Calls a library function with an error buffer, raising on failure."""
+
+    def __init__(self):
+        self.buf = ctypes.create_string_buffer(1024)
+
+    def __call__(self, fn, *args):
+        if fn(*args, self.buf, len(self.buf)) != 0:
+            raise LongcraftError(self.buf.value.decode("utf-8", "replace"))
+
+
+class VecEnv:
+    """num_envs Longcraft worlds stepped together (Gymnasium's vector API).
+
+    ruleset: "classic" (Crafter's rules) or "extended"; size: the map's
+    side; budget: steps per episode (0: the ruleset's 10,000); obs: any of
+    OBSERVATIONS ("symbolic": the 9×9 semantic view, "inventory": counts by
+    item, vitals first, "semantic": the whole map in semantic ids, "rgb":
+    the agent view at image_size); threads: Go threads (0: every core).
+    """
+
+    metadata = {"autoreset_mode": "NextStep", "render_modes": []}
+
+    def __init__(self, num_envs, ruleset="classic", size=64, budget=0, obs=("symbolic", "inventory"), image_size=64, threads=0):
+        if isinstance(obs, str):
+            obs = (obs,)
+        for o in obs:
+            if o not in OBSERVATIONS:
+                raise ValueError("obs %r: want some of %s" % (o, ", ".join(OBSERVATIONS)))
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError("num_envs must be a positive int, not %r" % (num_envs,))
+        self._lib = _library()
+        self._call = _Call()
+        self._h = None
+        h = ctypes.c_size_t()
+        self._call(self._lib.lc_new, num_envs, ruleset.encode(), int(size), int(budget), int(threads),
+                   int(image_size) if "rgb" in obs else 0, ctypes.byref(h))
+        self._h = h.value
+        info = np.zeros(7, dtype=np.int32)
+        self._call(self._lib.lc_info, self._h, _ptr(info, ctypes.c_int32))
+        self.num_envs, self.items, self.num_actions, self.size, self.image_size, self.threads, self.budget = (int(v) for v in info)
+        self.obs_keys = tuple(obs)
+        n = self.num_envs
+        shapes = {"symbolic": (9, 9), "inventory": (self.items,), "semantic": (self.size, self.size), "rgb": (self.image_size, self.image_size, 3)}
+        self._obs = {k: np.zeros((n,) + shapes[k], dtype=np.uint8) for k in obs}
+        self.rewards = np.zeros(n, dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.uint8)
+        self.truncated = np.zeros(n, dtype=np.uint8)
+        self._ep_return = np.zeros(n, dtype=np.float32)
+        self._ep_length = np.zeros(n, dtype=np.int32)
+        self._achievements = np.zeros(n, dtype=np.uint64)
+        self._success = np.zeros(n, dtype=np.uint8)
+        self._actions = np.zeros(n, dtype=np.int32)
+        self._done = np.zeros(n, dtype=bool)
+        self._bind()
+        self.single_observation_space = {k: {"shape": shapes[k], "dtype": "uint8", "low": 0, "high": 255} for k in obs}
+        self.single_action_space = {"n": self.num_actions, "dtype": "int64"}
+        self.observation_space = {k: {"shape": (n,) + shapes[k], "dtype": "uint8"} for k in obs}
+        self.action_space = {"shape": (n,), "n": self.num_actions, "dtype": "int64"}
+
+    def _bind(self):
+        # Views the step returns (the flags as booleans: the same bytes),
+        # and the actions' pointer, made once.
+        self._term_bool, self._trunc_bool = self.terminated.view(bool), self.truncated.view(bool)
+        self._actions_ptr = _ptr(self._actions, ctypes.c_int32)
+        o = self._obs.get
+        self._call(self._lib.lc_set_buffers, self._h,
+                   _ptr(o("symbolic"), ctypes.c_uint8), _ptr(o("inventory"), ctypes.c_uint8),
+                   _ptr(o("semantic"), ctypes.c_uint8), _ptr(o("rgb"), ctypes.c_uint8),
+                   _ptr(self.rewards, ctypes.c_float), _ptr(self.terminated, ctypes.c_uint8), _ptr(self.truncated, ctypes.c_uint8),
+                   _ptr(self._ep_return, ctypes.c_float), _ptr(self._ep_length, ctypes.c_int32),
+                   _ptr(self._achievements, ctypes.c_uint64), _ptr(self._success, ctypes.c_uint8))
+
+    def _check(self):
+        if self._h is None:
+            raise LongcraftError("the environment is closed")
+
+    def reset(self, seed=None, options=None):
+        """Start every world's episode: world i plays the stream seed+i (or
+        seed[i] for a list). Returns (observations, infos)."""
+        self._check()
+        seeds = None
+        if seed is not None:
+            if isinstance(seed, (int, np.integer)):
+                seeds = np.arange(self.num_envs, dtype=np.uint64) + np.uint64(seed)
+            else:
+                seeds = np.asarray(seed, dtype=np.uint64)
+                if seeds.shape != (self.num_envs,):
+                    raise ValueError("seed: %d seeds for %d worlds" % (seeds.size, self.num_envs))
+                seeds = np.ascontiguousarray(seeds)
+        self._call(self._lib.lc_reset, self._h, _ptr(seeds, ctypes.c_uint64))
+        return self._obs, {}
+
+    def step(self, actions):
+        """Play one action per world. Returns (observations, rewards,
+        terminated, truncated, infos); the arrays are this object's own,
+        overwritten by the next call (copy what you keep)."""
+        self._check()
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError("actions: shape %s, want (%d,)" % (a.shape, self.num_envs))
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError("actions: dtype %s, want integers" % a.dtype)
+        if a.size and (a.min() < 0 or a.max() >= self.num_actions):
+            raise ValueError("actions: each in 0 to %d" % (self.num_actions - 1))
+        np.copyto(self._actions, a, casting="unsafe")
+        self._call(self._lib.lc_step, self._h, self._actions_ptr)
+        done = np.logical_or(self._term_bool, self._trunc_bool, out=self._done)
+        infos = {}
+        if done.any():
+            infos = {"episode_return": np.where(done, self._ep_return, 0), "episode_length": np.where(done, self._ep_length, 0),
+                     "achievements": np.where(done, self._achievements, 0), "success": np.where(done, self._success, 0).astype(bool),
+                     "_episode": done}
+        return self._obs, self.rewards, self._term_bool, self._trunc_bool, infos
+
+    def hashes(self):
+        """Every world's state hash (uint64): what determinism tests compare."""
+        self._check()
+        out = np.zeros(self.num_envs, dtype=np.uint64)
+        self._call(self._lib.lc_hashes, self._h, _ptr(out, ctypes.c_uint64))
+        return out
+
+    def clone(self):
+        """An independent copy of the batch where it is (worlds, episodes),
+        with arrays of its own: a branch for planners and probes."""
+        self._check()
+        h = ctypes.c_size_t()
+        self._call(self._lib.lc_clone, self._h, ctypes.byref(h))
+        c = object.__new__(VecEnv)
+        c.__dict__.update({k: v for k, v in self.__dict__.items() if not isinstance(v, (np.ndarray, dict))})
+        c._call, c._h = _Call(), h.value
+        c._obs = {k: v.copy() for k, v in self._obs.items()}
+        for k in ("rewards", "terminated", "truncated", "_ep_return", "_ep_length", "_achievements", "_success", "_actions", "_done"):
+            setattr(c, k, getattr(self, k).copy())
+        for k in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
+            setattr(c, k, getattr(self, k))
+        c._bind()
+        return c
+
+    def restore(self, other):
+        """Make this batch what other (a clone of it) is."""
+        self._check()
+        other._check()
+        self._call(self._lib.lc_restore, self._h, other._h)
+
+    def close(self):
+        if self._h is not None:
+            self._lib.lc_close(self._h)
+            self._h = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _make_vec(num_envs=1, **kwargs):
+    return VecEnv(num_envs, **kwargs)
+
+
+def _register():
+    """Register "Longcraft/Crafter-v0" with Gymnasium when it is installed,
+    for gymnasium.make_vec("Longcraft/Crafter-v0", num_envs=N). Longcraft
+    itself never imports Gymnasium: the test machine does not have it, so
+    this registration is not exercised by make test."""
+    try:
+        import gymnasium
+        gymnasium.register(id="Longcraft/Crafter-v0", vector_entry_point="longcraft:_make_vec")
+    except Exception:  # not installed, or an older registry without vector entry points
+        pass
+
+
+_register()

@@ -1,0 +1,164 @@
+"""Tests of the Python vector environment (make python-test; make test runs them)."""
+
+import os
+import sys
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import longcraft  # noqa: E402
+
+
+def mix64(z):
+    """sim.Mix64, Longcraft's integer mixer, in Python integers."""
+    m = (1 << 64) - 1
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & m
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & m
+    return z ^ (z >> 31)
+
+
+def play(env, steps, seed=0):
+    """Plays fixed pseudo-random actions; returns the per-step hashes and observations."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    hashes, views = [], []
+    for _ in range(steps):
+        obs, *_ = env.step(rng.integers(0, env.num_actions, env.num_envs))
+        hashes.append(env.hashes().copy())
+        views.append(obs["symbolic"].copy())
+    return np.array(hashes), np.array(views)
+
+
+class VecEnvTest(unittest.TestCase):
+    def test_shapes_and_dtypes(self):
+        with longcraft.VecEnv(5, size=32, obs=("symbolic", "inventory", "semantic", "rgb"), image_size=48) as env:
+            obs, infos = env.reset(seed=1)
+            self.assertEqual(obs["symbolic"].shape, (5, 9, 9))
+            self.assertEqual(obs["inventory"].shape, (5, env.items))
+            self.assertEqual(obs["semantic"].shape, (5, 32, 32))
+            self.assertEqual(obs["rgb"].shape, (5, 48, 48, 3))
+            for v in obs.values():
+                self.assertEqual(v.dtype, np.uint8)
+            self.assertEqual(obs["inventory"][0, 0], 9, "full health at the start")
+            self.assertTrue(obs["rgb"].any(), "frames are drawn")
+            obs, rew, term, trunc, infos = env.step(np.zeros(5, dtype=np.int64))
+            self.assertEqual(rew.dtype, np.float32)
+            self.assertEqual(term.dtype, bool)
+            self.assertEqual(env.metadata["autoreset_mode"], "NextStep")
+            self.assertEqual(env.single_action_space["n"], 17)
+
+    def test_threads_change_nothing(self):
+        want = None
+        for threads in (1, 2, 3):
+            with longcraft.VecEnv(17, size=32, budget=30, obs=("symbolic",), threads=threads) as env:
+                got = play(env, 70)
+            if want is None:
+                want = got
+                continue
+            np.testing.assert_array_equal(want[0], got[0], "hashes with %d threads" % threads)
+            np.testing.assert_array_equal(want[1], got[1])
+
+    def test_the_go_runner_agrees(self):
+        # testdata/reference.txt holds the hashes of worlds the plain Go
+        # loop played (one world, one episode each; bench/vec's
+        # TestPythonReference writes and checks it) with the actions
+        # mix64(step·7919 + world) mod 17; the batch from Python must end
+        # on the same worlds, on any number of threads.
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "testdata", "reference.txt")) as f:
+            want = [int(line) for line in f.read().split()]
+        for threads in (1, 2):
+            with longcraft.VecEnv(4, size=24, budget=25, obs=("symbolic",), threads=threads) as env:
+                env.reset(seed=[5, 6, 7, 8])
+                for step in range(40):
+                    env.step(np.array([mix64(step * 7919 + i) % env.num_actions for i in range(4)]))
+                self.assertEqual(want, [int(h) for h in env.hashes()], "%d threads" % threads)
+
+    def test_next_step_autoreset(self):
+        with longcraft.VecEnv(3, size=16, budget=4, obs=("symbolic",), threads=1) as env:
+            env.reset(seed=2)
+            noop = np.zeros(3, dtype=np.int32)
+            for _ in range(3):
+                _, _, term, trunc, infos = env.step(noop)
+                self.assertFalse(trunc.any())
+                self.assertEqual(infos, {})
+            _, rew, term, trunc, infos = env.step(noop)
+            self.assertTrue(trunc.all(), "the budget truncates")
+            self.assertFalse(term.any())
+            np.testing.assert_array_equal(infos["episode_length"], [4, 4, 4])
+            self.assertTrue(infos["_episode"].all())
+            before = env.hashes().copy()
+            _, rew, term, trunc, infos = env.step(np.full(3, 5, dtype=np.int32))
+            self.assertFalse(trunc.any() or term.any(), "the reset step clears the flags")
+            np.testing.assert_array_equal(rew, [0, 0, 0])
+            self.assertTrue((env.hashes() != before).all(), "a new episode")
+
+    def test_seeds(self):
+        with longcraft.VecEnv(3, size=16, obs=("symbolic",)) as env:
+            env.reset(seed=[7, 8, 9])
+            a = env.hashes().copy()
+            env.reset(seed=7)
+            np.testing.assert_array_equal(a, env.hashes(), "seed=7 is the streams 7, 8, 9")
+
+    def test_clone_restore(self):
+        with longcraft.VecEnv(4, size=24, obs=("symbolic",), threads=2) as env:
+            env.reset(seed=3)
+            rng = np.random.default_rng(1)
+            acts = [rng.integers(0, env.num_actions, 4) for _ in range(10)]
+            for a in acts[:5]:
+                env.step(a)
+            branch = env.clone()
+            for a in acts[5:]:
+                obs, *_ = env.step(a)
+            end, view = env.hashes().copy(), obs["symbolic"].copy()
+            for a in acts[5:]:
+                bobs, *_ = branch.step(a)
+            np.testing.assert_array_equal(end, branch.hashes(), "the branch plays the same")
+            np.testing.assert_array_equal(view, bobs["symbolic"])
+            env.restore(branch)
+            np.testing.assert_array_equal(end, env.hashes())
+            branch.close()
+
+    def test_bad_input_raises(self):
+        with self.assertRaises(ValueError):
+            longcraft.VecEnv(0)
+        with self.assertRaises(ValueError):
+            longcraft.VecEnv(2, obs=("smell",))
+        with self.assertRaises(longcraft.LongcraftError):
+            longcraft.VecEnv(2, ruleset="nope")
+        env = longcraft.VecEnv(2, size=16)
+        with self.assertRaises(longcraft.LongcraftError):
+            env.step([0, 0])  # before reset
+        env.reset()
+        with self.assertRaises(ValueError):
+            env.step([0, 0, 0])
+        with self.assertRaises(ValueError):
+            env.step([0, 99])
+        with self.assertRaises(TypeError):
+            env.step(np.array([0.5, 1.5]))
+        with self.assertRaises(ValueError):
+            env.reset(seed=[1, 2, 3])
+        env.close()
+        env.close()  # twice: no crash
+        with self.assertRaises(longcraft.LongcraftError):
+            env.step([0, 0])
+
+    def test_smoke_loop(self):
+        # A short loop as a learner would run it: returns accumulate,
+        # episodes end and reset, nothing crashes.
+        with longcraft.VecEnv(64, size=32, budget=200, obs=("symbolic", "inventory")) as env:
+            obs, _ = env.reset(seed=0)
+            rng = np.random.default_rng(0)
+            ended, total = 0, 0.0
+            for _ in range(500):
+                obs, rew, term, trunc, infos = env.step(rng.integers(0, env.num_actions, 64))
+                total += float(rew.sum())
+                if infos:
+                    ended += int(infos["_episode"].sum())
+            self.assertGreater(ended, 64, "episodes end and reset")
+            self.assertGreater(total, 0, "achievements are rewarded")
+
+
+if __name__ == "__main__":
+    unittest.main()
