@@ -295,3 +295,21 @@ func TestPythonReference(t *testing.T) {
 		b.Close()
 	}
 }
+
+// BenchmarkMemory reports the heap a batch of 4,096 worlds of 64×64 takes
+// per world, reset and ready (what `longcraft bench` prints).
+func BenchmarkMemory(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		var a, z runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		batch, err := New(Config{N: 4096}, nil)
+		require.NoError(b, err)
+		require.NoError(b, batch.Reset(nil))
+		runtime.GC()
+		runtime.ReadMemStats(&z)
+		b.ReportMetric(float64(z.HeapAlloc-a.HeapAlloc)/4096/1024, "KiB/world")
+		batch.Close()
+		runtime.KeepAlive(batch)
+	}
+}

@@ -28,6 +28,7 @@ const (
 	renderPkg = "github.com/longcraft/longcraft/render"
 	tracePkg  = "github.com/longcraft/longcraft/bench/trace"
 	runPkg    = "github.com/longcraft/longcraft/bench/run"
+	vecPkg    = "github.com/longcraft/longcraft/bench/vec"
 )
 
 // at makes a target.
@@ -65,6 +66,11 @@ var Figures = []Figure{
 	{Name: "allocations per frame (64 px)", Unit: "allocs", Key: renderPkg + ".BenchmarkAgentView64", Metric: "allocs/op", Target: at(0)},
 	{Name: "allocations per frame (512 px)", Unit: "allocs", Key: renderPkg + ".BenchmarkAgentView512", Metric: "allocs/op", Target: at(0)},
 	{Name: "memory per world (64×64)", Unit: "KiB", Key: simPkg + ".BenchmarkNew", Metric: "B/op", Scale: kib},
+	{Name: "batch env-steps/s, symbolic, 64 worlds (all cores)", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/symbolic-N64", Metric: "env-steps/s", Higher: true},
+	{Name: "batch env-steps/s, symbolic, 512 worlds", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/symbolic-N512", Metric: "env-steps/s", Higher: true},
+	{Name: "batch env-steps/s, symbolic, 4,096 worlds", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/symbolic-N4096", Metric: "env-steps/s", Target: at(2e6), Higher: true},
+	{Name: "batch env-steps/s, RGB 64 px, 512 worlds", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/rgb64-N512", Metric: "env-steps/s", Target: at(2e5), Higher: true},
+	{Name: "memory per world in a batch (64×64, 4,096 worlds)", Unit: "KiB", Key: vecPkg + ".BenchmarkMemory", Metric: "KiB/world", Target: at(24)},
 }
 
 // Value is a figure's measured values over repeated runs.

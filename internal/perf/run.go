@@ -32,6 +32,7 @@ var suites = []struct {
 	{"./render", "^(BenchmarkAgentView64|BenchmarkAgentView256|BenchmarkAgentView512|BenchmarkMapView4)$", false},
 	{"./bench/trace", "^(BenchmarkEncode|BenchmarkReplay)$", false},
 	{"./bench/run", "^BenchmarkSuite$", false},
+	{"./bench/vec", "^(BenchmarkStep|BenchmarkMemory)$", false},
 }
 
 // Run runs every benchmark behind Figures and returns the report. Progress
