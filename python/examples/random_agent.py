@@ -24,7 +24,7 @@ with longcraft.VecEnv(n, obs=obs) as env:
         steps += 1
         if infos:
             episodes += int(infos["_episode"].sum())
-            returns += float(infos["episode_return"].sum())
+            returns += float(infos["episode_return"][infos["_episode"]].sum())
     dt = time.perf_counter() - start
     print("%d envs, %s, %d threads: %.0f env-steps/s (%.1f µs per call); %d episodes ended, mean return %.2f"
           % (n, "+".join(obs), env.threads, steps * n / dt, 1e6 * dt / steps, episodes, returns / max(episodes, 1)))

@@ -133,6 +133,7 @@ class VecEnv:
         # Views the step returns (the flags as booleans: the same bytes),
         # and the actions' pointer, made once.
         self._term_bool, self._trunc_bool = self.terminated.view(bool), self.truncated.view(bool)
+        self._success_bool, self._no_infos = self._success.view(bool), {}
         self._actions_ptr = _ptr(self._actions, ctypes.c_int32)
         o = self._obs.get
         self._call(self._lib.lc_set_buffers, self._h,
@@ -167,21 +168,25 @@ class VecEnv:
         terminated, truncated, infos); the arrays are this object's own,
         overwritten by the next call (copy what you keep)."""
         self._check()
-        a = np.asarray(actions)
+        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
         if a.shape != (self.num_envs,):
             raise ValueError("actions: shape %s, want (%d,)" % (a.shape, self.num_envs))
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":
             raise TypeError("actions: dtype %s, want integers" % a.dtype)
-        if a.size and (a.min() < 0 or a.max() >= self.num_actions):
-            raise ValueError("actions: each in 0 to %d" % (self.num_actions - 1))
         np.copyto(self._actions, a, casting="unsafe")
-        self._call(self._lib.lc_step, self._h, self._actions_ptr)
+        try:
+            self._call(self._lib.lc_step, self._h, self._actions_ptr)  # the library checks each action's range
+        except LongcraftError as e:
+            if "outside" in str(e):
+                raise ValueError(str(e)) from None
+            raise
         done = np.logical_or(self._term_bool, self._trunc_bool, out=self._done)
-        infos = {}
+        infos = self._no_infos
         if done.any():
-            infos = {"episode_return": np.where(done, self._ep_return, 0), "episode_length": np.where(done, self._ep_length, 0),
-                     "achievements": np.where(done, self._achievements, 0), "success": np.where(done, self._success, 0).astype(bool),
-                     "_episode": done}
+            # Gymnasium's vector infos: each array valid where its mask is
+            # set (the worlds whose episode ended on this step).
+            infos = {"episode_return": self._ep_return, "episode_length": self._ep_length,
+                     "achievements": self._achievements, "success": self._success_bool, "_episode": done}
         return self._obs, self.rewards, self._term_bool, self._trunc_bool, infos
 
     def hashes(self):

@@ -86,7 +86,7 @@ class VecEnvTest(unittest.TestCase):
             _, rew, term, trunc, infos = env.step(noop)
             self.assertTrue(trunc.all(), "the budget truncates")
             self.assertFalse(term.any())
-            np.testing.assert_array_equal(infos["episode_length"], [4, 4, 4])
+            np.testing.assert_array_equal(infos["episode_length"][infos["_episode"]], [4, 4, 4])
             self.assertTrue(infos["_episode"].all())
             before = env.hashes().copy()
             _, rew, term, trunc, infos = env.step(np.full(3, 5, dtype=np.int32))
@@ -156,6 +156,7 @@ class VecEnvTest(unittest.TestCase):
                 total += float(rew.sum())
                 if infos:
                     ended += int(infos["_episode"].sum())
+                    self.assertTrue((infos["episode_length"][infos["_episode"]] > 0).all())
             self.assertGreater(ended, 64, "episodes end and reset")
             self.assertGreater(total, 0, "achievements are rewarded")
 
