@@ -16,11 +16,14 @@
 package vec
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
@@ -39,6 +42,12 @@ type Config struct {
 	// default, as in Crafter).
 	Feedback      task.Feedback
 	Observability task.Observability
+	// Tasks, when given, are what the worlds play instead of free play:
+	// world i's k-th episode is Tasks[(s + k·N) mod len(Tasks)], s its
+	// seed stream (i unless Reset says otherwise), with its
+	// goal, budget, feedback and observability (SuiteTasks picks a
+	// suite's). They must all be of the batch's ruleset and size.
+	Tasks []*task.Task
 }
 
 // Buffers are the caller's arrays the batch writes into, row-major by
@@ -127,6 +136,11 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	}
 	if !cfg.Feedback.Valid() || !cfg.Observability.Valid() {
 		return nil, fmt.Errorf("vec: feedback %q, observability %q", cfg.Feedback, cfg.Observability)
+	}
+	for _, t := range cfg.Tasks {
+		if t.Rules().Name != r.Name && !strings.HasPrefix(t.Rules().Name, r.Name+"+") || t.MapSize != cfg.Size || t.Actions == task.ActionsSkills {
+			return nil, fmt.Errorf("vec: task %s is %s on %d×%d at the %s level; the batch plays %s on %d×%d with primitive actions", t.ID, t.Rules().Name, t.MapSize, t.MapSize, t.Actions, r.Name, cfg.Size, cfg.Size)
+		}
 	}
 	threads := cfg.Threads
 	if threads <= 0 {
@@ -337,13 +351,20 @@ func (b *Batch) stepWorld(i int) {
 	b.observe(i)
 }
 
-// begin starts world i's next episode.
+// begin starts world i's next episode: free play on its seed stream's
+// next seed, or its next task.
 func (b *Batch) begin(i int) {
-	seed := sim.Mix64(b.seeds[i]*0x9e3779b97f4a7c15 + b.count[i])
-	b.count[i]++
-	t := task.FreePlay(b.rules, seed, b.cfg.Size, b.cfg.Budget, b.cfg.Feedback, b.cfg.Observability)
 	w := b.worlds[i]
-	w.Reset(seed)
+	var t *task.Task
+	if ts := b.cfg.Tasks; len(ts) > 0 {
+		t = ts[(b.seeds[i]+b.count[i]*uint64(b.cfg.N))%uint64(len(ts))]
+		_ = t.ResetWorld(w) // checked by New: same size and chunk size
+	} else {
+		seed := sim.Mix64(b.seeds[i]*0x9e3779b97f4a7c15 + b.count[i])
+		t = task.FreePlay(b.rules, seed, b.cfg.Size, b.cfg.Budget, b.cfg.Feedback, b.cfg.Observability)
+		w.Reset(seed)
+	}
+	b.count[i]++
 	b.tasks[i], b.reset[i] = t, false
 	b.eps[i].Begin(t, w, episode.Options{Scratch: b.scratch[b.owner[i]], Bare: true})
 }
@@ -460,4 +481,46 @@ func (b *Batch) Restore(src *Batch) error {
 	}
 	b.run(opObserve)
 	return nil
+}
+
+// SuiteTasks returns the tasks of a suite (embedded, or a file with its
+// lock beside it) that a batch of ruleset and size can play: those of
+// that ruleset and map size at the primitive level, rebuilt from the
+// suite's lock as score plays them. A suite without a lock is refused:
+// lock it first (longcraft suite lock).
+func SuiteTasks(name, ruleset string, size int) ([]*task.Task, error) {
+	s, err := suite.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	l, err := suite.LoadLock(name)
+	if errors.Is(err, suite.ErrNoLock) {
+		return nil, fmt.Errorf("vec: suite %s has no lock: make one with `longcraft suite lock --suite %s`", name, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ruleset == "" {
+		ruleset = "classic"
+	}
+	if size == 0 {
+		size = sim.DefaultSize
+	}
+	var out []*task.Task
+	sizes := map[int]bool{}
+	for i, sp := range s.Expand() {
+		t, err := l.Rebuild(i, sp)
+		if err != nil {
+			return nil, err
+		}
+		sizes[t.MapSize] = true
+		base, _, _ := strings.Cut(t.Rules().Name, "+")
+		if base == ruleset && t.MapSize == size && t.Actions != task.ActionsSkills {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("vec: suite %s has no %s task on a %d×%d map at the primitive level (its sizes: %v)", name, ruleset, size, size, sizes)
+	}
+	return out, nil
 }

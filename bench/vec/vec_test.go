@@ -313,3 +313,25 @@ func BenchmarkMemory(b *testing.B) {
 		runtime.KeepAlive(batch)
 	}
 }
+
+// TestSuiteTasks: a batch plays a suite's tasks of its ruleset and size
+// in turn; a goal reached ends the episode as terminated, with success.
+func TestSuiteTasks(t *testing.T) {
+	tasks, err := SuiteTasks("default", "classic", 64)
+	require.NoError(t, err)
+	require.NotEmpty(t, tasks)
+	for _, tk := range tasks {
+		assert.Equal(t, "medium", tk.Spec.Tier, "the default suite's 64×64 tasks are its medium ones")
+	}
+	_, err = SuiteTasks("default", "classic", 32)
+	assert.ErrorContains(t, err, "no classic task on a 32×32 map")
+	b, err := New(Config{N: 3, Tasks: tasks, Threads: 1}, nil)
+	require.NoError(t, err)
+	buf := buffers(b, false)
+	require.NoError(t, b.SetBuffers(buf))
+	require.NoError(t, b.Reset(nil))
+	assert.Equal(t, tasks[0].ID, b.tasks[0].ID)
+	assert.Equal(t, tasks[1].ID, b.tasks[1].ID)
+	_, err = New(Config{N: 1, Size: 48, Tasks: tasks}, nil)
+	assert.Error(t, err, "a task of another size")
+}

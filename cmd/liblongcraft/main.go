@@ -57,7 +57,7 @@ func batch(h C.uintptr_t) (b *vec.Batch, ok bool) {
 }
 
 //export lc_new
-func lc_new(n C.int, ruleset *C.char, size, budget, threads, imageSize C.int, out *C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
+func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSize C.int, out *C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
 	var atlas *render.Atlas
 	if imageSize > 0 {
@@ -71,7 +71,15 @@ func lc_new(n C.int, ruleset *C.char, size, budget, threads, imageSize C.int, ou
 	if ruleset != nil {
 		rs = C.GoString(ruleset)
 	}
-	b, e := vec.New(vec.Config{N: int(n), Ruleset: rs, Size: int(size), Budget: int(budget), Threads: int(threads), ImageSize: int(imageSize)}, atlas)
+	cfg := vec.Config{N: int(n), Ruleset: rs, Size: int(size), Budget: int(budget), Threads: int(threads), ImageSize: int(imageSize)}
+	if suiteName != nil && C.GoString(suiteName) != "" {
+		tasks, e := vec.SuiteTasks(C.GoString(suiteName), rs, int(size))
+		if e != nil {
+			return fail(err, errlen, e.Error())
+		}
+		cfg.Tasks = tasks
+	}
+	b, e := vec.New(cfg, atlas)
 	if e != nil {
 		return fail(err, errlen, e.Error())
 	}

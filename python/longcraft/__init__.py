@@ -40,7 +40,7 @@ def _load():
     u8p, f32p, i32p, u64p = (ctypes.POINTER(t) for t in (ctypes.c_uint8, ctypes.c_float, ctypes.c_int32, ctypes.c_uint64))
     err = [ctypes.c_char_p, ctypes.c_int]
     h = ctypes.c_size_t
-    lib.lc_new.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(h)] + err
+    lib.lc_new.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(h)] + err
     lib.lc_info.argtypes = [h, i32p] + err
     lib.lc_set_buffers.argtypes = [h, u8p, u8p, u8p, u8p, f32p, u8p, u8p, f32p, i32p, u64p, u8p] + err
     lib.lc_reset.argtypes = [h, u64p] + err
@@ -87,12 +87,15 @@ class VecEnv:
     side; budget: steps per episode (0: the ruleset's 10,000); obs: any of
     OBSERVATIONS ("symbolic": the 9×9 semantic view, "inventory": counts by
     item, vitals first, "semantic": the whole map in semantic ids, "rgb":
-    the agent view at image_size); threads: Go threads (0: every core).
+    the agent view at image_size); threads: Go threads (0: every core);
+    suite: an embedded suite's name (or a suite file with its lock): the
+    worlds play its tasks of this ruleset and size, in turn, instead of
+    free play, and infos["success"] says whether each reached its goal.
     """
 
     metadata = {"autoreset_mode": "NextStep", "render_modes": []}
 
-    def __init__(self, num_envs, ruleset="classic", size=64, budget=0, obs=("symbolic", "inventory"), image_size=64, threads=0):
+    def __init__(self, num_envs, ruleset="classic", size=64, budget=0, obs=("symbolic", "inventory"), image_size=64, threads=0, suite=None):
         if isinstance(obs, str):
             obs = (obs,)
         for o in obs:
@@ -104,7 +107,7 @@ class VecEnv:
         self._call = _Call()
         self._h = None
         h = ctypes.c_size_t()
-        self._call(self._lib.lc_new, num_envs, ruleset.encode(), int(size), int(budget), int(threads),
+        self._call(self._lib.lc_new, num_envs, ruleset.encode(), (suite or "").encode(), int(size), int(budget), int(threads),
                    int(image_size) if "rgb" in obs else 0, ctypes.byref(h))
         self._h = h.value
         info = np.zeros(7, dtype=np.int32)

@@ -144,6 +144,23 @@ class VecEnvTest(unittest.TestCase):
         with self.assertRaises(longcraft.LongcraftError):
             env.step([0, 0])
 
+    def test_suite_tasks(self):
+        # The default suite's medium tasks (64×64, classic), played in
+        # turn: goals end episodes as terminated, with success.
+        with longcraft.VecEnv(8, suite="default", size=64, obs=("symbolic",)) as env:
+            env.reset()
+            rng = np.random.default_rng(0)
+            ended = 0
+            for _ in range(400):
+                _, _, term, trunc, infos = env.step(rng.integers(0, env.num_actions, 8))
+                if infos:
+                    ended += int(infos["_episode"].sum())
+            self.assertGreater(ended, 0)
+        with self.assertRaises(longcraft.LongcraftError):
+            longcraft.VecEnv(2, suite="default", size=32)  # no task of that size
+        with self.assertRaises(longcraft.LongcraftError):
+            longcraft.VecEnv(2, suite="no-such-suite")
+
     def test_smoke_loop(self):
         # A short loop as a learner would run it: returns accumulate,
         # episodes end and reset, nothing crashes.
