@@ -193,20 +193,37 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	}
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
 	res.Observability, res.Feedback = string(t.Observability), string(t.Feedback)
-	if t.Actions == task.ActionsSkills {
-		return p.playSkills(res, t)
-	}
-	ag, err := p.agent(t)
-	if err != nil {
-		res.Err = err.Error()
-		return res, nil, nil
+	// The agent: a policy at the primitive level, a decider at the skill
+	// level; one loop plays either.
+	var ag any
+	var policy agent.Agent
+	var decider agent.Decider
+	skills := t.Actions == task.ActionsSkills
+	if skills {
+		src, err := p.source()
+		if err == nil {
+			decider, err = src.NewDecider(t)
+		}
+		if err != nil {
+			res.Err = err.Error()
+			return res, nil, nil
+		}
+		ag = decider
+		decider.Reset(t.Seed)
+	} else {
+		var err error
+		if policy, err = p.agent(t); err != nil {
+			res.Err = err.Error()
+			return res, nil, nil
+		}
+		ag = policy
+		policy.Reset(t.Seed)
 	}
 	failer, _ := ag.(agent.Failer)
 	stopper, _ := ag.(agent.Stopper)
 	annotator, _ := ag.(agent.Annotator)
 	scorer, _ := ag.(agent.Scorer)
 	m := p.meter(ag)
-	ag.Reset(t.Seed)
 	e, err := p.newEpisode(t)
 	if err != nil {
 		res.Err = err.Error()
@@ -222,21 +239,31 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 			e.Stop(task.EndStopped) // the recorded player stopped here
 			break
 		}
-		a := ag.Act(w, e.Last())
+		var a sim.Action
+		var c string
+		if skills {
+			c = decider.Decide(w, e.LastSkill())
+		} else {
+			a = policy.Act(w, e.Last())
+		}
 		if p.ctx.Err() != nil { // the call was cancelled, not the agent's failure
 			return res, nil, errAbandoned
 		}
-		// A failed external player answered nothing: its stand-in noop is
-		// not played.
+		// A failed external player answered nothing: its stand-in is not
+		// played.
 		if failer != nil && failer.Err() != nil {
 			e.Stop(task.EndAgentError)
 			break
 		}
-		e.Step(a)
-		if end := m.charge(); end != "" {
-			e.Stop(end) // the action was paid for and played; no other is asked
+		if skills {
+			e.SkillText(c)
+		} else {
+			e.Step(a)
 		}
-		if scorer != nil {
+		if end := m.charge(); end != "" {
+			e.Stop(end) // the reply was paid for and played; no other is asked
+		}
+		if scorer != nil && !skills {
 			scorer.Observed(e.LastFull())
 		}
 		if annotator != nil {
@@ -245,7 +272,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 			}
 		}
 	}
-	if f, ok := ag.(agent.Finisher); ok {
+	if f, ok := ag.(agent.Finisher); ok && !skills {
 		f.Finish(w, e.Last()) // the last reply's prediction
 	}
 	return p.finish(res, e, ag)
@@ -282,54 +309,6 @@ func (p *worker) finish(res results.Result, e *episode.Episode, ag any) (results
 	return res, e.Trace(), nil
 }
 
-// playSkills plays a skill-level task: each decision the agent's command,
-// executed by the episode core as primitive steps.
-func (p *worker) playSkills(res results.Result, t *task.Task) (results.Result, *trace.Episode, error) {
-	src, err := p.source()
-	if err != nil {
-		res.Err = err.Error()
-		return res, nil, nil
-	}
-	d, err := src.NewDecider(t)
-	if err != nil {
-		res.Err = err.Error()
-		return res, nil, nil
-	}
-	failer, _ := d.(agent.Failer)
-	annotator, _ := d.(agent.Annotator)
-	m := p.meter(d)
-	d.Reset(t.Seed)
-	e, err := p.newEpisode(t)
-	if err != nil {
-		res.Err = err.Error()
-		return res, nil, nil
-	}
-	w := e.World()
-	res.Ruleset = w.Rules().Name
-	for !e.Over() {
-		if p.ctx.Err() != nil {
-			return res, nil, errAbandoned
-		}
-		c := d.Decide(w, e.LastSkill())
-		if p.ctx.Err() != nil { // the call was cancelled, not the agent's failure
-			return res, nil, errAbandoned
-		}
-		if failer != nil && failer.Err() != nil {
-			e.Stop(task.EndAgentError) // it answered nothing: no decision is played
-			break
-		}
-		e.SkillText(c)
-		if end := m.charge(); end != "" {
-			e.Stop(end)
-		}
-		if annotator != nil {
-			if n, ok := annotator.Note(); ok {
-				e.Annotate(n)
-			}
-		}
-	}
-	return p.finish(res, e, d)
-}
 
 // Play generates the task of spec and plays it with cfg's agent.
 func Play(spec task.Spec, cfg Config) results.Result {
