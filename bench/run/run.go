@@ -309,7 +309,6 @@ func (p *worker) finish(res results.Result, e *episode.Episode, ag any) (results
 	return res, e.Trace(), nil
 }
 
-
 // Play generates the task of spec and plays it with cfg's agent.
 func Play(spec task.Spec, cfg Config) results.Result {
 	res, _ := PlayTrace(spec, cfg)
