@@ -20,7 +20,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/suite"
@@ -89,13 +89,26 @@ type Batch struct {
 	atlas   *render.Atlas
 
 	// The pool: one goroutine per thread past the first, started by New
-	// and stopped by Close, each waiting for the next operation.
-	op      int
-	actions []int32
-	work    []chan struct{}
-	done    sync.WaitGroup
-	closed  bool
+	// and stopped by Close. Between operations a worker spins a little on
+	// the generation counter before it parks (a host calling step after
+	// step, as a learner does, then never waits for a wake-up), and so does
+	// the caller waiting for the workers: see run and wait.
+	op         int
+	actions    []int32
+	gen        atomic.Uint64 // advanced by each operation (and Close)
+	pending    atomic.Int64  // workers yet to finish the current operation
+	parked     []atomic.Bool // worker k is parked on wake[k]
+	wake       []chan struct{}
+	mainParked atomic.Bool // run is parked on finished
+	finished   chan struct{}
+	closed     atomic.Bool
 }
+
+// spinLimit is how many polls a waiting goroutine makes (each a
+// runtime.Gosched, about 0.1 µs) before it parks: a few tens of µs, the
+// scale of a futex wake-up on a busy VM, short enough not to steal a core
+// from a host that thinks between calls.
+const spinLimit = 400
 
 // The operations the pool runs on every world.
 const (
@@ -185,26 +198,68 @@ func (b *Batch) span(k int) (lo, hi int) {
 
 // start starts the pool's goroutines.
 func (b *Batch) start() {
-	b.work = make([]chan struct{}, b.threads)
+	b.wake, b.parked, b.finished = make([]chan struct{}, b.threads), make([]atomic.Bool, b.threads), make(chan struct{}, 1)
 	for k := 1; k < b.threads; k++ {
-		b.work[k] = make(chan struct{})
-		go func(k int) {
-			for range b.work[k] {
-				b.runSpan(k)
-				b.done.Done()
+		b.wake[k] = make(chan struct{}, 1)
+		go b.worker(k)
+	}
+}
+
+// worker runs thread k's share of every operation until Close.
+func (b *Batch) worker(k int) {
+	var seen uint64
+	for {
+		seen = b.await(k, seen)
+		if b.closed.Load() {
+			return
+		}
+		b.runSpan(k)
+		if b.pending.Add(-1) == 0 && b.mainParked.CompareAndSwap(true, false) {
+			b.finished <- struct{}{}
+		}
+	}
+}
+
+// await returns the next generation after seen: it spins, then parks on
+// wake[k]. A wake token is sent only by whoever clears parked[k], and
+// each clearing is matched by exactly one receive here, so none is left
+// over.
+func (b *Batch) await(k int, seen uint64) uint64 {
+	for spins := 0; ; spins++ {
+		if g := b.gen.Load(); g != seen {
+			return g
+		}
+		if spins < spinLimit {
+			runtime.Gosched()
+			continue
+		}
+		b.parked[k].Store(true)
+		if g := b.gen.Load(); g != seen { // the operation came as we parked
+			if !b.parked[k].CompareAndSwap(true, false) {
+				<-b.wake[k] // run cleared the flag: take its token
 			}
-		}(k)
+			return g
+		}
+		<-b.wake[k]
+		spins = 0
 	}
 }
 
 // Close stops the pool's goroutines; the batch is not used after.
 func (b *Batch) Close() {
-	if b.closed {
+	if b.closed.Swap(true) {
 		return
 	}
-	b.closed = true
-	for _, c := range b.work[1:] {
-		close(c)
+	b.gen.Add(1)
+	b.signal()
+}
+
+// signal wakes the parked workers.
+func (b *Batch) signal() {
+	for k := 1; k < b.threads; k++ {
+		if b.parked[k].CompareAndSwap(true, false) {
+			b.wake[k] <- struct{}{}
+		}
 	}
 }
 
@@ -301,16 +356,35 @@ func (b *Batch) Step(actions []int32) error {
 // run runs op on every world: thread 0 on this goroutine, the others on
 // the pool's; nothing allocates.
 func (b *Batch) run(op int) {
-	if b.closed {
+	if b.closed.Load() {
 		panic("vec: batch used after Close")
 	}
 	b.op = op
-	b.done.Add(b.threads - 1)
-	for _, c := range b.work[1:] {
-		c <- struct{}{}
-	}
+	b.pending.Store(int64(b.threads - 1))
+	b.gen.Add(1) // publishes op and actions to the workers
+	b.signal()
 	b.runSpan(0)
-	b.done.Wait()
+	b.wait()
+}
+
+// wait returns once every worker has finished the current operation:
+// it spins, then parks on finished, which the last worker signals.
+func (b *Batch) wait() {
+	for spins := 0; b.pending.Load() != 0; spins++ {
+		if spins < spinLimit {
+			runtime.Gosched()
+			continue
+		}
+		b.mainParked.Store(true)
+		if b.pending.Load() == 0 {
+			if !b.mainParked.CompareAndSwap(true, false) {
+				<-b.finished // the last worker cleared the flag: take its token
+			}
+			return
+		}
+		<-b.finished
+		return
+	}
 }
 
 // runSpan runs the current operation on thread k's worlds.

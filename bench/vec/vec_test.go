@@ -176,15 +176,18 @@ func TestCloneRestore(t *testing.T) {
 }
 
 // TestStepAllocatesNothing: a batch step without resets allocates
-// nothing (one thread: goroutines allocate).
+// nothing, on one thread or across the pool.
 func TestStepAllocatesNothing(t *testing.T) {
-	b, err := New(Config{N: 16, Size: 32, Budget: 100_000, Threads: 1}, nil)
-	require.NoError(t, err)
-	require.NoError(t, b.SetBuffers(buffers(b, false)))
-	require.NoError(t, b.Reset(nil))
-	acts := make([]int32, 16)
-	allocs := testing.AllocsPerRun(200, func() { _ = b.Step(acts) })
-	assert.Zero(t, allocs)
+	for _, threads := range []int{1, 2} {
+		b, err := New(Config{N: 16, Size: 32, Budget: 100_000, Threads: threads}, nil)
+		require.NoError(t, err)
+		require.NoError(t, b.SetBuffers(buffers(b, false)))
+		require.NoError(t, b.Reset(nil))
+		acts := make([]int32, 16)
+		allocs := testing.AllocsPerRun(200, func() { _ = b.Step(acts) })
+		assert.Zero(t, allocs, "%d threads", threads)
+		b.Close()
+	}
 }
 
 // TestMemoryPerWorld: worlds share their thread's generation scratch, so
