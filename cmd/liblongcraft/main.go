@@ -21,6 +21,7 @@ import "C"
 import (
 	"fmt"
 	"runtime/cgo"
+	"sync"
 	"unsafe"
 
 	"github.com/longcraft/longcraft/bench/vec"
@@ -46,14 +47,27 @@ func guard(err *C.char, errlen C.int, rc *C.int) {
 	}
 }
 
-func batch(h C.uintptr_t) (b *vec.Batch, ok bool) {
+// handle is what a C handle holds: the batch, and a lock that makes the
+// calls on one batch take turns (ctypes releases Python's GIL, so two
+// Python threads may call at once; a batch is not safe for that).
+type handle struct {
+	mu sync.Mutex
+	b  *vec.Batch
+}
+
+// batch returns h's batch, locked: the caller defers the returned unlock.
+func batch(h C.uintptr_t) (b *vec.Batch, unlock func(), ok bool) {
 	defer func() {
-		if recover() != nil {
-			b, ok = nil, false
+		if recover() != nil { // a handle that was never made, or was closed
+			b, unlock, ok = nil, nil, false
 		}
 	}()
-	b, ok = cgo.Handle(h).Value().(*vec.Batch)
-	return b, ok
+	hd, ok := cgo.Handle(h).Value().(*handle)
+	if !ok {
+		return nil, nil, false
+	}
+	hd.mu.Lock()
+	return hd.b, hd.mu.Unlock, true
 }
 
 //export lc_new
@@ -83,17 +97,18 @@ func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSiz
 	if e != nil {
 		return fail(err, errlen, e.Error())
 	}
-	*out = C.uintptr_t(cgo.NewHandle(b))
+	*out = C.uintptr_t(cgo.NewHandle(&handle{b: b}))
 	return 0
 }
 
 //export lc_info
 func lc_info(h C.uintptr_t, out *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, ok := batch(h)
+	b, unlock, ok := batch(h)
 	if !ok {
 		return fail(err, errlen, "lc_info: not a batch (closed?)")
 	}
+	defer unlock()
 	c := b.Config()
 	info := unsafe.Slice((*int32)(unsafe.Pointer(out)), 7)
 	info[0], info[1], info[2], info[3] = int32(c.N), int32(b.Items()), int32(b.Actions()), int32(c.Size)
@@ -113,10 +128,11 @@ func slice[T any](p unsafe.Pointer, n int) []T {
 func lc_set_buffers(h C.uintptr_t, symbolic, inventory, semantic, rgb *C.uint8_t, reward *C.float, terminated, truncated *C.uint8_t,
 	epReturn *C.float, epLength *C.int32_t, achievements *C.uint64_t, success *C.uint8_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, ok := batch(h)
+	b, unlock, ok := batch(h)
 	if !ok {
 		return fail(err, errlen, "lc_set_buffers: not a batch (closed?)")
 	}
+	defer unlock()
 	c := b.Config()
 	n := c.N
 	e := b.SetBuffers(vec.Buffers{
@@ -135,10 +151,11 @@ func lc_set_buffers(h C.uintptr_t, symbolic, inventory, semantic, rgb *C.uint8_t
 //export lc_reset
 func lc_reset(h C.uintptr_t, seeds *C.uint64_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, ok := batch(h)
+	b, unlock, ok := batch(h)
 	if !ok {
 		return fail(err, errlen, "lc_reset: not a batch (closed?)")
 	}
+	defer unlock()
 	if e := b.Reset(slice[uint64](unsafe.Pointer(seeds), b.Config().N)); e != nil {
 		return fail(err, errlen, e.Error())
 	}
@@ -148,10 +165,11 @@ func lc_reset(h C.uintptr_t, seeds *C.uint64_t, err *C.char, errlen C.int) (rc C
 //export lc_step
 func lc_step(h C.uintptr_t, actions *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, ok := batch(h)
+	b, unlock, ok := batch(h)
 	if !ok {
 		return fail(err, errlen, "lc_step: not a batch (closed?)")
 	}
+	defer unlock()
 	if actions == nil {
 		return fail(err, errlen, "lc_step: no actions")
 	}
@@ -164,7 +182,10 @@ func lc_step(h C.uintptr_t, actions *C.int32_t, err *C.char, errlen C.int) (rc C
 //export lc_hashes
 func lc_hashes(h C.uintptr_t, out *C.uint64_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, ok := batch(h)
+	b, unlock, ok := batch(h)
+	if ok {
+		defer unlock()
+	}
 	if !ok || out == nil {
 		return fail(err, errlen, "lc_hashes: not a batch, or no buffer")
 	}
@@ -177,21 +198,40 @@ func lc_hashes(h C.uintptr_t, out *C.uint64_t, err *C.char, errlen C.int) (rc C.
 //export lc_clone
 func lc_clone(h C.uintptr_t, out *C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, ok := batch(h)
+	b, unlock, ok := batch(h)
 	if !ok {
 		return fail(err, errlen, "lc_clone: not a batch (closed?)")
 	}
-	*out = C.uintptr_t(cgo.NewHandle(b.Clone()))
+	defer unlock()
+	*out = C.uintptr_t(cgo.NewHandle(&handle{b: b.Clone()}))
 	return 0
 }
 
 //export lc_restore
 func lc_restore(h, src C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, ok := batch(h)
-	s, ok2 := batch(src)
-	if !ok || !ok2 {
+	if h == src {
+		return 0 // a batch restored from itself is itself
+	}
+	// Both batches are locked, in the order of their handles, so that two
+	// restores the other way round cannot deadlock.
+	first, second := h, src
+	if second < first {
+		first, second = second, first
+	}
+	x, unlockFirst, ok := batch(first)
+	if !ok {
 		return fail(err, errlen, "lc_restore: not a batch (closed?)")
+	}
+	defer unlockFirst()
+	y, unlockSecond, ok := batch(second)
+	if !ok {
+		return fail(err, errlen, "lc_restore: not a batch (closed?)")
+	}
+	defer unlockSecond()
+	b, s := x, y
+	if first != h {
+		b, s = y, x
 	}
 	if e := b.Restore(s); e != nil {
 		return fail(err, errlen, e.Error())
@@ -203,8 +243,10 @@ func lc_restore(h, src C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
 func lc_close(h C.uintptr_t) {
 	defer func() { recover() }() // a handle closed twice is no crash
 	hd := cgo.Handle(h)
-	if b, ok := hd.Value().(*vec.Batch); ok {
-		b.Close()
+	if b, ok := hd.Value().(*handle); ok {
+		b.mu.Lock()
+		b.b.Close()
+		b.mu.Unlock()
 	}
 	hd.Delete()
 }

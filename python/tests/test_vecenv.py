@@ -161,6 +161,28 @@ class VecEnvTest(unittest.TestCase):
         with self.assertRaises(longcraft.LongcraftError):
             longcraft.VecEnv(2, suite="no-such-suite")
 
+    def test_threads_calling_at_once(self):
+        # ctypes releases the GIL: two Python threads stepping one batch
+        # take turns in the library instead of racing.
+        import threading
+        with longcraft.VecEnv(16, size=24, obs=("symbolic",)) as env:
+            env.reset(seed=0)
+            errors = []
+
+            def run():
+                try:
+                    for _ in range(200):
+                        env.step(np.zeros(16, dtype=np.int32))
+                except Exception as e:  # noqa: BLE001
+                    errors.append(e)
+            ts = [threading.Thread(target=run) for _ in range(3)]
+            for t in ts:
+                t.start()
+            for t in ts:
+                t.join()
+            self.assertEqual(errors, [])
+            self.assertEqual(len(env.hashes()), 16)
+
     def test_smoke_loop(self):
         # A short loop as a learner would run it: returns accumulate,
         # episodes end and reset, nothing crashes.
