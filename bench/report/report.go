@@ -11,9 +11,9 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"hash/fnv"
 	"html/template"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/longcraft/longcraft/bench/results"
@@ -88,6 +88,7 @@ func reportData(s results.Summary, rs []results.Result) reportView {
 func successChart(gs []results.Group) template.HTML {
 	const barW, gap, h, top, left = 22, 6, 180, 20, 40
 	tiers := task.TierOrder()
+	color := colorsOf(gs)
 	byTier := map[string][]results.Group{}
 	for _, g := range gs {
 		byTier[g.Tier] = append(byTier[g.Tier], g)
@@ -104,7 +105,7 @@ func successChart(gs []results.Group) template.HTML {
 		for _, g := range groups {
 			y := top + h - int(math.Round(g.Rate*h))
 			fmt.Fprintf(&bars, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s %s: %.1f%% [%.1f, %.1f] of %d</title></rect>`,
-				x, y, barW, top+h-y, familyColor(g.Family), g.Family, g.Tier, 100*g.Rate, 100*g.Low, 100*g.High, g.Episodes)
+				x, y, barW, top+h-y, color[g.Family], g.Family, g.Tier, 100*g.Rate, 100*g.Low, 100*g.High, g.Episodes)
 			lo, hi := top+h-int(math.Round(g.Low*h)), top+h-int(math.Round(g.High*h))
 			fmt.Fprintf(&bars, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/>`,
 				x+barW/2, x+barW/2, lo, hi, x+barW/2-4, x+barW/2+4, lo, lo, x+barW/2-4, x+barW/2+4, hi, hi)
@@ -127,7 +128,7 @@ func successChart(gs []results.Group) template.HTML {
 			continue
 		}
 		seen[g.Family] = true
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s</text>`, x+10, ly, familyColor(g.Family), x+24, ly+9, g.Family)
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s</text>`, x+10, ly, color[g.Family], x+24, ly+9, g.Family)
 		ly += 16
 	}
 	b.WriteString(`</svg>`)
@@ -137,6 +138,26 @@ func successChart(gs []results.Group) template.HTML {
 // palette is the charts' colours, in order.
 var palette = [...]string{"#7b5ea7", "#3a7ca5", "#2f9e6e", "#d08c2f", "#c0504d", "#6d6d6d", "#b5651d", "#1b998b", "#e84855", "#5c6bc0"}
 
+// colorsOf gives every family label of gs its colour: a family's own
+// (familyColor), and the labels that are no family (scenarios) the
+// palette's next colours in the order they appear, so no two share one.
+func colorsOf(gs []results.Group) map[string]string {
+	out := map[string]string{}
+	next := len(task.Families())
+	for _, g := range gs {
+		if _, ok := out[g.Family]; ok {
+			continue
+		}
+		if slices.Contains(task.Families(), g.Family) {
+			out[g.Family] = familyColor(g.Family)
+			continue
+		}
+		out[g.Family] = palette[next%len(palette)]
+		next++
+	}
+	return out
+}
+
 // familyColor is a family's colour: its place in task.Families, so a new
 // family gets one of its own.
 func familyColor(f string) string {
@@ -145,11 +166,7 @@ func familyColor(f string) string {
 			return palette[i%len(palette)]
 		}
 	}
-	// A scenario's label: a colour of its own, the same in every chart
-	// and run.
-	h := fnv.New32a()
-	h.Write([]byte(f))
-	return palette[h.Sum32()%uint32(len(palette))]
+	return "#999" // a scenario's label: colorsOf gives it one by order
 }
 
 // histogram draws the distribution of xs in 20 bins over [0, max] (max 0:
