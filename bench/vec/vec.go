@@ -102,6 +102,7 @@ type Batch struct {
 	mainParked atomic.Bool // run is parked on finished
 	finished   chan struct{}
 	closed     atomic.Bool
+	panicked   atomic.Pointer[panicValue] // a worker's panic, raised again by run
 }
 
 // spinLimit is how many polls a waiting goroutine makes (each a
@@ -320,10 +321,15 @@ func (b *Batch) Reset(seeds []uint64) error {
 	if seeds != nil && len(seeds) != b.cfg.N {
 		return fmt.Errorf("vec: %d seeds for %d worlds", len(seeds), b.cfg.N)
 	}
-	for i := range b.seeds {
-		b.seeds[i], b.count[i] = uint64(i), 0
-		if seeds != nil {
-			b.seeds[i] = seeds[i]
+	// Without seeds, a first reset takes stream i for world i, and a later
+	// one goes on along each stream (new worlds, as Gymnasium's reset()
+	// draws on from its generator); with seeds, the streams start over.
+	if seeds != nil || !b.started {
+		for i := range b.seeds {
+			b.seeds[i], b.count[i] = uint64(i), 0
+			if seeds != nil {
+				b.seeds[i] = seeds[i]
+			}
 		}
 	}
 	b.run(opReset)
@@ -365,7 +371,13 @@ func (b *Batch) run(op int) {
 	b.signal()
 	b.runSpan(0)
 	b.wait()
+	if p := b.panicked.Swap(nil); p != nil {
+		panic(p.v)
+	}
 }
+
+// panicValue carries a pool goroutine's panic to the caller.
+type panicValue struct{ v any }
 
 // wait returns once every worker has finished the current operation:
 // it spins, then parks on finished, which the last worker signals.
@@ -387,8 +399,16 @@ func (b *Batch) wait() {
 	}
 }
 
-// runSpan runs the current operation on thread k's worlds.
+// runSpan runs the current operation on thread k's worlds. A panic there
+// (a bug) is kept and raised again by run on the caller's goroutine,
+// where a host can recover it: on a pool goroutine it would end the
+// process.
 func (b *Batch) runSpan(k int) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.panicked.CompareAndSwap(nil, &panicValue{p})
+		}
+	}()
 	lo, hi := b.span(k)
 	for i := lo; i < hi; i++ {
 		switch b.op {
@@ -399,6 +419,7 @@ func (b *Batch) runSpan(k int) {
 		case opStep:
 			b.stepWorld(i)
 		case opObserve:
+			b.clearStep(i)
 			b.observe(i)
 		}
 	}
@@ -542,18 +563,29 @@ func (b *Batch) Restore(src *Batch) error {
 	if src.cfg.N != b.cfg.N || src.cfg.Size != b.cfg.Size || src.rules.Name != b.rules.Name {
 		return fmt.Errorf("vec: restore a batch of %d %d×%d %s worlds into one of %d %d×%d %s", src.cfg.N, src.cfg.Size, src.cfg.Size, src.rules.Name, b.cfg.N, b.cfg.Size, b.cfg.Size, b.rules.Name)
 	}
+	if src.cfg.Budget != b.cfg.Budget || src.cfg.Feedback != b.cfg.Feedback || src.cfg.Observability != b.cfg.Observability || len(src.cfg.Tasks) != len(b.cfg.Tasks) {
+		return fmt.Errorf("vec: restore a batch of other settings (budget, feedback, observability or tasks): only a clone of this batch restores into it")
+	}
+	for i := range src.cfg.Tasks {
+		if src.cfg.Tasks[i] != b.cfg.Tasks[i] {
+			return fmt.Errorf("vec: restore a batch of other tasks: only a clone of this batch restores into it")
+		}
+	}
 	copy(b.seeds, src.seeds)
 	copy(b.count, src.count)
 	copy(b.reset, src.reset)
 	copy(b.tasks, src.tasks)
-	b.started = src.started
 	for i, w := range b.worlds {
 		w.CopyFrom(src.worlds[i])
 		if src.started {
+			if !b.started { // an episode that never began has no world yet
+				b.eps[i].Begin(src.tasks[i], w, episode.Options{Scratch: b.scratch[b.owner[i]], Bare: true})
+			}
 			b.eps[i].CopyFrom(src.eps[i])
 		}
 	}
-	b.run(opObserve)
+	b.started = src.started
+	b.run(opObserve) // observations as the source's; reward and flags read zero
 	return nil
 }
 
@@ -561,8 +593,10 @@ func (b *Batch) Restore(src *Batch) error {
 // lock beside it) that a batch of ruleset and size can play: those of
 // that ruleset and map size at the primitive level, rebuilt from the
 // suite's lock as score plays them. A suite without a lock is refused:
-// lock it first (longcraft suite lock).
-func SuiteTasks(name, ruleset string, size int) ([]*task.Task, error) {
+// lock it first (longcraft suite lock). Tasks of the eval split are
+// refused unless allowEval: a policy trained on them would be scored on
+// what it learned from (docs/tasks.md, splits).
+func SuiteTasks(name, ruleset string, size int, allowEval bool) ([]*task.Task, error) {
 	s, err := suite.Load(name)
 	if err != nil {
 		return nil, err
@@ -581,6 +615,7 @@ func SuiteTasks(name, ruleset string, size int) ([]*task.Task, error) {
 		size = sim.DefaultSize
 	}
 	var out []*task.Task
+	evalRefused := false
 	sizes := map[int]bool{}
 	for i, sp := range s.Expand() {
 		t, err := l.Rebuild(i, sp)
@@ -589,9 +624,15 @@ func SuiteTasks(name, ruleset string, size int) ([]*task.Task, error) {
 		}
 		sizes[t.MapSize] = true
 		base, _, _ := strings.Cut(t.Rules().Name, "+")
-		if base == ruleset && t.MapSize == size && t.Actions != task.ActionsSkills {
+		if base == ruleset && t.MapSize == size && t.Actions != task.ActionsSkills && (allowEval || sp.Split != task.Eval) {
 			out = append(out, t)
 		}
+		if sp.Split == task.Eval && !allowEval && base == ruleset && t.MapSize == size {
+			evalRefused = true
+		}
+	}
+	if len(out) == 0 && evalRefused {
+		return nil, fmt.Errorf("vec: suite %s's %s tasks on %d×%d are of the eval split: train on a train-split suite, or pass allow_eval to evaluate on them", name, ruleset, size, size)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("vec: suite %s has no %s task on a %d×%d map at the primitive level (its sizes: %v)", name, ruleset, size, size, sizes)

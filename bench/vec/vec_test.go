@@ -320,13 +320,13 @@ func BenchmarkMemory(b *testing.B) {
 // TestSuiteTasks: a batch plays a suite's tasks of its ruleset and size
 // in turn; a goal reached ends the episode as terminated, with success.
 func TestSuiteTasks(t *testing.T) {
-	tasks, err := SuiteTasks("default", "classic", 64)
+	tasks, err := SuiteTasks("default", "classic", 64, true)
 	require.NoError(t, err)
 	require.NotEmpty(t, tasks)
 	for _, tk := range tasks {
 		assert.Equal(t, "medium", tk.Spec.Tier, "the default suite's 64×64 tasks are its medium ones")
 	}
-	_, err = SuiteTasks("default", "classic", 32)
+	_, err = SuiteTasks("default", "classic", 32, true)
 	assert.ErrorContains(t, err, "no classic task on a 32×32 map")
 	b, err := New(Config{N: 3, Tasks: tasks, Threads: 1}, nil)
 	require.NoError(t, err)
@@ -337,4 +337,47 @@ func TestSuiteTasks(t *testing.T) {
 	assert.Equal(t, tasks[1].ID, b.tasks[1].ID)
 	_, err = New(Config{N: 1, Size: 48, Tasks: tasks}, nil)
 	assert.Error(t, err, "a task of another size")
+}
+
+// TestReviewFindings: what the review found. Restoring into a batch never
+// reset works (it crashed the process from a pool goroutine); a reset
+// without seeds goes on along the streams; a restore clears the flags and
+// refuses a batch of other settings; eval tasks are refused by default.
+func TestReviewFindings(t *testing.T) {
+	a, err := New(Config{N: 4, Size: 16, Budget: 5, Threads: 2}, nil)
+	require.NoError(t, err)
+	bufA := buffers(a, false)
+	require.NoError(t, a.SetBuffers(bufA))
+	require.NoError(t, a.Reset(nil))
+	fresh, err := New(Config{N: 4, Size: 16, Budget: 5, Threads: 2}, nil)
+	require.NoError(t, err)
+	bufF := buffers(fresh, false)
+	require.NoError(t, fresh.SetBuffers(bufF))
+	require.NoError(t, fresh.Restore(a))
+	require.NoError(t, fresh.Step(make([]int32, 4)))
+	for s := 0; s < 5; s++ {
+		require.NoError(t, a.Step(make([]int32, 4)))
+	}
+	assert.Equal(t, []uint8{1, 1, 1, 1}, bufA.Truncated)
+	snap := a.Clone()
+	require.NoError(t, a.Restore(snap))
+	assert.Equal(t, []uint8{0, 0, 0, 0}, bufA.Truncated, "a restore clears the flags")
+	other, err := New(Config{N: 4, Size: 16, Budget: 100, Threads: 2}, nil)
+	require.NoError(t, err)
+	assert.Error(t, other.Restore(a), "another budget")
+
+	first := make([]uint64, 4)
+	require.NoError(t, a.Reset(nil))
+	require.NoError(t, a.Hashes(first))
+	require.NoError(t, a.Reset(nil))
+	second := make([]uint64, 4)
+	require.NoError(t, a.Hashes(second))
+	assert.NotEqual(t, first, second, "reset() goes on along the streams")
+	require.NoError(t, a.Reset([]uint64{0, 1, 2, 3}))
+	again := make([]uint64, 4)
+	require.NoError(t, a.Hashes(again))
+	assert.NotEqual(t, second, again)
+
+	_, err = SuiteTasks("default", "classic", 64, false)
+	assert.ErrorContains(t, err, "eval split")
 }

@@ -71,7 +71,7 @@ func batch(h C.uintptr_t) (b *vec.Batch, unlock func(), ok bool) {
 }
 
 //export lc_new
-func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSize C.int, out *C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
+func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSize, allowEval C.int, out *C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
 	var atlas *render.Atlas
 	if imageSize > 0 {
@@ -87,7 +87,7 @@ func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSiz
 	}
 	cfg := vec.Config{N: int(n), Ruleset: rs, Size: int(size), Budget: int(budget), Threads: int(threads), ImageSize: int(imageSize)}
 	if suiteName != nil && C.GoString(suiteName) != "" {
-		tasks, e := vec.SuiteTasks(C.GoString(suiteName), rs, int(size))
+		tasks, e := vec.SuiteTasks(C.GoString(suiteName), rs, int(size), allowEval != 0)
 		if e != nil {
 			return fail(err, errlen, e.Error())
 		}

@@ -19,6 +19,7 @@ built into this directory by `make python` (docs/python.md).
 
 import ctypes
 import os
+import threading
 
 import numpy as np
 
@@ -40,7 +41,7 @@ def _load():
     u8p, f32p, i32p, u64p = (ctypes.POINTER(t) for t in (ctypes.c_uint8, ctypes.c_float, ctypes.c_int32, ctypes.c_uint64))
     err = [ctypes.c_char_p, ctypes.c_int]
     h = ctypes.c_size_t
-    lib.lc_new.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(h)] + err
+    lib.lc_new.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(h)] + err
     lib.lc_info.argtypes = [h, i32p] + err
     lib.lc_set_buffers.argtypes = [h, u8p, u8p, u8p, u8p, f32p, u8p, u8p, f32p, i32p, u64p, u8p] + err
     lib.lc_reset.argtypes = [h, u64p] + err
@@ -90,25 +91,35 @@ class VecEnv:
     the agent view at image_size); threads: Go threads (0: every core);
     suite: an embedded suite's name (or a suite file with its lock): the
     worlds play its tasks of this ruleset and size, in turn, instead of
-    free play, and infos["success"] says whether each reached its goal.
+    free play, and infos["success"] says whether each reached its goal;
+    tasks of the eval split are refused unless allow_eval (to evaluate on
+    them, never to train).
     """
 
     metadata = {"autoreset_mode": "NextStep", "render_modes": []}
 
-    def __init__(self, num_envs, ruleset="classic", size=64, budget=0, obs=("symbolic", "inventory"), image_size=64, threads=0, suite=None):
+    def __init__(self, num_envs, ruleset="classic", size=64, budget=0, obs=("symbolic", "inventory"), image_size=64, threads=0, suite=None,
+                 allow_eval=False):
         if isinstance(obs, str):
             obs = (obs,)
         for o in obs:
             if o not in OBSERVATIONS:
                 raise ValueError("obs %r: want some of %s" % (o, ", ".join(OBSERVATIONS)))
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError("num_envs must be a positive int, not %r" % (num_envs,))
+        limits = {"num_envs": (num_envs, 1, 1 << 20), "size": (size, 3, 256), "budget": (budget, 0, 10_000_000),
+                  "threads": (threads, 0, 1024), "image_size": (image_size, 1, 4096)}
+        for name, (v, lo, hi) in limits.items():
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+                raise TypeError("%s must be an int, not %r" % (name, v))
+            if not lo <= int(v) <= hi:
+                raise ValueError("%s %d: want %d to %d" % (name, v, lo, hi))
+        num_envs = int(num_envs)
+        self._lock = threading.Lock()  # one call at a time: the arrays are shared
         self._lib = _library()
         self._call = _Call()
         self._h = None
         h = ctypes.c_size_t()
         self._call(self._lib.lc_new, num_envs, ruleset.encode(), (suite or "").encode(), int(size), int(budget), int(threads),
-                   int(image_size) if "rgb" in obs else 0, ctypes.byref(h))
+                   int(image_size) if "rgb" in obs else 0, 1 if allow_eval else 0, ctypes.byref(h))
         self._h = h.value
         info = np.zeros(7, dtype=np.int32)
         self._call(self._lib.lc_info, self._h, _ptr(info, ctypes.c_int32))
@@ -176,13 +187,18 @@ class VecEnv:
             raise ValueError("actions: shape %s, want (%d,)" % (a.shape, self.num_envs))
         if a.dtype.kind not in "iu":
             raise TypeError("actions: dtype %s, want integers" % a.dtype)
-        np.copyto(self._actions, a, casting="unsafe")
-        try:
-            self._call(self._lib.lc_step, self._h, self._actions_ptr)  # the library checks each action's range
-        except LongcraftError as e:
-            if "outside" in str(e):
-                raise ValueError(str(e)) from None
-            raise
+        if a.dtype.itemsize > 4 or a.dtype.kind == "u" and a.dtype.itemsize == 4:
+            # A value past int32 would wrap in the copy below: check first.
+            if a.size and (a.min() < 0 or a.max() >= self.num_actions):
+                raise ValueError("actions: each in 0 to %d" % (self.num_actions - 1))
+        with self._lock:
+            np.copyto(self._actions, a, casting="unsafe")
+            try:
+                self._call(self._lib.lc_step, self._h, self._actions_ptr)  # the library checks each action's range
+            except LongcraftError as e:
+                if "outside" in str(e):
+                    raise ValueError(str(e)) from None
+                raise
         done = np.logical_or(self._term_bool, self._trunc_bool, out=self._done)
         infos = self._no_infos
         if done.any():
@@ -206,8 +222,8 @@ class VecEnv:
         h = ctypes.c_size_t()
         self._call(self._lib.lc_clone, self._h, ctypes.byref(h))
         c = object.__new__(VecEnv)
-        c.__dict__.update({k: v for k, v in self.__dict__.items() if not isinstance(v, (np.ndarray, dict))})
-        c._call, c._h = _Call(), h.value
+        c.__dict__.update({k: v for k, v in self.__dict__.items() if not isinstance(v, (np.ndarray, dict)) and k != "_lock"})
+        c._call, c._h, c._lock = _Call(), h.value, threading.Lock()
         c._obs = {k: v.copy() for k, v in self._obs.items()}
         for k in ("rewards", "terminated", "truncated", "_ep_return", "_ep_length", "_achievements", "_success", "_actions", "_done"):
             setattr(c, k, getattr(self, k).copy())

@@ -139,6 +139,14 @@ class VecEnvTest(unittest.TestCase):
             env.step(np.array([0.5, 1.5]))
         with self.assertRaises(ValueError):
             env.reset(seed=[1, 2, 3])
+        with self.assertRaises(ValueError):
+            env.step(np.array([2**32, 0], dtype=np.int64))  # would wrap to 0
+        with self.assertRaises(ValueError):
+            longcraft.VecEnv(2**32 + 2)
+        with self.assertRaises(ValueError):
+            longcraft.VecEnv(2, budget=2**32 + 5)
+        with self.assertRaises(TypeError):
+            longcraft.VecEnv(2.5)
         env.close()
         env.close()  # twice: no crash
         with self.assertRaises(longcraft.LongcraftError):
@@ -147,7 +155,7 @@ class VecEnvTest(unittest.TestCase):
     def test_suite_tasks(self):
         # The default suite's medium tasks (64×64, classic), played in
         # turn: goals end episodes as terminated, with success.
-        with longcraft.VecEnv(8, suite="default", size=64, obs=("symbolic",)) as env:
+        with longcraft.VecEnv(8, suite="default", size=64, obs=("symbolic",), allow_eval=True) as env:
             env.reset()
             rng = np.random.default_rng(0)
             ended = 0
@@ -157,7 +165,7 @@ class VecEnvTest(unittest.TestCase):
                     ended += int(infos["_episode"].sum())
             self.assertGreater(ended, 0)
         with self.assertRaises(longcraft.LongcraftError):
-            longcraft.VecEnv(2, suite="default", size=32)  # no task of that size
+            longcraft.VecEnv(2, suite="default", size=32, allow_eval=True)  # no task of that size
         with self.assertRaises(longcraft.LongcraftError):
             longcraft.VecEnv(2, suite="no-such-suite")
 
@@ -182,6 +190,24 @@ class VecEnvTest(unittest.TestCase):
                 t.join()
             self.assertEqual(errors, [])
             self.assertEqual(len(env.hashes()), 16)
+
+    def test_review_findings(self):
+        # A batch restored before its first reset steps (it took the
+        # interpreter down); reset() without a seed gives new worlds; eval
+        # tasks are refused for training unless asked.
+        a = longcraft.VecEnv(4, size=16, threads=2, obs=("symbolic",))
+        a.reset(seed=1)
+        b = longcraft.VecEnv(4, size=16, threads=2, obs=("symbolic",))
+        b.restore(a)
+        b.step(np.zeros(4, dtype=np.int32))
+        first = a.hashes().copy()
+        a.reset()
+        self.assertTrue((a.hashes() != first).any(), "reset() goes on to new worlds")
+        a.close()
+        b.close()
+        with self.assertRaises(longcraft.LongcraftError):
+            longcraft.VecEnv(2, suite="default", size=64)
+        longcraft.VecEnv(2, suite="default", size=64, allow_eval=True).close()
 
     def test_smoke_loop(self):
         # A short loop as a learner would run it: returns accumulate,
