@@ -1,6 +1,9 @@
 package run
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/longcraft/longcraft/bench/agent/remote"
@@ -16,32 +19,56 @@ import (
 // from what its recorded results cost.
 type spend struct {
 	mu                sync.Mutex
-	tokens            int
-	cost              float64
+	Tokens            int     `json:"tokens"`
+	Cost              float64 `json:"cost_usd"`
 	maxTokens         int
 	maxCost           float64
 	priceIn, priceOut float64
+	path              string // where the spend is kept across invocations ("": nowhere)
 }
 
-// newSpend returns the run's spend, counting the results already recorded.
-func newSpend(cfg Config, have []results.Result) *spend {
+// SpendFile is the run directory's record of what the run's budgets
+// have paid for so far, abandoned episodes included.
+const SpendFile = "spend.json"
+
+// newSpend returns the run's spend: what the run directory's spend file
+// says was paid for, or, without one, what the recorded results cost. The
+// file counts the calls of episodes that left no result (cut by Ctrl-C or
+// by the run's budget), which the results cannot.
+func newSpend(cfg Config, have []results.Result, dir string) *spend {
 	s := &spend{maxTokens: cfg.MaxRunTokens, maxCost: cfg.MaxRunCost, priceIn: cfg.PriceIn, priceOut: cfg.PriceOut}
 	for _, r := range have {
-		s.tokens += r.Tokens
+		s.Tokens += r.Tokens
 		if r.Cost.OK {
-			s.cost += r.Cost.Value
+			s.Cost += r.Cost.Value
+		}
+	}
+	if dir != "" && (s.maxTokens > 0 || s.maxCost > 0) {
+		s.path = filepath.Join(dir, SpendFile)
+		var kept spend
+		if data, err := os.ReadFile(s.path); err == nil && json.Unmarshal(data, &kept) == nil {
+			s.Tokens, s.Cost = max(s.Tokens, kept.Tokens), max(s.Cost, kept.Cost)
 		}
 	}
 	return s
 }
 
 // add counts one call's tokens and returns the end its budget calls for
-// ("" while there is budget left).
+// ("" while there is budget left). With a spend file, the new total is
+// written at once (a crash loses at most the call being made).
 func (s *spend) add(prompt, completion int) task.End {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tokens += prompt + completion
-	s.cost += (float64(prompt)*s.priceIn + float64(completion)*s.priceOut) / 1e6
+	s.Tokens += prompt + completion
+	s.Cost += (float64(prompt)*s.priceIn + float64(completion)*s.priceOut) / 1e6
+	if s.path != "" {
+		if data, err := json.Marshal(s); err == nil {
+			tmp := s.path + ".tmp"
+			if os.WriteFile(tmp, data, 0o644) == nil {
+				_ = os.Rename(tmp, s.path)
+			}
+		}
+	}
 	return s.endLocked()
 }
 
@@ -57,9 +84,9 @@ func (s *spend) spent() task.End {
 
 func (s *spend) endLocked() task.End {
 	switch {
-	case s.maxTokens > 0 && s.tokens >= s.maxTokens:
+	case s.maxTokens > 0 && s.Tokens >= s.maxTokens:
 		return task.EndBudgetTokens
-	case s.maxCost > 0 && s.cost >= s.maxCost:
+	case s.maxCost > 0 && s.Cost >= s.maxCost:
 		return task.EndBudgetCost
 	}
 	return ""
@@ -79,21 +106,36 @@ func (p *worker) meter(ag any) meter {
 	return meter{c: c, maxTokens: p.cfg.MaxEpisodeTokens, run: p.cfg.spend}
 }
 
-// charge counts the calls since the last charge and returns the end a
-// budget calls for, or "".
-func (m *meter) charge() task.End {
+// charged is what a charge found.
+type charged struct {
+	episode task.End // the episode's own budget is reached: it ends so, a result
+	run     bool     // the run's budget is reached: the episode is abandoned, no result
+	noUsage bool     // a call reported no tokens while a budget is set: it cannot be kept
+}
+
+// charge counts the calls since the last charge against the budgets.
+func (m *meter) charge() charged {
+	var c charged
 	if m.c == nil {
-		return ""
+		return c
 	}
 	now := m.c.Stats()
 	prompt, completion := now.PromptTokens-m.last.PromptTokens, now.CompletionTokens-m.last.CompletionTokens
+	calls := now.Calls - m.last.Calls
 	m.last = now
-	end := task.End("")
-	if m.run != nil && (m.run.maxTokens > 0 || m.run.maxCost > 0) {
-		end = m.run.add(prompt, completion)
+	runBudget := m.run != nil && (m.run.maxTokens > 0 || m.run.maxCost > 0)
+	if calls > 0 && prompt+completion == 0 && (runBudget || m.maxTokens > 0) {
+		c.noUsage = true
+		return c
 	}
-	if end == "" && m.maxTokens > 0 && now.PromptTokens+now.CompletionTokens >= m.maxTokens {
-		end = task.EndBudgetTokens
+	if runBudget {
+		c.run = m.run.add(prompt, completion) != ""
 	}
-	return end
+	if m.maxTokens > 0 && now.PromptTokens+now.CompletionTokens >= m.maxTokens {
+		c.episode = task.EndBudgetTokens
+	}
+	return c
 }
+
+// errNoUsage is why an episode ends when its server reports no usage.
+const errNoUsage = "the server reported no token usage for a call: the --max-episode-tokens, --max-run-tokens and --max-run-cost budgets cannot be kept without it"

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -131,7 +132,7 @@ func TestTokenBudgets(t *testing.T) {
 	rs, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
 	require.NoError(t, err)
 	for _, r := range rs {
-		assert.Equal(t, "budget_tokens", r.End)
+		assert.Equal(t, "budget_tokens", r.End, "the episode's own budget: a result")
 		assert.GreaterOrEqual(t, r.Tokens, 20_000)
 		assert.Less(t, r.Tokens, 20_000+4_000, "it stops at the call that reached the budget")
 	}
@@ -145,19 +146,23 @@ func TestTokenBudgets(t *testing.T) {
 	assert.False(t, oc.Complete)
 	rs, err = results.Read(filepath.Join(o.Out, results.ResultsFile))
 	require.NoError(t, err)
-	require.NotEmpty(t, rs)
 	require.Less(t, len(rs), 10, "the run stopped early")
-	total := 0
 	for _, r := range rs {
-		total += r.Tokens
+		assert.NotEqual(t, "budget_tokens", r.End, "an episode cut by the run's budget leaves no result (it would count as played)")
 	}
-	assert.GreaterOrEqual(t, total, 30_000)
+	var spent struct {
+		Tokens int `json:"tokens"`
+	}
+	data, err := os.ReadFile(filepath.Join(o.Out, SpendFile))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &spent))
+	assert.GreaterOrEqual(t, spent.Tokens, 30_000, "the spend file counts the cut episodes' calls too")
 	calls := m.Calls.Load()
 	o.Resume = true
 	oc, err = Score(context.Background(), o, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "budget_tokens", string(oc.BudgetSpent))
-	assert.Zero(t, oc.Played, "the recorded results spent the budget: the resume starts nothing")
+	assert.Zero(t, oc.Played, "the budget is spent: the resume starts nothing")
 	assert.Equal(t, calls, m.Calls.Load(), "and calls no model")
 
 	o = balrogOptions(t, m.URL(), "200", "10")
@@ -203,4 +208,49 @@ func TestBalrogProtocolAtScale(t *testing.T) {
 	assert.Positive(t, oc.Summary.ProgressionSE)
 	_, err = os.Stat(filepath.Join(o.Out, results.TraceFile))
 	require.NoError(t, err)
+}
+
+// TestBudgetsNeedUsage: with a budget set, a server that reports no token
+// usage ends the episodes as agent errors that say why, instead of letting
+// the budget pass unkept; and a resumed run counts what its cancelled
+// episodes paid for (the spend file).
+func TestBudgetsNeedUsage(t *testing.T) {
+	m := fakemodel.Start(fakemodel.Options{NoUsage: true})
+	defer m.Close()
+	o := balrogOptions(t, m.URL(), "50", "2")
+	o.MaxRunTokens = 1_000_000
+	_, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	rs, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
+	require.NoError(t, err)
+	for _, r := range rs {
+		assert.Equal(t, "agent_error", r.End)
+		assert.Contains(t, r.AgentError, "no token usage")
+	}
+}
+
+// TestResumeCountsAbandonedSpend: the calls of episodes cancelled midway
+// count against the run's budget on resume.
+func TestResumeCountsAbandonedSpend(t *testing.T) {
+	m := fakemodel.Start(fakemodel.Options{Delay: 2 * time.Millisecond})
+	defer m.Close()
+	o := balrogOptions(t, m.URL(), "400", "2")
+	o.MaxRunTokens = 10_000_000
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for m.Calls.Load() < 40 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	_, _ = Score(ctx, o, nil)
+	data, err := os.ReadFile(filepath.Join(o.Out, SpendFile))
+	require.NoError(t, err)
+	var spent struct {
+		Tokens int `json:"tokens"`
+	}
+	require.NoError(t, json.Unmarshal(data, &spent))
+	assert.Positive(t, spent.Tokens, "the cancelled episodes' calls are kept")
+	s := newSpend(Config{MaxRunTokens: o.MaxRunTokens}, nil, o.Out)
+	assert.Equal(t, spent.Tokens, s.Tokens, "a resume starts from them")
 }

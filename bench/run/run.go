@@ -232,22 +232,34 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	w := e.World()
 	res.Ruleset = w.Rules().Name
 	for !e.Over() {
-		if p.ctx.Err() != nil {
-			return res, nil, errAbandoned
+		if p.ctx.Err() != nil || p.cfg.spend.spent() != "" {
+			return res, nil, errAbandoned // cancelled, or the run's budget is spent (by another worker)
 		}
 		if stopper != nil && stopper.Stopped() {
 			e.Stop(task.EndStopped) // the recorded player stopped here
 			break
 		}
 		var a sim.Action
-		var c string
+		var text string
 		if skills {
-			c = decider.Decide(w, e.LastSkill())
+			text = decider.Decide(w, e.LastSkill())
 		} else {
 			a = policy.Act(w, e.Last())
 		}
 		if p.ctx.Err() != nil { // the call was cancelled, not the agent's failure
 			return res, nil, errAbandoned
+		}
+		// The call is paid for whatever comes of it.
+		c := m.charge()
+		switch {
+		case c.run:
+			return res, nil, errAbandoned // the run's budget is spent: no result, as for Ctrl-C
+		case c.noUsage:
+			e.Stop(task.EndAgentError)
+			res.AgentError = errNoUsage
+		}
+		if e.Over() {
+			break
 		}
 		// A failed external player answered nothing: its stand-in is not
 		// played.
@@ -256,12 +268,12 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 			break
 		}
 		if skills {
-			e.SkillText(c)
+			e.SkillText(text)
 		} else {
 			e.Step(a)
 		}
-		if end := m.charge(); end != "" {
-			e.Stop(end) // the reply was paid for and played; no other is asked
+		if c.episode != "" {
+			e.Stop(c.episode) // the reply was paid for and played; no other is asked
 		}
 		if scorer != nil && !skills {
 			scorer.Observed(e.LastFull())
@@ -297,7 +309,7 @@ func (p *worker) newEpisode(t *task.Task) (*episode.Episode, error) {
 // trace when the run records them.
 func (p *worker) finish(res results.Result, e *episode.Episode, ag any) (results.Result, *trace.Episode, error) {
 	res.Metrics = e.Metrics()
-	if f, ok := ag.(agent.Failer); ok && f.Err() != nil {
+	if f, ok := ag.(agent.Failer); ok && f.Err() != nil && res.AgentError == "" {
 		res.AgentError = f.Err().Error()
 	}
 	if c, ok := ag.(remote.Coster); ok {

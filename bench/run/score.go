@@ -393,7 +393,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			return oc, err
 		}
 	}
-	o.Config.spend = newSpend(o.Config, have)
+	o.Config.spend = newSpend(o.Config, have, o.Out)
 	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
 		// The trace first, then the result: a result on disk means its
 		// trace is too.

@@ -46,6 +46,8 @@ type Options struct {
 	// CompletionTokens per reply (default 12); prompt tokens are the
 	// request's bytes / 4.
 	CompletionTokens int
+	// NoUsage leaves usage out of the replies, as some servers do.
+	NoUsage bool
 }
 
 // Server is a running fake model.
@@ -157,10 +159,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			"id": fmt.Sprintf("call_%d", n), "type": "function",
 			"function": map[string]any{"name": req.Tools[0].Function.Name, "arguments": reply}}}}
 	}
-	json.NewEncoder(w).Encode(map[string]any{
-		"choices": []any{map[string]any{"message": msg}},
-		"usage":   map[string]any{"prompt_tokens": len(body) / 4, "completion_tokens": s.o.CompletionTokens},
-	})
+	res := map[string]any{"choices": []any{map[string]any{"message": msg}}}
+	if !s.o.NoUsage {
+		res["usage"] = map[string]any{"prompt_tokens": len(body) / 4, "completion_tokens": s.o.CompletionTokens}
+	}
+	json.NewEncoder(w).Encode(res)
 }
 
 var (
