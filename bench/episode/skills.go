@@ -37,6 +37,9 @@ func (e *Episode) LastSkillFull() *skill.Result {
 // a decision (its result says invalid), as an invalid primitive reply
 // costs a step: an agent cannot stall for free.
 func (e *Episode) SkillText(text string) skill.Result {
+	if e.end != "" {
+		return skill.Result{Skill: text, Reason: skill.ReasonInterrupted, Detail: "episode over"}
+	}
 	c, err := skill.Parse(text, e.w.Rules())
 	if err != nil {
 		return e.decide(text, skill.Result{Skill: text, Reason: skill.ReasonInvalid, Detail: err.Error()})
@@ -100,6 +103,11 @@ func (e *Episode) decide(text string, res skill.Result) skill.Result {
 	e.judge()
 	if e.end == "" && e.opts.NoProgress > 0 && e.decisions-e.progressAt >= e.opts.NoProgress {
 		e.end = task.EndNoProgress
+	}
+	// A decision that took no step is timed too: failing skills must not
+	// outlast the timeout.
+	if e.end == "" && e.opts.Timeout > 0 && e.now().Sub(e.start) > e.opts.Timeout {
+		e.end = task.EndTimeout
 	}
 	return res
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
+	"time"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -266,4 +267,22 @@ func TestScenarioListedTwiceIsRefused(t *testing.T) {
 	assert.Contains(t, err.Error(), "s.yaml:8: scenario x seed 3 is also listed at line 3")
 	_, err = suite.Parse("s.yaml", []byte("name: s\nscenarios:\n"+fmt.Sprintf(entry, 0)+fmt.Sprintf(entry, 5)))
 	require.NoError(t, err, "disjoint seeds")
+}
+
+// TestTimeoutCountsZeroStepDecisions: skills that fail without a step
+// cannot outlast --timeout, and a decision after the end changes nothing.
+func TestTimeoutCountsZeroStepDecisions(t *testing.T) {
+	s, err := suite.Load("explorer-chain")
+	require.NoError(t, err)
+	tk, err := task.GenerateWith(s.Expand()[0], certifiers(Certify))
+	require.NoError(t, err)
+	w, err := tk.NewWorld()
+	require.NoError(t, err)
+	now := time.Unix(0, 0)
+	e := episode.New(tk, w, episode.Options{Timeout: time.Second, Now: func() time.Time { now = now.Add(time.Hour); return now }})
+	e.SkillText("make wood_pickaxe") // cannot start: no step taken
+	assert.Equal(t, task.EndTimeout, e.End())
+	d := e.Decisions()
+	e.SkillText("make wood_pickaxe")
+	assert.Equal(t, d, e.Decisions(), "no decision after the end")
 }

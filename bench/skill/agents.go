@@ -37,24 +37,29 @@ func (a *Random) Decide(w *sim.World, _ *Result) string {
 }
 
 // Learner is the skill level's fair baseline: it knows the goal, the
-// skill menu and the results it is told, and nothing of the rules. It
-// tries the goal's own skill; when told what is missing it pursues that
-// first (a stack of needs); when something has not been seen it explores
-// (turning a quarter each time); it keeps its vitals up. Below the full
-// feedback level it is never told what is missing, and falls back to
-// trying the menu's skills that gather things.
+// skill menu and the results it is told, and nothing of the rules nor
+// its coordinates. It tries the goal's own skill; when told what is
+// missing it pursues that first (a stack of needs, the one named last on
+// top) and learns that it needs more of an item than it held when the
+// failure named it; when something has not been seen it explores,
+// keeping to one direction until that way is blocked; a skill that failed
+// twice in a row without a step is not tried a third time before the
+// world has changed; it keeps its vitals up. Below the full feedback
+// level it is never told what is missing, and falls back to trying the
+// menu's skills that gather things.
 type Learner struct {
 	goal    task.Goal
 	rng     sim.RNG
-	stack   []string // needs, the goal's item first
+	stack   []string       // needs, the goal's item first
+	want    map[string]int // how many of an item it has learned a need takes
 	dir     int
 	stage   int
 	pending string // the command of the last decision
 	serves  string // the need it was for ("" for an explore or vitals)
-	// The box of tiles it has seen (its positions ± half the view).
-	seen     bool
-	box      [4]int // x0, y0, x1, y1
-	exploreW *sim.World
+	// The last failure that took no step, and how often in a row.
+	stuck  string
+	stucks int
+	w      *sim.World // the world of the current decision: its local view only
 }
 
 // NewLearner returns a learner for goal.
@@ -63,19 +68,33 @@ func NewLearner(goal task.Goal) *Learner { return &Learner{goal: goal} }
 // Reset starts an episode.
 func (a *Learner) Reset(seed uint64) {
 	a.rng = sim.RNG{State: seed ^ 0x6c6561726e}
-	a.stack, a.dir, a.stage, a.pending, a.serves, a.seen = a.stack[:0], 0, 0, "", "", false
+	a.stack, a.stage, a.pending, a.serves, a.stuck, a.stucks = a.stack[:0], 0, "", "", "", 0
+	a.want = map[string]int{}
+	a.dir = a.rng.Intn(len(directions)) // no way is better before anything is seen
 }
 
 // Decide picks the next command.
 func (a *Learner) Decide(w *sim.World, last *Result) string {
 	r := w.Rules()
-	a.saw(w)
+	a.w = w // for explore, which reads the local view only
+	if last != nil && !last.OK && last.Steps == 0 && last.Skill == a.pending {
+		if a.stuck == last.Skill+last.Reason {
+			a.stucks++
+		} else {
+			a.stuck, a.stucks = last.Skill+last.Reason, 1
+		}
+	} else if last != nil && last.Steps > 0 {
+		a.stuck, a.stucks = "", 0
+	}
 	if c, ok := vitals(w); ok {
 		return a.remember(c)
 	}
 	leaf, ok := currentLeaf(a.goal, w, &a.stage)
 	if !ok {
 		return a.remember("noop")
+	}
+	if last != nil && !last.OK && last.Skill == a.pending && strings.HasPrefix(last.Skill, "explore") {
+		a.dir = (a.dir + 1) % len(clockwise) // that way is blocked: turn right
 	}
 	switch leaf.Kind {
 	case task.KindReach:
@@ -95,13 +114,22 @@ func (a *Learner) Decide(w *sim.World, last *Result) string {
 	// Obtain: follow the needs.
 	if len(a.stack) == 0 || a.stack[0] != leaf.Item {
 		a.stack = append(a.stack[:0], leaf.Item)
+		a.want[leaf.Item] = max(a.want[leaf.Item], leaf.Count)
 	}
 	if last != nil {
 		switch {
 		case last.OK && last.Skill == a.pending && a.serves == a.stack[len(a.stack)-1] && len(a.stack) > 1:
-			a.stack = a.stack[:len(a.stack)-1] // that need is met
+			if it, isItem := r.ItemByName(a.serves); !isItem || w.Inventory(it) >= a.needOf(a.serves) {
+				a.stack = a.stack[:len(a.stack)-1] // that need is met
+			}
 		case !last.OK && last.Reason == ReasonMissing && len(last.Missing) > 0:
 			for _, m := range last.Missing {
+				if it, isItem := r.ItemByName(m); isItem {
+					a.want[m] = max(a.want[m], w.Inventory(it)+1) // it takes more than it holds
+				}
+				if k := slices.Index(a.stack, m); k > 0 {
+					a.stack = slices.Delete(a.stack, k, k+1) // named again: it comes first now
+				}
 				if !slices.Contains(a.stack, m) {
 					a.stack = append(a.stack, m)
 				}
@@ -114,53 +142,59 @@ func (a *Learner) Decide(w *sim.World, last *Result) string {
 			return a.remember(gather[a.rng.Intn(len(gather))])
 		}
 	}
-	// Drop needs already held.
+	// Drop needs already held in the amount they take.
 	for len(a.stack) > 1 {
 		top := a.stack[len(a.stack)-1]
-		if it, ok := r.ItemByName(top); ok && w.Inventory(it) > 0 {
+		if it, ok := r.ItemByName(top); ok && w.Inventory(it) >= a.needOf(top) {
 			a.stack = a.stack[:len(a.stack)-1]
 			continue
 		}
 		break
 	}
 	top := a.stack[len(a.stack)-1]
-	c := a.remember(verbFor(r, top))
+	c := verbFor(r, top)
+	if a.stucks >= 2 && a.stuck == c+ReasonMissing || a.stucks >= 2 && strings.HasPrefix(a.stuck, c) {
+		return a.remember(a.explore()) // the same failure twice, no step taken: change something first
+	}
+	c = a.remember(c)
 	a.serves = top
 	return c
 }
+
+// needOf is how many of item a need takes, as far as the learner knows.
+func (a *Learner) needOf(item string) int { return max(a.want[item], 1) }
 
 // remember notes the command decided (and, until the caller says
 // otherwise, that it serves no need).
 func (a *Learner) remember(c string) string { a.pending, a.serves = c, ""; return c }
 
-// saw grows the box of seen tiles by the view around the player's
-// position, which its observation states.
-func (a *Learner) saw(w *sim.World) {
-	px, py := w.Player()
-	const half = sim.ViewSize / 2
-	b := [4]int{px - half, py - half, px + half, py + half}
-	if !a.seen {
-		a.box, a.seen = b, true
-	}
-	a.box = [4]int{min(a.box[0], b[0]), min(a.box[1], b[1]), max(a.box[2], b[2]), max(a.box[3], b[3])}
-	a.exploreW = w
-}
-
-// explore heads where the most map lies beyond what it has seen (the map's
-// edges show in the view as "outside", so its size is observed): north,
-// south, east or west, the first of the largest.
+// explore goes on in the direction it keeps (it turns when that way is
+// blocked); a direction its view shows the map's edge in ("outside"
+// tiles on that side) is passed over while another is open.
 func (a *Learner) explore() string {
-	w := a.exploreW
-	room := [4]int{a.box[1], w.Height() - 1 - a.box[3], w.Width() - 1 - a.box[2], a.box[0]} // north, south, east, west
-	best := 0
-	for i := range room {
-		if room[i] > room[best] {
-			best = i
+	var view [sim.ViewSize * sim.ViewSize]uint8
+	a.w.LocalView(view[:])
+	edge := func(d int) bool { // the map ends within view straight that way
+		const half = sim.ViewSize / 2
+		for k := 1; k <= half; k++ {
+			if view[(half+k*directions[d].dy)*sim.ViewSize+half+k*directions[d].dx] == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for k := 0; k < len(clockwise); k++ {
+		if d := (a.dir + k) % len(clockwise); !edge(clockwise[d]) {
+			a.dir = d
+			break
 		}
 	}
-	a.dir = best
-	return "explore " + directions[best].name
+	return "explore " + directions[clockwise[a.dir]].name
 }
+
+// clockwise orders directions' indices north, east, south, west: the
+// learner turns right when its way is blocked, sweeping the map's rim.
+var clockwise = [4]int{0, 2, 1, 3}
 
 // verbFor is the skill that produces name, from the menu alone: make an
 // item that is made, collect one that is gathered, place a station.

@@ -283,7 +283,10 @@ func (x *Executor) Next(w *sim.World, last *sim.Outcome) (a sim.Action, done boo
 		return doAt("water")
 	case Sleep:
 		if x.steps > 0 && !w.Sleeping() {
-			return finish(true, "", "") // woke rested
+			if w.Inventory(sim.ItemEnergy) >= int(r.Items[sim.ItemEnergy].Max) {
+				return finish(true, "", "") // woke rested
+			}
+			return finish(false, ReasonInterrupted, "damage") // woken by a hit, not rested
 		}
 		return act(named("sleep"))
 	case Explore:

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -28,6 +29,10 @@ type ScenarioBlock struct {
 	line          int
 }
 
+// scenarioName is what a scenario's name may be: one word that a scoped
+// --set (NAME:key=value) can name.
+var scenarioName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
 // scenarioFields are the fields of a scenarios entry, for the unknown
 // field message and the docs.
 var scenarioFields = []string{"name", "ruleset", "map", "map_file", "grid", "size", "start", "objects", "landmarks",
@@ -44,6 +49,7 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 	}
 	seen := map[string]bool{}
 	var goal *yaml.Node
+	var paramsNode *yaml.Node
 	grid := 0
 	var mapNode *yaml.Node
 	spawn := true
@@ -57,8 +63,8 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 		var err error
 		switch f {
 		case "name":
-			if err = s.scalar(v, f, &sc.Name); err == nil && (sc.Name == "" || strings.ContainsAny(sc.Name, " \t\n")) {
-				err = s.errf(v, f, "%q: one word (letters, digits, - or _)", sc.Name)
+			if err = s.scalar(v, f, &sc.Name); err == nil && !scenarioName.MatchString(sc.Name) {
+				err = s.errf(v, f, "%q: one word of letters, digits, - or _", sc.Name)
 			}
 		case "ruleset":
 			if err = s.scalar(v, f, &sc.Ruleset); err == nil {
@@ -112,6 +118,10 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 				err = s.errf(v, f, "want {item: count, …}")
 				break
 			}
+			if d := dupKey(v); d != nil {
+				err = s.errf(d, "inventory."+d.Value, "given twice")
+				break
+			}
 			sc.Inventory = map[string]int{}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				var c int
@@ -153,6 +163,13 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 		case "seeds":
 			b.From, b.Count, err = s.seeds(v)
 		case "params":
+			if !s.overrides {
+				// Written by --set and --sweep only: a hand-written one
+				// would label a scenario as something it is not.
+				err = s.errf(k, f, "unknown field (%s)", strings.Join(scenarioFields[:len(scenarioFields)-1], ", "))
+				break
+			}
+			paramsNode = v
 			if v.Kind != yaml.SequenceNode {
 				err = s.errf(v, f, "want a list")
 				break
@@ -165,7 +182,7 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 				sc.Params = append(sc.Params, p)
 			}
 		default:
-			err = s.errf(k, f, "unknown field (%s)", strings.Join(scenarioFields, ", "))
+			err = s.errf(k, f, "unknown field (%s)", strings.Join(scenarioFields[:len(scenarioFields)-1], ", "))
 		}
 		if err != nil {
 			return b, err
@@ -219,6 +236,20 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 		}
 	}
 	sc.NoSpawn = !spawn
+	// Defaults written out are the defaults left out: the same scenario
+	// has one id however it is written.
+	if sc.Actions == task.ActionsPrimitive {
+		sc.Actions = ""
+	}
+	if sc.Abundance == 100 {
+		sc.Abundance = 0
+	}
+	if sc.Hostility == 100 {
+		sc.Hostility = 0
+	}
+	if sc.Reward != nil && *sc.Reward == (task.Reward{StageTenths: 5, GoalTenths: 10}) {
+		sc.Reward = nil
+	}
 	g, achieve, err := s.goal(goal, sc)
 	if err != nil {
 		return b, err
@@ -232,6 +263,29 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 			at = goal
 		}
 		return b, s.errf(at, "", "scenario %s: %v", sc.Name, err)
+	}
+	// An override's recorded value is the value as read (grid=8, not
+	// 0x8 or 8.0): two spellings of one value are one label.
+	for i, p := range sc.Params {
+		key, _, _ := strings.Cut(p, "=")
+		switch key {
+		case "grid":
+			sc.Params[i] = fmt.Sprintf("grid=%d", sc.Side())
+		case "size":
+			sc.Params[i] = fmt.Sprintf("size=%d", sc.Size)
+		case "tour":
+			sc.Params[i] = fmt.Sprintf("tour=%d", len(sc.Goal.Goals))
+		case "decisions":
+			sc.Params[i] = fmt.Sprintf("decisions=%d", sc.Decisions)
+		case "actions":
+			a := sc.Actions
+			if a == "" {
+				a = task.ActionsPrimitive
+			}
+			sc.Params[i] = "actions=" + string(a)
+		default:
+			return b, s.errf(paramsNode, "params", "%q: not an override of a scenario's own knobs", p)
+		}
 	}
 	if sc.Goal.Kind == task.KindSurvive && b.Budget < sc.Goal.Steps {
 		return b, s.errf(n, "budget", "%d is shorter than the survive goal (%d steps): no agent could succeed", b.Budget, sc.Goal.Steps)
@@ -297,6 +351,9 @@ func (s *Suite) objects(n *yaml.Node, sc *task.Scenario) error {
 		if c.Kind != yaml.MappingNode {
 			return s.errf(c, "objects", "want {kind: K, at: [x, y]}")
 		}
+		if d := dupKey(c); d != nil {
+			return s.errf(d, "objects."+d.Value, "given twice")
+		}
 		var o task.Placed
 		for i := 0; i+1 < len(c.Content); i += 2 {
 			k, v := c.Content[i], c.Content[i+1]
@@ -324,6 +381,9 @@ func (s *Suite) objects(n *yaml.Node, sc *task.Scenario) error {
 func (s *Suite) reward(n *yaml.Node, sc *task.Scenario) error {
 	if n.Kind != yaml.MappingNode {
 		return s.errf(n, "reward", "want {stage: R, goal: R}")
+	}
+	if d := dupKey(n); d != nil {
+		return s.errf(d, "reward."+d.Value, "given twice")
 	}
 	rw := &task.Reward{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -372,6 +432,9 @@ func (s *Suite) goal(n *yaml.Node, sc *task.Scenario) (task.Goal, int, error) {
 		if v.Kind == yaml.ScalarNode {
 			g.Item = v.Value
 		} else if v.Kind == yaml.MappingNode {
+			if d := dupKey(v); d != nil {
+				return g, 0, s.errf(d, "goal."+k.Value+"."+d.Value, "given twice")
+			}
 			for i := 0; i+1 < len(v.Content); i += 2 {
 				switch f := v.Content[i].Value; f {
 				case "item":

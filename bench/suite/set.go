@@ -145,7 +145,7 @@ func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
 	}
 	slices.Sort(names)
 	label := strings.Join(names, " ")
-	s, err := parse(nameOrPath, file+" with --set "+label, out)
+	s, err := parseWith(nameOrPath, file+" with --set "+label, out, true)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -37,6 +38,9 @@ type Suite struct {
 	// Where files a scenario names (map_file) are read from: beside the
 	// suite's file, or inside the binary for an embedded suite.
 	path, embeddedName string
+	// overrides: the YAML is a suite rewritten by --set or --sweep, whose
+	// scenarios may carry the params those wrote.
+	overrides bool
 }
 
 // Block is one product of the suite: every family × tier × index.
@@ -87,7 +91,11 @@ func Load(nameOrPath string) (*Suite, error) {
 // parse is Parse for the suite read from nameOrPath, so that the files
 // its scenarios name are found beside it.
 func parse(nameOrPath, file string, data []byte) (*Suite, error) {
-	s := &Suite{file: file, path: nameOrPath}
+	return parseWith(nameOrPath, file, data, false)
+}
+
+func parseWith(nameOrPath, file string, data []byte, overrides bool) (*Suite, error) {
+	s := &Suite{file: file, path: nameOrPath, overrides: overrides}
 	if IsEmbedded(nameOrPath) {
 		s.embeddedName = nameOrPath
 	}
@@ -131,6 +139,9 @@ func (s *Suite) parse(data []byte) (*Suite, error) {
 	}
 	if doc.Kind != yaml.MappingNode {
 		return nil, s.errf(doc, "", "a suite is a mapping with name, description, episodes and scenarios")
+	}
+	if k := dupKey(doc); k != nil {
+		return nil, s.errf(k, k.Value, "given twice")
 	}
 	for i := 0; i+1 < len(doc.Content); i += 2 {
 		k, v := doc.Content[i], doc.Content[i+1]
@@ -177,6 +188,16 @@ func (s *Suite) parse(data []byte) (*Suite, error) {
 	}
 	if s.Name == "" {
 		return nil, s.errf(doc, "name", "missing")
+	}
+	named := map[string]string{}
+	for i := range s.Scenarios {
+		sc := &s.Scenarios[i]
+		sp := sc.specs(1)[0]
+		sp.Index = 0
+		if id, ok := named[sc.Scenario.Label()]; ok && id != sp.ID() {
+			return nil, s.errf(doc, "scenarios", "two different scenarios are named %q (line %d): each scenario's name is its results' row, so it names one scenario", sc.Scenario.Label(), sc.line)
+		}
+		named[sc.Scenario.Label()] = sp.ID()
 	}
 	if len(s.Blocks) == 0 && len(s.Scenarios) == 0 {
 		return nil, s.errf(doc, "episodes", "missing (a suite lists episodes, scenarios or both)")
@@ -229,6 +250,23 @@ func (s *Suite) unique() error {
 				at := max(a.From, b.From)
 				return fmt.Errorf("%s:%d: scenario %s seed %d is also listed at line %d: a suite lists each episode once", s.file, a.line, a.Scenario.Label(), at, b.line)
 			}
+		}
+	}
+	return nil
+}
+
+// dupKey returns the first key given twice in mapping n, or nil: YAML
+// keeps the last, which would hide the first.
+func dupKey(n *yaml.Node) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; seen[k.Value] {
+			return k
+		} else {
+			seen[k.Value] = true
 		}
 	}
 	return nil
@@ -331,6 +369,14 @@ func (s *Suite) seeds(n *yaml.Node) (from, count uint64, err error) {
 	if n.Kind != yaml.MappingNode {
 		return 0, 0, s.errf(n, "seeds", "want {from: N, count: M}")
 	}
+	if k := dupKey(n); k != nil {
+		return 0, 0, s.errf(k, "seeds."+k.Value, "given twice")
+	}
+	defer func() {
+		if err == nil && from > math.MaxUint64-count {
+			err = s.errf(n, "seeds", "from %d, count %d: the range passes the largest index", from, count)
+		}
+	}()
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch k.Value {
@@ -451,6 +497,9 @@ type Protocol struct {
 func (s *Suite) protocol(n *yaml.Node) (*Protocol, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, s.errf(n, "protocol", "want {name: N, history: H, temperature: T, max_tokens: M, invalid_notice: B, reference: R}")
+	}
+	if k := dupKey(n); k != nil {
+		return nil, s.errf(k, "protocol."+k.Value, "given twice")
 	}
 	p := &Protocol{}
 	for i := 0; i+1 < len(n.Content); i += 2 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/longcraft/longcraft/sim"
 )
@@ -152,6 +153,9 @@ func (s *Scenario) Check() error {
 		}
 		if s.Size != 0 {
 			return fmt.Errorf("size: a scenario has a map or a size, not both")
+		}
+		if strings.ContainsAny(s.Map, "123456789") {
+			return fmt.Errorf("map: a scenario's landmarks go in its landmarks: list, at [x, y], not in the map as digits")
 		}
 		w, err := sim.New(sim.Config{Width: side, Height: side, Rules: r})
 		if err != nil {

@@ -161,6 +161,7 @@ func GenerateWith(spec Spec, certs Certifiers) (*Task, error) {
 		return nil, err
 	}
 	seed := SeedFor(spec.Split, spec.Family, spec.Tier, spec.Index)
+	freeWins := 0
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		t.Seed, t.Attempts = seed, attempt
 		err := t.generate(tier)
@@ -177,10 +178,15 @@ func GenerateWith(spec Spec, certs Certifiers) (*Task, error) {
 		if err != nil {
 			return nil, err
 		}
-		if NewProgress(t.Goal, w).Update(w) {
-			// A goal that holds before the first step is a free win, not
-			// a task: every agent would score it.
+		if prog := NewProgress(t.Goal, w); prog.Update(w) || prog.StagesReached() > 0 {
+			// A goal (or a stage of it) that holds before the first step
+			// is a free win, not a task: every agent would score it.
+			if spec.Scenario != nil && spec.Scenario.Map != "" {
+				// A fixed map is the same on every seed: say so at once.
+				return nil, fmt.Errorf("task %s: scenario %s: its goal's stage %d already holds at step 0: a free win, not a task", t.ID, spec.Scenario.Name, prog.StagesReached()+boolInt(prog.StagesReached() == 0))
+			}
 			seed = regenerated(seed)
+			freeWins++
 			continue
 		}
 		if cert == nil || t.Goal.Kind == KindAchievements {
@@ -202,10 +208,20 @@ func GenerateWith(spec Spec, certs Certifiers) (*Task, error) {
 		// Same split bit, a new world: the next attempt's seed.
 		seed = regenerated(seed)
 	}
+	if spec.Scenario != nil && freeWins == maxAttempts {
+		return nil, fmt.Errorf("task %s: scenario %s: its goal (or a stage of it) held at step 0 on each of %d worlds: a free win, not a task", t.ID, spec.Scenario.Name, maxAttempts)
+	}
 	if spec.Scenario != nil {
 		return nil, fmt.Errorf("task %s: scenario %s: the planner cannot reach its goal within its budget on any of %d worlds: it is not a task any agent can be scored on", t.ID, spec.Scenario.Name, maxAttempts)
 	}
 	return nil, fmt.Errorf("task %s: no certifiable world in %d attempts", t.ID, maxAttempts)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Rebuild regenerates the task of spec on a known world seed (the one a

@@ -136,7 +136,7 @@ Agents (--agent):
 	f.StringVarP(&o.Out, "out", "o", "", "run directory (required)")
 	f.IntVar(&o.Workers, "workers", 0, "parallel workers (0: one per core)")
 	f.BoolVar(&o.Certify, "certify", true, "a suite file without a lock: certify each task with the planner (and keep the lock in --out); false plays them uncertified")
-	f.IntVar(&o.NoProgress, "no-progress", 0, "end an episode after this many steps without a milestone (0: never)")
+	f.IntVar(&o.NoProgress, "no-progress", 0, "end an episode after this many steps (decisions, at the skill level) without a milestone (0: never)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "end an episode after this wall-clock time (0: never)")
 	f.StringVar(&o.Traces, "traces", "all", "record traces of all episodes, failures only, or none")
 	f.BoolVar(&o.Resume, "resume", false, "continue the run in --out, skipping finished episodes")
