@@ -22,8 +22,8 @@ func TestScenarioReviewFindings(t *testing.T) {
 		head + "  - name: a:b,c=d\n    grid: 6\n    goal: {reach: [2, 2]}\n    budget: 50\n": "one word of letters",
 		// Keys given twice in a mapping.
 		head + "  - name: x\n    grid: 6\n    inventory: {wood: 1, wood: 5}\n    goal: {reach: [2, 2]}\n    budget: 50\n": "given twice",
-		head + "  - name: x\n    grid: 6\n    goal: {reach: [2, 2]}\n    budget: 50\n    seeds: {count: 2, count: 7}\n": "given twice",
-		"name: s\nname: t\n" + "scenarios:\n  - name: x\n    grid: 6\n    goal: {reach: [2, 2]}\n    budget: 50\n": "given twice",
+		head + "  - name: x\n    grid: 6\n    goal: {reach: [2, 2]}\n    budget: 50\n    seeds: {count: 2, count: 7}\n":   "given twice",
+		"name: s\nname: t\n" + "scenarios:\n  - name: x\n    grid: 6\n    goal: {reach: [2, 2]}\n    budget: 50\n":        "given twice",
 		// A seed range past the largest index.
 		head + "  - name: x\n    grid: 6\n    goal: {reach: [2, 2]}\n    budget: 50\n    seeds: {from: 18446744073709551615, count: 2}\n": "passes the largest index",
 		// Landmarks drawn as digits in a map.
