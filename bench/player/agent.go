@@ -146,7 +146,7 @@ func (a *Agent) Decide(w *sim.World, last *skill.Result) string {
 	obs := a.obs.ObserveSkill(w, last, max(a.t.Decisions-a.decisions, 0))
 	a.decisions++
 	if a.opts.InvalidNotice && a.invalid != "" {
-		obs.Invalid = "your last reply was not understood and cost a decision: " + a.invalid
+		obs.Invalid = a.invalid
 	}
 	if a.opts.Notes {
 		obs.Notes = a.notes
@@ -215,7 +215,7 @@ func (a *Agent) ask(ctx context.Context, obs *protocol.Observation) (string, boo
 func (a *Agent) observe(w *sim.World, last *sim.Outcome) *protocol.Observation {
 	obs := a.obs.Observe(w, last)
 	if a.opts.InvalidNotice && a.invalid != "" {
-		obs.Invalid = "your last reply was not understood and played as noop: " + a.invalid
+		obs.Invalid = a.invalid
 	}
 	if a.opts.Notes {
 		obs.Notes = a.notes

@@ -448,8 +448,10 @@ type openAIResponse struct {
 			Content   json.RawMessage `json:"content"`
 			ToolCalls []struct {
 				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
+					Name string `json:"name"`
+					// Arguments is a JSON string, as OpenAI sends it, or
+					// the object itself, as some servers do.
+					Arguments json.RawMessage `json:"arguments"`
 				} `json:"function"`
 			} `json:"tool_calls"`
 		} `json:"message"`
@@ -480,7 +482,11 @@ func (r *openAIResponse) reply(m ReplyMode) (string, error) {
 	if m == ReplyTools {
 		for _, c := range r.Choices[0].Message.ToolCalls {
 			if c.Function.Name == "act" {
-				return c.Function.Arguments, nil
+				var text string
+				if json.Unmarshal(c.Function.Arguments, &text) == nil {
+					return text, nil
+				}
+				return string(c.Function.Arguments), nil
 			}
 		}
 		if len(r.Choices[0].Message.ToolCalls) > 0 {

@@ -12,6 +12,8 @@ import (
 	"text/template"
 
 	"github.com/longcraft/longcraft/bench/protocol"
+	"github.com/longcraft/longcraft/bench/skill"
+	"github.com/longcraft/longcraft/sim"
 )
 
 // promptSource is the prompt's one file: the system message and the
@@ -24,17 +26,26 @@ var promptSource string
 // prompt.tmpl (TestPromptGolden fails until the golden file is rewritten
 // and reviewed). Version 1 was the prompt written in Go before the
 // template.
-const PromptVersion = 2
+const PromptVersion = 3
 
 // promptTemplate is parsed once: the file is part of the binary.
 var promptTemplate = template.Must(template.New("prompt").Funcs(template.FuncMap{"join": strings.Join}).Parse(promptSource))
 
 // PromptID names the prompt a model played with, recorded in every
-// result: the version and the first 12 hex digits of the template file's
-// sha256, so a result says exactly which words the model read.
+// result: the version and the first 12 hex digits of a sha256 over the
+// template file and every text built in Go that the prompt quotes (the
+// actions' effects, the skill forms, the outcome kinds, of both rulesets),
+// so a result says which words the model read.
 func PromptID() string {
-	sum := sha256.Sum256([]byte(promptSource))
-	return fmt.Sprintf("v%d-%s", PromptVersion, hex.EncodeToString(sum[:6]))
+	h := sha256.New()
+	h.Write([]byte(promptSource))
+	for _, r := range []*sim.Rules{sim.Classic(), sim.Extended()} {
+		for _, lines := range [][]string{protocol.ActionHelp(r), skill.Forms(r), r.SemanticNames()} {
+			h.Write([]byte(strings.Join(lines, "\n") + "\x00"))
+		}
+	}
+	h.Write([]byte(strings.Join(openAIOutcomeKinds(), "|")))
+	return fmt.Sprintf("v%d-%s", PromptVersion, hex.EncodeToString(h.Sum(nil)[:6]))
 }
 
 // ReplyMode is how a model is asked to answer.
