@@ -113,10 +113,7 @@ func taskReward(r results.Result) (float64, bool) {
 // TestSkillTaskRefusesPrimitiveAgents: a skill-level task played by an
 // agent that only moves is an error, not a silent noop run.
 func TestSkillTaskRefusesPrimitiveAgents(t *testing.T) {
-	s, err := suite.Load("explorer-chain")
-	require.NoError(t, err)
-	tk, err := task.GenerateWith(s.Expand()[0], certifiers(Certify))
-	require.NoError(t, err)
+	tk := referenceTask(t)
 	src, err := agent.Open("trace:x.lctrace", agent.Options{Recorded: &agent.Recorded{}})
 	require.NoError(t, err)
 	_, err = src.NewDecider(tk)
@@ -133,10 +130,7 @@ func TestSkillTaskRefusesPrimitiveAgents(t *testing.T) {
 // TestInvalidSkillsCostDecisions: an agent that answers nonsense forever
 // ends at the decision budget, having taken no step.
 func TestInvalidSkillsCostDecisions(t *testing.T) {
-	s, err := suite.Load("explorer-chain")
-	require.NoError(t, err)
-	tk, err := task.GenerateWith(s.Expand()[0], certifiers(Certify))
-	require.NoError(t, err)
+	tk := referenceTask(t)
 	w, err := tk.NewWorld()
 	require.NoError(t, err)
 	e := episode.New(tk, w, episode.Options{})
@@ -272,10 +266,7 @@ func TestScenarioListedTwiceIsRefused(t *testing.T) {
 // TestTimeoutCountsZeroStepDecisions: skills that fail without a step
 // cannot outlast --timeout, and a decision after the end changes nothing.
 func TestTimeoutCountsZeroStepDecisions(t *testing.T) {
-	s, err := suite.Load("explorer-chain")
-	require.NoError(t, err)
-	tk, err := task.GenerateWith(s.Expand()[0], certifiers(Certify))
-	require.NoError(t, err)
+	tk := referenceTask(t)
 	w, err := tk.NewWorld()
 	require.NoError(t, err)
 	now := time.Unix(0, 0)
@@ -285,4 +276,15 @@ func TestTimeoutCountsZeroStepDecisions(t *testing.T) {
 	d := e.Decisions()
 	e.SkillText("make wood_pickaxe")
 	assert.Equal(t, d, e.Decisions(), "no decision after the end")
+}
+
+// referenceTask is the explorer-chain reference's first task, certified
+// as score makes it.
+func referenceTask(t *testing.T) *task.Task {
+	t.Helper()
+	s, err := suite.Load("explorer-chain")
+	require.NoError(t, err)
+	tk, err := task.GenerateWith(s.Expand()[0], certifiers(Certify))
+	require.NoError(t, err)
+	return tk
 }

@@ -53,9 +53,9 @@ type Learner struct {
 	stack   []string       // needs, the goal's item first
 	want    map[string]int // how many of an item it has learned a need takes
 	dir     int
-	stage   int
-	pending string // the command of the last decision
-	serves  string // the need it was for ("" for an explore or vitals)
+	prog    *task.Progress // the goal's stages (nil before the first decision)
+	pending string         // the command of the last decision
+	serves  string         // the need it was for ("" for an explore or vitals)
 	// The last failure that took no step, and how often in a row.
 	stuck  string
 	stucks int
@@ -68,7 +68,7 @@ func NewLearner(goal task.Goal) *Learner { return &Learner{goal: goal} }
 // Reset starts an episode.
 func (a *Learner) Reset(seed uint64) {
 	a.rng = sim.RNG{State: seed ^ 0x6c6561726e}
-	a.stack, a.stage, a.pending, a.serves, a.stuck, a.stucks = a.stack[:0], 0, "", "", "", 0
+	a.stack, a.prog, a.pending, a.serves, a.stuck, a.stucks = a.stack[:0], nil, "", "", "", 0
 	a.want = map[string]int{}
 	a.dir = a.rng.Intn(len(directions)) // no way is better before anything is seen
 }
@@ -89,7 +89,7 @@ func (a *Learner) Decide(w *sim.World, last *Result) string {
 	if c, ok := vitals(w); ok {
 		return a.remember(c)
 	}
-	leaf, ok := currentLeaf(a.goal, w, &a.stage)
+	leaf, ok := current(&a.prog, a.goal, w)
 	if !ok {
 		return a.remember("noop")
 	}
@@ -226,52 +226,16 @@ func vitals(w *sim.World) (string, bool) {
 	return "", false
 }
 
-// currentLeaf returns the goal's leaf being pursued, advancing *stage past
-// the leaves w already satisfies (as task.Progress does).
-func currentLeaf(g task.Goal, w *sim.World, stage *int) (task.Goal, bool) {
-	leaves := flatten(g, nil)
-	for *stage < len(leaves) && leafHolds(&leaves[*stage], w) {
-		*stage++
+// current returns the goal's leaf being pursued, following the goal with
+// the episode's own rule of stages (task.Progress), begun on the first
+// decision.
+func current(prog **task.Progress, goal task.Goal, w *sim.World) (task.Goal, bool) {
+	if *prog == nil {
+		*prog = task.NewProgress(goal, w)
+	} else {
+		(*prog).Update(w)
 	}
-	if *stage >= len(leaves) {
-		return task.Goal{}, false
-	}
-	return leaves[*stage], true
-}
-
-func flatten(g task.Goal, out []task.Goal) []task.Goal {
-	switch g.Kind {
-	case task.KindSequence:
-		for _, c := range g.Goals {
-			out = flatten(c, out)
-		}
-	case task.KindWaypoints:
-		for _, l := range g.Order {
-			out = append(out, task.Goal{Kind: task.KindWaypoints, Order: []int{l}})
-		}
-	default:
-		out = append(out, g)
-	}
-	return out
-}
-
-func leafHolds(g *task.Goal, w *sim.World) bool {
-	switch g.Kind {
-	case task.KindObtain:
-		it, ok := w.Rules().ItemByName(g.Item)
-		return ok && w.Inventory(it) >= g.Count
-	case task.KindReach:
-		x, y := w.Player()
-		return x == g.X && y == g.Y
-	case task.KindWaypoints:
-		px, py := w.Player()
-		for _, o := range w.Objects() {
-			if o.Kind == sim.ObjLandmark && int(o.Timer) == g.Order[0] {
-				return max(abs(int(o.X)-px), abs(int(o.Y)-py)) <= 1
-			}
-		}
-	}
-	return false
+	return (*prog).Current()
 }
 
 // Oracle is the skill level's ceiling: it reads the rules and the whole
@@ -279,9 +243,9 @@ func leafHolds(g *task.Goal, w *sim.World) bool {
 // decision on a skill that cannot start for want of an item. The
 // certifier plays it under full observability.
 type Oracle struct {
-	goal  task.Goal
-	stage int
-	dir   int
+	goal task.Goal
+	prog *task.Progress // the goal's stages (nil before the first decision)
+	dir  int
 	// unseen are stations a make was told are missing: there may be one
 	// somewhere, but not where the agent has been (or not beside the
 	// others); anchor is the station to place them beside.
@@ -293,7 +257,7 @@ type Oracle struct {
 func NewOracle(goal task.Goal) *Oracle { return &Oracle{goal: goal} }
 
 // Reset starts an episode.
-func (a *Oracle) Reset(uint64) { a.stage, a.dir, a.unseen, a.anchor = 0, 0, a.unseen[:0], sim.MatNone }
+func (a *Oracle) Reset(uint64) { a.prog, a.dir, a.unseen, a.anchor = nil, 0, a.unseen[:0], sim.MatNone }
 
 // Decide resolves the next command.
 func (a *Oracle) Decide(w *sim.World, last *Result) string {
@@ -331,7 +295,7 @@ func (a *Oracle) Decide(w *sim.World, last *Result) string {
 	if c, ok := vitals(w); ok {
 		return c
 	}
-	leaf, ok := currentLeaf(a.goal, w, &a.stage)
+	leaf, ok := current(&a.prog, a.goal, w)
 	if !ok {
 		return "noop"
 	}

@@ -101,9 +101,6 @@ func (x *Executor) material(tx, ty int) (sim.Material, bool) {
 // Steps is the running (or last) skill's steps so far.
 func (x *Executor) Steps() int { return x.steps }
 
-// Known reports whether the agent has seen tile (tx, ty).
-func (x *Executor) Known(tx, ty int) bool { _, ok := x.material(tx, ty); return ok }
-
 // Begin starts command c on w. A skill that cannot start returns done and
 // its result (no step taken); otherwise the host calls Next until done.
 func (x *Executor) Begin(w *sim.World, c Command) (done bool, res Result) {

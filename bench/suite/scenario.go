@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -544,14 +545,7 @@ func Tour(side int) [][2]int {
 }
 
 // isRaw reports whether item is what a collect rule gives.
-func isRaw(r *sim.Rules, item string) bool {
-	for _, n := range raws(r) {
-		if n == item {
-			return true
-		}
-	}
-	return false
-}
+func isRaw(r *sim.Rules, item string) bool { return slices.Contains(raws(r), item) }
 
 func raws(r *sim.Rules) []string {
 	var out []string

@@ -132,7 +132,7 @@ func (s *Scenario) Side() int {
 // that every position lies on the map, its goal against the rules and the
 // landmarks, and its reward. Errors name the field.
 func (s *Scenario) Check() error {
-	r, err := s.rules(0)
+	r, err := s.rules()
 	if err != nil {
 		return err
 	}
@@ -241,9 +241,9 @@ func (s *Scenario) Check() error {
 	return nil
 }
 
-// rules builds the scenario's rules for world seed seed: its ruleset,
-// its knobs, and its variants when asked.
-func (s *Scenario) rules(seed uint64) (*sim.Rules, error) {
+// rules builds the scenario's rules: its ruleset and its knobs (variants,
+// which depend on the world's seed, are drawn by generateScenario).
+func (s *Scenario) rules() (*sim.Rules, error) {
 	r, err := sim.RulesByName(s.Ruleset)
 	if err != nil {
 		return nil, fmt.Errorf("ruleset: %w", err)
@@ -286,7 +286,7 @@ func scaleHostility(r *sim.Rules, pct int) {
 // generateScenario fills t from its spec's scenario for world seed t.Seed.
 func (t *Task) generateScenario() error {
 	s := t.Spec.Scenario
-	r, err := s.rules(t.Seed)
+	r, err := s.rules()
 	if err != nil {
 		return err
 	}

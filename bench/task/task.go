@@ -183,7 +183,7 @@ func GenerateWith(spec Spec, certs Certifiers) (*Task, error) {
 			// is a free win, not a task: every agent would score it.
 			if spec.Scenario != nil && spec.Scenario.Map != "" {
 				// A fixed map is the same on every seed: say so at once.
-				return nil, fmt.Errorf("task %s: scenario %s: its goal's stage %d already holds at step 0: a free win, not a task", t.ID, spec.Scenario.Name, prog.StagesReached()+boolInt(prog.StagesReached() == 0))
+				return nil, fmt.Errorf("task %s: scenario %s: its goal already holds at step 0 up to stage %d: a free win, not a task", t.ID, spec.Scenario.Name, prog.StagesReached())
 			}
 			seed = regenerated(seed)
 			freeWins++
@@ -215,13 +215,6 @@ func GenerateWith(spec Spec, certs Certifiers) (*Task, error) {
 		return nil, fmt.Errorf("task %s: scenario %s: the planner cannot reach its goal within its budget on any of %d worlds: it is not a task any agent can be scored on", t.ID, spec.Scenario.Name, maxAttempts)
 	}
 	return nil, fmt.Errorf("task %s: no certifiable world in %d attempts", t.ID, maxAttempts)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // Rebuild regenerates the task of spec on a known world seed (the one a

@@ -75,32 +75,41 @@ func TestThreadsChangeNothing(t *testing.T) {
 	}
 }
 
+// plainWorld plays world i of n as the plain loop does (its own world and
+// scratch, one episode.Episode at a time, nothing of this package): seed
+// stream stream, free play of budget on size×size, the actions actionsAt,
+// steps steps, a new episode the step after one ends.
+func plainWorld(t testing.TB, stream uint64, i, n, size, budget, steps int) *sim.World {
+	r := sim.Classic()
+	w, err := sim.New(sim.Config{Width: size, Height: size, Rules: r})
+	require.NoError(t, err)
+	var e *episode.Episode
+	count := uint64(0)
+	start := func() {
+		seed := sim.Mix64(stream*0x9e3779b97f4a7c15 + count)
+		count++
+		w.Reset(seed)
+		e = episode.New(task.FreePlay(r, seed, size, budget, task.FeedbackNone, task.Partial), w, episode.Options{Bare: true})
+	}
+	start()
+	for s := 0; s < steps; s++ {
+		if e.Over() {
+			start()
+			continue
+		}
+		e.Step(sim.Action(actionsAt(s, n, len(r.Actions))[i]))
+	}
+	return w
+}
+
 // TestBatchIsThePlainEpisode: each world of a batch is the free-play
 // episode the plain loop plays (its own world, its own scratch, one
 // episode.Episode), step by step, reset by reset.
 func TestBatchIsThePlainEpisode(t *testing.T) {
 	cfg := Config{N: 9, Size: 24, Budget: 25, Threads: 2}
 	got, buf := play(t, cfg, 60, false)
-	r := sim.Classic()
 	for i := 0; i < cfg.N; i++ {
-		w, err := sim.New(sim.Config{Width: cfg.Size, Height: cfg.Size, Rules: r})
-		require.NoError(t, err)
-		var e *episode.Episode
-		count := uint64(0)
-		start := func() {
-			seed := sim.Mix64(uint64(i)*0x9e3779b97f4a7c15 + count)
-			count++
-			w.Reset(seed)
-			e = episode.New(task.FreePlay(r, seed, cfg.Size, cfg.Budget, task.FeedbackNone, task.Partial), w, episode.Options{Bare: true})
-		}
-		start()
-		for s := 0; s < 60; s++ {
-			if e.Over() {
-				start()
-				continue
-			}
-			e.Step(sim.Action(actionsAt(s, cfg.N, len(r.Actions))[i]))
-		}
+		w := plainWorld(t, uint64(i), i, cfg.N, cfg.Size, cfg.Budget, 60)
 		assert.Equal(t, w.Hash(), got[i], "world %d", i)
 		var view [81]uint8
 		w.LocalView(view[:])
@@ -193,9 +202,6 @@ func TestStepAllocatesNothing(t *testing.T) {
 // TestMemoryPerWorld: worlds share their thread's generation scratch, so
 // 4,096 worlds of 64×64 cost at most 24 KiB each.
 func TestMemoryPerWorld(t *testing.T) {
-	if testing.Short() {
-		return // measured in the full run; -short keeps the race run small
-	}
 	var a, z runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&a)
@@ -248,28 +254,9 @@ func BenchmarkStep(b *testing.B) {
 // actions actionsAt, 40 steps. -rewrite regenerates it.
 func TestPythonReference(t *testing.T) {
 	const n, size, budget, steps = 4, 24, 25, 40
-	r := sim.Classic()
 	var lines []string
 	for i := 0; i < n; i++ {
-		w, err := sim.New(sim.Config{Width: size, Height: size, Rules: r})
-		require.NoError(t, err)
-		var e *episode.Episode
-		count := uint64(0)
-		start := func() {
-			seed := sim.Mix64(uint64(5+i)*0x9e3779b97f4a7c15 + count)
-			count++
-			w.Reset(seed)
-			e = episode.New(task.FreePlay(r, seed, size, budget, task.FeedbackNone, task.Partial), w, episode.Options{Bare: true})
-		}
-		start()
-		for s := 0; s < steps; s++ {
-			if e.Over() {
-				start()
-				continue
-			}
-			e.Step(sim.Action(actionsAt(s, n, len(r.Actions))[i]))
-		}
-		lines = append(lines, strconv.FormatUint(w.Hash(), 10))
+		lines = append(lines, strconv.FormatUint(plainWorld(t, uint64(5+i), i, n, size, budget, steps).Hash(), 10))
 	}
 	got := strings.Join(lines, "\n") + "\n"
 	path := filepath.Join("..", "..", "python", "tests", "testdata", "reference.txt")
