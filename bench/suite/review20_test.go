@@ -57,3 +57,21 @@ func TestScenarioReviewFindings(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "already holds at step 0")
 }
+
+// TestScenarioMilestonesFollowTheKit: a scenario's milestones are the
+// steps its starting kit still needs, amounts counted: compass-8's kit
+// (an iron pickaxe, a torch, three ingots) leaves the anvil, the crystal
+// and the compass; compass-64's (a wooden pickaxe) the whole chain.
+func TestScenarioMilestonesFollowTheKit(t *testing.T) {
+	s, err := Load("explorer-chain")
+	require.NoError(t, err)
+	specs := s.Expand()
+	kit, err := task.Rebuild(specs[0], 1)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"place_anvil", "collect_crystal", "make_compass"}, kit.Milestones)
+	bare, err := task.Rebuild(specs[20], 1)
+	require.NoError(t, err)
+	assert.Len(t, bare.Milestones, 13)
+	assert.NotContains(t, bare.Milestones, "make_wood_pickaxe", "held at the start")
+	assert.Contains(t, bare.Milestones, "make_iron_ingot")
+}
