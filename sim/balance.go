@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // balance spawns and despawns creatures chunk by chunk, following each
 // balance rule of the ruleset (zombies by night, skeletons in tunnels,
 // cows on grass). Only chunks that have held an object are balanced: a
@@ -13,20 +15,53 @@ func (w *World) balance() {
 		br := &rules[r]
 		lo := int((int64(br.MinBase) + int64(br.MinLight)*light>>16) / one)
 		hi := int((int64(br.MaxBase) + int64(br.MaxLight)*light>>16) / one)
-		for c := range w.chunks {
-			counts := &w.chunks[c]
-			if !counts.held {
-				continue
-			}
-			space, pop := int(counts.space[r]), int(counts.pop[r])
-			switch {
-			case pop < lo && space >= br.MinSpace && space > 0:
-				w.spawn(c, br, space)
-			case pop > hi:
-				w.despawn(c, br, pop)
+		for base := 0; base < len(w.chunks); base += 64 {
+			due := balanceDue(w.chunks[base:min(base+64, len(w.chunks))], r, lo, hi, br.MinSpace)
+			for due != 0 {
+				c := base + bits.TrailingZeros64(due)
+				due &= due - 1
+				space, pop := int(w.chunks[c].space[r]), int(w.chunks[c].pop[r])
+				if pop < lo && space >= max(br.MinSpace, 1) {
+					w.spawn(c, br, space)
+				} else {
+					w.despawn(c, br, pop)
+				}
 			}
 		}
 	}
+}
+
+// balanceDue returns a mask with bit j set when chunks[j] (at most 64) is
+// held and rule r would spawn (pop < lo, space ≥ minSpace and > 0) or
+// despawn (pop > hi) there. It has no branches: which chunks are held and
+// which are due follows the map, so a test per chunk was mispredicted
+// often. Deciding a rule's chunks before acting on any is the same as
+// deciding each in turn, since acting on a chunk changes only its own
+// counts (a spawn lands in the chunk, a despawn leaves it).
+func balanceDue(chunks []chunkCounts, r, lo, hi, minSpace int) uint64 {
+	// Counts are bytes, so bounds beyond [-1, 256] decide nothing more;
+	// clamped, the differences below cannot overflow.
+	lo = min(max(lo, 0), 256)
+	hi = min(max(hi, -1), 256)
+	minSpace = min(max(minSpace, 1), 256)
+	var due uint64
+	for j := range chunks {
+		c := &chunks[j]
+		space, pop := int(c.space[r&3]), int(c.pop[r&3])
+		spawn := (pop - lo) & (minSpace - 1 - space) // negative when both hold
+		despawn := hi - pop                          // negative when pop > hi
+		d := uint64((spawn|despawn)>>(bits.UintSize-1)) & b2u(c.held)
+		due |= d << (j & 63)
+	}
+	return due
+}
+
+// b2u is 1 for true; the compiler makes it a byte load, not a branch.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // spawn may add a creature of br's kind on one of the space tiles of br's

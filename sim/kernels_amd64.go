@@ -36,3 +36,10 @@ func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
 //
 //go:noescape
 func fillAVX2(dst *int32, h uint64, n int, s *hashLanes)
+
+// nearMaskAVX2 is nearMask for the first 8·groups ≤ 64 objects, the
+// player at pxy (X in the low 16 bits, Y in the high) and radius within
+// [0, 65536]. It reads all 8·groups objects.
+//
+//go:noescape
+func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64

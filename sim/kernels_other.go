@@ -21,3 +21,7 @@ func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup) {
 }
 
 func fillAVX2(dst *int32, h uint64, n int, s *hashLanes) { panic("sim: no vector kernels") }
+
+func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64 {
+	panic("sim: no vector kernels")
+}

@@ -59,6 +59,10 @@ type World struct {
 	// clamps them at its end; always zero between steps.
 	touched ItemSet
 
+	// vectorNear is set where updateCreatures finds the objects in range
+	// with the AVX2 kernel (near_amd64.s); nearMask is the reference.
+	vectorNear bool
+
 	// Constant after New: the chunk of a tile is chunkRow[y] + chunkCol[x],
 	// which spares a division on every creature move.
 	chunkCol, chunkRow []int32
@@ -131,6 +135,8 @@ func New(cfg Config) (*World, error) {
 		tiles:   make([]Material, area),
 		objects: make([]Object, cfg.MaxObjects),
 		objAt:   make([]uint16, area),
+
+		vectorNear: hasVectorKernels(),
 	}
 	w.chunks = make([]chunkCounts, w.chunksX*((cfg.Height+cs-1)/cs))
 	w.chunkCol = make([]int32, cfg.Width)
@@ -245,14 +251,15 @@ func (w *World) SetRules(r *Rules) error {
 // world generation: its first Reset allocates it.
 func (w *World) Clone() *World {
 	c := &World{
-		rules:   w.rules,
-		width:   w.width,
-		height:  w.height,
-		chunksX: w.chunksX,
-		tiles:   make([]Material, len(w.tiles)),
-		objects: make([]Object, len(w.objects)),
-		objAt:   make([]uint16, len(w.objAt)),
-		chunks:  make([]chunkCounts, len(w.chunks)),
+		rules:      w.rules,
+		width:      w.width,
+		height:     w.height,
+		chunksX:    w.chunksX,
+		tiles:      make([]Material, len(w.tiles)),
+		objects:    make([]Object, len(w.objects)),
+		objAt:      make([]uint16, len(w.objAt)),
+		chunks:     make([]chunkCounts, len(w.chunks)),
+		vectorNear: w.vectorNear,
 		// Constant tables are shared.
 		chunkCol: w.chunkCol,
 		chunkRow: w.chunkRow,

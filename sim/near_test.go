@@ -1,0 +1,140 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestObjectLayoutForNearMask pins what near_amd64.s assumes of Object:
+// Y follows X as a 16-bit value, and a 16-byte load at an object's start
+// holds the positions of it and the next object, while four such loads
+// of a group of eight stay inside the group.
+func TestObjectLayoutForNearMask(t *testing.T) {
+	var o Object
+	size := int(unsafe.Sizeof(o))
+	x, y := int(unsafe.Offsetof(o.X)), int(unsafe.Offsetof(o.Y))
+	assert.Equal(t, x+2, y, "Y must follow X")
+	assert.Equal(t, 2, int(unsafe.Sizeof(o.X)))
+	assert.LessOrEqual(t, size+y+2, 16, "a 16-byte load must hold two objects' positions")
+	assert.LessOrEqual(t, 6*size+16, 8*size, "the last load of a group must stay in the group")
+}
+
+// TestNearMaskKernel compares the vector kernel with the plain loop and
+// with the distance test itself, on random objects, at every count up to
+// 64, at the end of the array (where the kernel may not read a whole
+// group), and with radii at and beyond the distances that occur.
+func TestNearMaskKernel(t *testing.T) {
+	if !hasVectorKernels() {
+		t.Skip("this machine has no vector kernels; nearMask is all there is")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, capacity := range []int{1, 7, 8, 9, 63, 64, 65, 71, 130} {
+		w := &World{objects: make([]Object, capacity), vectorNear: true}
+		for trial := range 200 {
+			spread := []int{4, 40, MaxSide}[trial%3]
+			for i := range w.objects {
+				w.objects[i] = Object{X: int16(rng.IntN(spread)), Y: int16(rng.IntN(spread)), Kind: ObjectKind(rng.IntN(8)), Health: int8(rng.Int())}
+			}
+			px, py := rng.IntN(spread), rng.IntN(spread)
+			radius := []int{0, 1, 17, 18, 19, 2 * MaxSide, 1 << 16, rng.IntN(40)}[trial%8]
+			base := rng.IntN(capacity)
+			end := min(base+rng.IntN(66), capacity, base+64)
+			got := w.nearMask(base, end, px, py, radius)
+			plain := nearMask(w.objects[base:end], px, py, radius)
+			var want uint64
+			for j := range end - base {
+				o := w.objects[base+j]
+				if abs(int(o.X)-px)+abs(int(o.Y)-py) < radius {
+					want |= 1 << j
+				}
+			}
+			require.Equal(t, want, plain, "plain: capacity %d, objects [%d, %d), player (%d, %d), radius %d", capacity, base, end, px, py, radius)
+			require.Equal(t, want, got, "vector: capacity %d, objects [%d, %d), player (%d, %d), radius %d", capacity, base, end, px, py, radius)
+		}
+	}
+}
+
+// TestVectorCreaturesSameWorlds plays the same episodes with the vector
+// kernel and with the plain loop, on worlds small and large (where more
+// than 64 objects are in play), and compares every step's hash.
+func TestVectorCreaturesSameWorlds(t *testing.T) {
+	if !hasVectorKernels() {
+		t.Skip("this machine has no vector kernels; nearMask is all there is")
+	}
+	for _, size := range []int{9, 64, 200} {
+		vec, err := New(Config{Width: size, Height: size, Rules: Extended()})
+		require.NoError(t, err)
+		plain, err := New(Config{Width: size, Height: size, Rules: Extended()})
+		require.NoError(t, err)
+		plain.vectorNear = false
+		acts := randomActions(3000, uint64(size))
+		most := 0
+		for seed := uint64(0); seed < 4; seed++ {
+			vec.Reset(seed)
+			plain.Reset(seed)
+			for i, a := range acts {
+				vec.Step(a)
+				plain.Step(a)
+				require.Equal(t, plain.Hash(), vec.Hash(), "size %d, seed %d, step %d", size, seed, i+1)
+				most = max(most, int(vec.s.NumObjects))
+			}
+		}
+		if size == 200 {
+			assert.Greater(t, most, 64, "the large world must hold more than one block of objects")
+		}
+	}
+}
+
+// TestBalanceDue compares balanceDue's branch-free mask with the test it
+// replaced, chunk by chunk, on random counts and bounds beyond the bytes'
+// range.
+func TestBalanceDue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 5000 {
+		chunks := make([]chunkCounts, 1+rng.IntN(64))
+		for c := range chunks {
+			for r := range 3 {
+				chunks[c].space[r] = uint8(rng.IntN(256))
+				chunks[c].pop[r] = uint8([]int{rng.IntN(4), rng.IntN(256)}[trial%2])
+			}
+			chunks[c].held = rng.IntN(3) > 0
+		}
+		r := rng.IntN(3)
+		bound := func() int { return []int{-1 << 40, -2, -1, 0, 1, 2, 3, 255, 256, 257, 1 << 40}[rng.IntN(11)] }
+		lo, hi, minSpace := bound(), bound(), bound()
+		if trial%3 == 0 {
+			lo, hi, minSpace = rng.IntN(5), rng.IntN(5), rng.IntN(60)
+		}
+		var want uint64
+		for c := range chunks {
+			space, pop := int(chunks[c].space[r]), int(chunks[c].pop[r])
+			if chunks[c].held && (pop < lo && space >= minSpace && space > 0 || pop > hi) {
+				want |= 1 << c
+			}
+		}
+		require.Equal(t, want, balanceDue(chunks, r, lo, hi, minSpace), "trial %d: rule %d, lo %d, hi %d, min space %d", trial, r, lo, hi, minSpace)
+	}
+}
+
+func BenchmarkNearMask(b *testing.B) {
+	w := newBenchWorld(b)
+	px, py := w.Player()
+	n := min(int(w.s.NumObjects), 64)
+	for _, vector := range []bool{false, true} {
+		name := map[bool]string{false: "plain", true: "vector"}[vector]
+		b.Run(name, func(b *testing.B) {
+			if vector && !hasVectorKernels() {
+				b.Skip("no vector kernels")
+			}
+			w.vectorNear = vector
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = w.nearMask(0, n, px, py, 18)
+			}
+		})
+	}
+}
