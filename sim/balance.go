@@ -11,17 +11,34 @@ func (w *World) balance() {
 	rules := &w.rules.Creature.Balance
 	// The population bounds follow daylight only, so they are the same in
 	// every chunk; Go's division truncates toward zero like Crafter's int().
+	var lo, hi [len(rules)]int
 	for r := range rules {
 		br := &rules[r]
-		lo := int((int64(br.MinBase) + int64(br.MinLight)*light>>16) / one)
-		hi := int((int64(br.MaxBase) + int64(br.MaxLight)*light>>16) / one)
+		lo[r] = int((int64(br.MinBase) + int64(br.MinLight)*light>>16) / one)
+		hi[r] = int((int64(br.MaxBase) + int64(br.MaxLight)*light>>16) / one)
+	}
+	// A rule's spawns and despawns change only its own kind's counts, in
+	// the chunk acted on. When each rule has a kind of its own, every
+	// rule's due chunks can be decided in one pass before any acts (see
+	// balanceDue); a world of more than 64 chunks, or rules that share a
+	// kind, decide rule by rule.
+	var due [len(rules)]uint64
+	oneMask := len(w.chunks) <= 64 && w.balanceKindsDistinct()
+	if oneMask {
+		due = balanceDueAll(w.chunks, rules, &lo, &hi)
+	}
+	for r := range rules {
+		br := &rules[r]
 		for base := 0; base < len(w.chunks); base += 64 {
-			due := balanceDue(w.chunks[base:min(base+64, len(w.chunks))], r, lo, hi, br.MinSpace)
-			for due != 0 {
-				c := base + bits.TrailingZeros64(due)
-				due &= due - 1
+			d := due[r]
+			if !oneMask {
+				d = balanceDue(w.chunks[base:min(base+64, len(w.chunks))], r, lo[r], hi[r], br.MinSpace)
+			}
+			for d != 0 {
+				c := base + bits.TrailingZeros64(d)
+				d &= d - 1
 				space, pop := int(w.chunks[c].space[r]), int(w.chunks[c].pop[r])
-				if pop < lo && space >= max(br.MinSpace, 1) {
+				if pop < lo[r] && space >= max(br.MinSpace, 1) {
 					w.spawn(c, br, space)
 				} else {
 					w.despawn(c, br, pop)
@@ -29,6 +46,17 @@ func (w *World) balance() {
 			}
 		}
 	}
+}
+
+// balanceKindsDistinct reports whether each balance rule counts a kind of
+// its own.
+func (w *World) balanceKindsDistinct() bool {
+	for r := range w.rules.Creature.Balance {
+		if w.balanceIndex(w.rules.Creature.Balance[r].Kind) != r {
+			return false
+		}
+	}
+	return true
 }
 
 // balanceDue returns a mask with bit j set when chunks[j] (at most 64) is
@@ -39,21 +67,44 @@ func (w *World) balance() {
 // deciding each in turn, since acting on a chunk changes only its own
 // counts (a spawn lands in the chunk, a despawn leaves it).
 func balanceDue(chunks []chunkCounts, r, lo, hi, minSpace int) uint64 {
-	// Counts are bytes, so bounds beyond [-1, 256] decide nothing more;
-	// clamped, the differences below cannot overflow.
-	lo = min(max(lo, 0), 256)
-	hi = min(max(hi, -1), 256)
-	minSpace = min(max(minSpace, 1), 256)
+	lo, hi, minSpace = dueBounds(lo, hi, minSpace)
 	var due uint64
 	for j := range chunks {
 		c := &chunks[j]
-		space, pop := int(c.space[r&3]), int(c.pop[r&3])
-		spawn := (pop - lo) & (minSpace - 1 - space) // negative when both hold
-		despawn := hi - pop                          // negative when pop > hi
-		d := uint64((spawn|despawn)>>(bits.UintSize-1)) & b2u(c.held)
-		due |= d << (j & 63)
+		due |= dueBit(int(c.space[r&3]), int(c.pop[r&3]), lo, hi, minSpace) & b2u(c.held) << (j & 63)
 	}
 	return due
+}
+
+// balanceDueAll is balanceDue for every rule at once, in one pass over at
+// most 64 chunks.
+func balanceDueAll(chunks []chunkCounts, rules *[3]BalanceRule, lo, hi *[3]int) (due [3]uint64) {
+	var l, h, m [3]int
+	for r := range rules {
+		l[r], h[r], m[r] = dueBounds(lo[r], hi[r], rules[r].MinSpace)
+	}
+	for j := range chunks {
+		c := &chunks[j]
+		held := b2u(c.held)
+		due[0] |= dueBit(int(c.space[0]), int(c.pop[0]), l[0], h[0], m[0]) & held << (j & 63)
+		due[1] |= dueBit(int(c.space[1]), int(c.pop[1]), l[1], h[1], m[1]) & held << (j & 63)
+		due[2] |= dueBit(int(c.space[2]), int(c.pop[2]), l[2], h[2], m[2]) & held << (j & 63)
+	}
+	return due
+}
+
+// dueBounds clamps a rule's bounds for dueBit: counts are bytes, so
+// bounds beyond [-1, 256] decide nothing more, and clamped, dueBit's
+// differences cannot overflow.
+func dueBounds(lo, hi, minSpace int) (int, int, int) {
+	return min(max(lo, 0), 256), min(max(hi, -1), 256), min(max(minSpace, 1), 256)
+}
+
+// dueBit is 1 when a chunk of these counts is due, without branches.
+func dueBit(space, pop, lo, hi, minSpace int) uint64 {
+	spawn := (pop - lo) & (minSpace - 1 - space) // negative when both hold
+	despawn := hi - pop                          // negative when pop > hi
+	return uint64((spawn|despawn)>>(bits.UintSize-1)) & 1
 }
 
 // b2u is 1 for true; the compiler makes it a byte load, not a branch.

@@ -48,7 +48,11 @@ func (w *World) updatePlayer(a Action, out *Outcome) {
 	w.updateVitals()
 	// Clamp what may have left its bounds: the vitals (which creatures
 	// change too) and the items this update touched.
-	for d := w.touched | vitals; d != 0; d &= d - 1 {
+	// The vitals are named, so their clamps need no loop.
+	for _, it := range [...]Item{ItemHealth, ItemFood, ItemDrink, ItemEnergy} {
+		s.Inventory[it] = min(max(s.Inventory[it], 0), r.Items[it].Max)
+	}
+	for d := w.touched &^ vitals; d != 0; d &= d - 1 {
 		it := bits.TrailingZeros64(uint64(d))
 		s.Inventory[it] = min(max(s.Inventory[it], 0), r.Items[it].Max)
 	}

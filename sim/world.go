@@ -84,8 +84,9 @@ type state struct {
 	// LastHealth is the health the player saw at its last update; a drop
 	// wakes it. RewardHealth is the health at the last reward.
 	LastHealth, RewardHealth int8
-	// tombstones is set when an object was removed this step.
-	tombstones bool
+	// firstTombstone is the lowest index of an object removed this step,
+	// or 0 when none was (the player, object 0, is never removed).
+	firstTombstone int32
 }
 
 // chunkCounts tracks, for each balance rule, the tiles of its material and
@@ -367,7 +368,9 @@ func (w *World) removeObject(i int) {
 		w.chunks[w.chunkOf(x, y)].pop[r]--
 	}
 	o.Kind = ObjNone
-	w.s.tombstones = true
+	if t := w.s.firstTombstone; t == 0 || int32(i) < t {
+		w.s.firstTombstone = int32(i)
+	}
 }
 
 // moveObject moves object i to the free tile (x, y).
@@ -386,14 +389,15 @@ func (w *World) moveObject(i, x, y int) {
 	o.X, o.Y = int16(x), int16(y)
 }
 
-// compact drops tombstoned objects, keeping the order of the rest.
+// compact drops tombstoned objects, keeping the order of the rest. The
+// objects before the first tombstone stay where they are.
 func (w *World) compact() {
-	if !w.s.tombstones {
+	if w.s.firstTombstone == 0 {
 		return
 	}
 	n := int(w.s.NumObjects)
-	j := 0
-	for i := 0; i < n; i++ {
+	j := int(w.s.firstTombstone)
+	for i := j; i < n; i++ {
 		o := w.objects[i]
 		if o.Kind == ObjNone {
 			continue
@@ -405,7 +409,7 @@ func (w *World) compact() {
 		j++
 	}
 	w.s.NumObjects = int32(j)
-	w.s.tombstones = false
+	w.s.firstTombstone = 0
 }
 
 // objectIndex returns the index of the object at (x, y), or -1.

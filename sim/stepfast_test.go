@@ -9,6 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The tests of this file hold Step's fast paths to the plain code they
+// replaced.
+
 // TestObjectLayoutForNearMask pins what near_amd64.s assumes of Object:
 // Y follows X as a 16-bit value, and a 16-byte load at an object's start
 // holds the positions of it and the next object, while four such loads
