@@ -23,7 +23,7 @@ func (w *World) balance() {
 	// balanceDue); a world of more than 64 chunks, or rules that share a
 	// kind, decide rule by rule.
 	var due [len(rules)]uint64
-	oneMask := len(w.chunks) <= 64 && w.balanceKindsDistinct()
+	oneMask := len(w.chunks) <= 64 && !w.balanceRuleByRule && w.balanceKindsDistinct()
 	if oneMask {
 		due = balanceDueAll(w.chunks, rules, &lo, &hi)
 	}

@@ -92,6 +92,47 @@ func TestVectorCreaturesSameWorlds(t *testing.T) {
 	}
 }
 
+// TestBalanceOnePassSameWorlds plays the same episodes with every rule's
+// due chunks decided in one pass and rule by rule, at day and at night
+// (the zombie bounds follow daylight), and compares every step's hash.
+func TestBalanceOnePassSameWorlds(t *testing.T) {
+	// A player nothing hurts lives through the night, when zombies come.
+	immortal := func(base func() *Rules) *Rules {
+		r := base()
+		r.Creature.ZombieDamage, r.Creature.ZombieSleepHit, r.Creature.ArrowDamage = 0, 0, 0
+		r.Vitals.HungerLimit, r.Vitals.ThirstLimit, r.Vitals.FatigueLimit = 1<<14, 1<<14, 1<<14
+		return r
+	}
+	for _, rules := range []*Rules{immortal(Classic), immortal(Extended)} {
+		one, err := New(Config{Rules: rules})
+		require.NoError(t, err)
+		each, err := New(Config{Rules: rules})
+		require.NoError(t, err)
+		each.balanceRuleByRule = true
+		acts := randomActions(2*DayLength, 5)
+		spawns, steps := 0, 0
+		for seed := uint64(0); seed < 3; seed++ {
+			one.Reset(seed)
+			each.Reset(seed)
+			for i, a := range acts {
+				before := one.s.NumObjects
+				one.Step(a)
+				each.Step(a)
+				require.Equal(t, each.Hash(), one.Hash(), "%s, seed %d, step %d", one.rules.Name, seed, i+1)
+				if one.s.NumObjects > before {
+					spawns++
+				}
+				steps++
+				if one.Done() {
+					break
+				}
+			}
+		}
+		assert.Positive(t, spawns, "the episodes must balance something")
+		t.Logf("%s: %d steps, %d spawns", one.rules.Name, steps, spawns)
+	}
+}
+
 // TestBalanceDue compares balanceDue's branch-free mask with the test it
 // replaced, chunk by chunk, on random counts and bounds beyond the bytes'
 // range.

@@ -62,6 +62,9 @@ type World struct {
 	// vectorNear is set where updateCreatures finds the objects in range
 	// with the AVX2 kernel (near_amd64.s); nearMask is the reference.
 	vectorNear bool
+	// balanceRuleByRule turns off balanceDueAll's one pass (for tests:
+	// both must decide alike).
+	balanceRuleByRule bool
 
 	// Constant after New: the chunk of a tile is chunkRow[y] + chunkCol[x],
 	// which spares a division on every creature move.
