@@ -78,16 +78,12 @@ func nearMask(objs []Object, px, py, radius int) uint64 {
 // canEnter reports whether a creature may step onto (x, y): a free tile
 // of a walkable material (grass, sand and path in classic; skeletons too,
 // which spawn in tunnels but leave them).
-//
-// Off the map is rare and well predicted; whether the tile is free and
-// walkable is as random as the creature's draw, so that part has no
-// branch.
 func (w *World) canEnter(x, y int) bool {
 	if !w.Inside(x, y) {
 		return false
 	}
 	i := w.index(x, y)
-	return b2u(w.objAt[i] == 0)&uint64(w.rules.walkable>>(w.tiles[i]&63)) != 0
+	return w.objAt[i] == 0 && w.rules.walkable.Has(w.tiles[i])
 }
 
 // tryMove moves object i one tile in direction d if it can; it reports
@@ -149,15 +145,10 @@ func (w *World) removeIfDead(i int) {
 
 func (w *World) updateCow(i int) {
 	w.removeIfDead(i)
-	// One draw decides both whether and where the cow moves; the tile is
-	// tested either way, so that one branch, not two, follows the draw.
+	// One draw decides both whether and where the cow moves.
 	r := w.s.RNG.Uint64()
-	o := &w.objects[i]
-	dx, dy := Dir(1 + (r & 3)).Offset()
-	x, y := int(o.X)+dx, int(o.Y)+dy
-	move := b2u(uint32(r>>48) < w.rules.Creature.CowMove) & b2u(w.canEnter(x, y)) & b2u(o.Kind != ObjNone)
-	if move != 0 {
-		w.moveObject(i, x, y)
+	if uint32(r>>48) < w.rules.Creature.CowMove {
+		w.tryMove(i, Dir(1+(r&3)))
 	}
 }
 
