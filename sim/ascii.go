@@ -162,6 +162,7 @@ func (w *World) LoadASCII(text string) error {
 	for c := range w.chunks {
 		w.chunks[c].held = false
 	}
+	w.dueFresh = 0
 	px, py := w.Player()
 	w.chunks[w.chunkOf(px, py)].held = true
 	for y, row := range rows {

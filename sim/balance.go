@@ -19,13 +19,14 @@ func (w *World) balance() {
 	}
 	// A rule's spawns and despawns change only its own kind's counts, in
 	// the chunk acted on. When each rule has a kind of its own, every
-	// rule's due chunks can be decided in one pass before any acts (see
-	// balanceDue); a world of more than 64 chunks, or rules that share a
+	// rule's due chunks can be decided before any acts (see balanceDue),
+	// and kept from the last balance for the chunks whose counts have not
+	// changed since; a world of more than 64 chunks, or rules that share a
 	// kind, decide rule by rule.
 	var due [len(rules)]uint64
 	oneMask := len(w.chunks) <= 64 && !w.balanceRuleByRule && w.balanceKindsDistinct()
 	if oneMask {
-		due = balanceDueAll(w.chunks, rules, &lo, &hi)
+		due = w.dueChunks(&lo, &hi)
 	}
 	for r := range rules {
 		br := &rules[r]
@@ -76,19 +77,38 @@ func balanceDue(chunks []chunkCounts, r, lo, hi, minSpace int) uint64 {
 	return due
 }
 
-// balanceDueAll is balanceDue for every rule at once, in one pass over at
-// most 64 chunks.
-func balanceDueAll(chunks []chunkCounts, rules *[3]BalanceRule, lo, hi *[3]int) (due [3]uint64) {
-	var l, h, m [3]int
+// dueChunks returns every rule's due chunks of a world of at most 64
+// chunks, deciding again only the chunks changed since the last balance
+// (all of them when a rule's bounds moved). A chunk's bits are what
+// balanceDue would give it: TestDueChunksKept checks them after every
+// step.
+func (w *World) dueChunks(lo, hi *[3]int) [3]uint64 {
+	rules := &w.rules.Creature.Balance
+	all := uint64(1)<<len(w.chunks) - 1 // len 64: the shift gives 0, and 0 − 1 all ones
+	stale := all &^ w.dueFresh
 	for r := range rules {
-		l[r], h[r], m[r] = dueBounds(lo[r], hi[r], rules[r].MinSpace)
+		var l [3]int
+		l[0], l[1], l[2] = dueBounds(lo[r], hi[r], rules[r].MinSpace)
+		if l != w.dueLimits[r] { // daylight moved this rule's bounds
+			w.dueLimits[r] = l
+			w.due[r] = w.dueRule(r, all)
+		} else if stale != 0 {
+			w.due[r] = w.due[r]&^stale | w.dueRule(r, stale)
+		}
 	}
-	for j := range chunks {
-		c := &chunks[j]
-		held := b2u(c.held)
-		due[0] |= dueBit(int(c.space[0]), int(c.pop[0]), l[0], h[0], m[0]) & held << (j & 63)
-		due[1] |= dueBit(int(c.space[1]), int(c.pop[1]), l[1], h[1], m[1]) & held << (j & 63)
-		due[2] |= dueBit(int(c.space[2]), int(c.pop[2]), l[2], h[2], m[2]) & held << (j & 63)
+	w.dueFresh = all
+	return w.due
+}
+
+// dueRule decides rule r's due bits of the chunks in mask under its kept
+// bounds.
+func (w *World) dueRule(r int, mask uint64) uint64 {
+	l := &w.dueLimits[r&3]
+	var due uint64
+	for ; mask != 0; mask &= mask - 1 {
+		c := bits.TrailingZeros64(mask)
+		ch := &w.chunks[c]
+		due |= dueBit(int(ch.space[r&3]), int(ch.pop[r&3]), l[0], l[1], l[2]) & b2u(ch.held) << c
 	}
 	return due
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -130,6 +131,51 @@ func TestBalanceOnePassSameWorlds(t *testing.T) {
 		}
 		assert.Positive(t, spawns, "the episodes must balance something")
 		t.Logf("%s: %d steps, %d spawns", one.rules.Name, steps, spawns)
+	}
+}
+
+// TestDueChunksKept checks balance's kept due bits after every step: each
+// chunk marked fresh must have the bits its counts give under the kept
+// bounds, whatever changed the chunk (creatures moving, spawning and
+// dying, tiles mined and placed, scenes loaded, worlds copied).
+func TestDueChunksKept(t *testing.T) {
+	check := func(w *World, where string) {
+		for c := range w.chunks {
+			if w.dueFresh&(1<<c) == 0 {
+				continue
+			}
+			ch := &w.chunks[c]
+			for r := range w.rules.Creature.Balance {
+				l := w.dueLimits[r]
+				want := dueBit(int(ch.space[r]), int(ch.pop[r]), l[0], l[1], l[2]) & b2u(ch.held)
+				require.Equal(t, want, w.due[r]>>c&1, "%s: chunk %d, rule %d", where, c, r)
+			}
+		}
+	}
+	for _, rules := range []func() *Rules{Classic, Extended} {
+		w, err := New(Config{Rules: rules()})
+		require.NoError(t, err)
+		copied := w.Clone()
+		acts := randomActions(20000, 11)
+		seed := uint64(0)
+		w.Reset(seed)
+		for i, a := range acts {
+			if w.Step(a).Done {
+				seed++
+				w.Reset(seed)
+			}
+			check(w, fmt.Sprintf("%s, seed %d, step %d", w.rules.Name, seed, i))
+			if i%997 == 0 { // a copy keeps the bits, and steps on from them
+				copied.CopyFrom(w)
+				copied.Step(ActNoop)
+				check(copied, "copy")
+			}
+		}
+	}
+	w := sceneWorldWith(t, "#####\n#@.C#\n#Z..#\n#####", Classic())
+	for range 50 {
+		w.Step(ActNoop)
+		check(w, "scene")
 	}
 }
 

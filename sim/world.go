@@ -55,6 +55,14 @@ type World struct {
 	objAt  []uint16      // 0: no object; else index+1 into objects
 	chunks []chunkCounts // per 12×12 chunk, row-major
 
+	// Balance's due chunks per rule (balance.go), kept between balances
+	// for worlds of at most 64 chunks: dueFresh marks the chunks whose
+	// bits were decided under dueLimits and whose counts have not changed
+	// since. Every change to a chunk's counts clears its mark.
+	due       [3]uint64
+	dueFresh  uint64
+	dueLimits [3][3]int
+
 	// touched marks the items changed during the player's update, which
 	// clamps them at its end; always zero between steps.
 	touched ItemSet
@@ -62,7 +70,7 @@ type World struct {
 	// vectorNear is set where updateCreatures finds the objects in range
 	// with the AVX2 kernel (near_amd64.s); nearMask is the reference.
 	vectorNear bool
-	// balanceRuleByRule turns off balanceDueAll's one pass (for tests:
+	// balanceRuleByRule turns off the one pass of every rule's due chunks (for tests:
 	// both must decide alike).
 	balanceRuleByRule bool
 
@@ -306,6 +314,7 @@ func (w *World) CopyFrom(src *World) {
 	copy(w.objects[:src.s.NumObjects], src.objects[:src.s.NumObjects])
 	copy(w.objAt, src.objAt)
 	copy(w.chunks, src.chunks)
+	w.due, w.dueFresh, w.dueLimits = src.due, src.dueFresh, src.dueLimits
 }
 
 // index returns the tile index of (x, y), which must be inside.
@@ -324,6 +333,7 @@ func (w *World) setMaterial(x, y int, m Material) {
 		return
 	}
 	w.tiles[i] = m
+	w.chunkChanged(w.chunkOf(x, y))
 	c := &w.chunks[w.chunkOf(x, y)]
 	for r := range w.rules.Creature.Balance {
 		switch w.rules.Creature.Balance[r].Material {
@@ -334,6 +344,11 @@ func (w *World) setMaterial(x, y int, m Material) {
 		}
 	}
 }
+
+// chunkChanged notes that chunk c's counts changed, so that balance
+// decides its due bits again. Worlds of more than 64 chunks keep no due
+// bits; the aliasing of their chunk numbers does no harm.
+func (w *World) chunkChanged(c int) { w.dueFresh &^= 1 << (c & 63) }
 
 // balanceIndex returns the balance rule of a creature kind, or -1.
 func (w *World) balanceIndex(k ObjectKind) int {
@@ -351,6 +366,7 @@ func (w *World) addObject(o Object) bool {
 	w.s.NumObjects++
 	x, y := int(o.X), int(o.Y)
 	w.objAt[w.index(x, y)] = uint16(n + 1)
+	w.chunkChanged(w.chunkOf(x, y))
 	c := &w.chunks[w.chunkOf(x, y)]
 	c.held = true
 	if r := w.balanceIndex(o.Kind); r >= 0 {
@@ -369,6 +385,7 @@ func (w *World) removeObject(i int) {
 	w.objAt[w.index(x, y)] = 0
 	if r := w.balanceIndex(o.Kind); r >= 0 {
 		w.chunks[w.chunkOf(x, y)].pop[r]--
+		w.chunkChanged(w.chunkOf(x, y))
 	}
 	o.Kind = ObjNone
 	if t := w.s.firstTombstone; t == 0 || int32(i) < t {
@@ -383,6 +400,8 @@ func (w *World) moveObject(i, x, y int) {
 	w.objAt[w.index(ox, oy)] = 0
 	w.objAt[w.index(x, y)] = uint16(i + 1)
 	if from, to := w.chunkOf(ox, oy), w.chunkOf(x, y); from != to {
+		w.chunkChanged(from)
+		w.chunkChanged(to)
 		w.chunks[to].held = true
 		if r := w.balanceIndex(o.Kind); r >= 0 {
 			w.chunks[from].pop[r]--

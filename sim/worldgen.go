@@ -287,6 +287,7 @@ func (w *World) generate(px, py int) {
 	// g.counts is zero: flushCounts clears it after the last row. The
 	// player was added before the clear, so its chunk is marked here.
 	clear(w.chunks)
+	w.dueFresh = 0
 	w.chunks[w.chunkOf(px, py)].held = true
 	for y := 0; y < w.height; y++ {
 		w.generateRow(y, key)
