@@ -87,8 +87,12 @@ func New(t *task.Task, w *sim.World, opts Options) *Episode {
 // its bookkeeping's memory: a host that plays many episodes in turn keeps
 // one Episode per world.
 func (e *Episode) Begin(t *task.Task, w *sim.World, opts Options) {
-	cov, skills := e.cov, e.skills
-	*e = Episode{t: t, w: w, opts: opts, prog: task.NewProgress(t.Goal, w), cov: cov, skills: skills}
+	cov, skills, prog := e.cov, e.skills, e.prog
+	if prog == nil {
+		prog = new(task.Progress)
+	}
+	prog.Reset(t.Goal, w) // in the last episode's memory
+	*e = Episode{t: t, w: w, opts: opts, prog: prog, cov: cov, skills: skills}
 	e.tr.Reset()
 	if !opts.Bare {
 		e.cov.Begin(w, opts.Scratch)

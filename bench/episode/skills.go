@@ -123,7 +123,7 @@ func (e *Episode) CopyFrom(src *Episode) {
 	if prog == nil || prog == src.prog {
 		prog = new(task.Progress)
 	}
-	*prog = *src.prog // its leaves and landmarks never change after New
+	prog.CopyFrom(src.prog)
 	e.prog = prog
 	e.cov = src.cov
 	e.cov.CopyInto(&cov)

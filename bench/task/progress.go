@@ -16,15 +16,43 @@ type Progress struct {
 // NewProgress starts following g in world w (positions of landmarks are
 // read from w's objects now).
 func NewProgress(g Goal, w *sim.World) *Progress {
-	p := &Progress{landmarks: map[int][2]int{}, reachedAt: -1, stageFrom: w.StepCount()}
-	p.leaves = flatten(g, nil)
+	p := new(Progress)
+	p.Reset(g, w)
+	return p
+}
+
+// Reset starts following g in world w again, in p's own memory: a host
+// that plays episode after episode allocates nothing for free play.
+func (p *Progress) Reset(g Goal, w *sim.World) {
+	leaves, marks := p.leaves[:0], p.landmarks
+	clear(marks)
+	*p = Progress{reachedAt: -1, stageFrom: w.StepCount()}
+	p.leaves = flatten(g, leaves)
 	for _, o := range w.Objects() {
 		if o.Kind == sim.ObjLandmark {
-			p.landmarks[int(o.Timer)] = [2]int{int(o.X), int(o.Y)}
+			if marks == nil {
+				marks = map[int][2]int{}
+			}
+			marks[int(o.Timer)] = [2]int{int(o.X), int(o.Y)}
 		}
 	}
+	p.landmarks = marks
 	p.Update(w)
-	return p
+}
+
+// CopyFrom makes p a copy of src in p's own memory (so that a Reset of
+// either leaves the other as it was).
+func (p *Progress) CopyFrom(src *Progress) {
+	leaves, marks := append(p.leaves[:0], src.leaves...), p.landmarks
+	clear(marks)
+	for k, v := range src.landmarks {
+		if marks == nil {
+			marks = make(map[int][2]int, len(src.landmarks))
+		}
+		marks[k] = v
+	}
+	*p = *src
+	p.leaves, p.landmarks = leaves, marks
 }
 
 // flatten appends g's leaves to out in order.

@@ -107,6 +107,31 @@ func TestProgressWaypointsInOrder(t *testing.T) {
 	assert.True(t, done)
 }
 
+// TestProgressResetAndCopy: a Progress reset for another goal and world
+// follows that one as a new one would, and a copy keeps its own leaves
+// and landmarks when the original is reset (they share no memory).
+func TestProgressResetAndCopy(t *testing.T) {
+	w, err := sim.New(sim.Config{Width: 9, Height: 3})
+	require.NoError(t, err)
+	w.Reset(1)
+	require.NoError(t, w.LoadASCII(".2..@..1.\n.........\n#########"))
+	p := NewProgress(Waypoints(0, 1), w)
+	var c Progress
+	c.CopyFrom(p)
+	require.Equal(t, p, &c)
+
+	other, err := sim.New(sim.Config{Width: 9, Height: 3})
+	require.NoError(t, err)
+	other.Reset(2)
+	require.NoError(t, other.LoadASCII("...1@2...\n.........\n#########"))
+	p.Reset(Waypoints(1, 0), other)
+	assert.Equal(t, NewProgress(Waypoints(1, 0), other), p, "a reset Progress is a new one")
+	assert.Equal(t, map[int][2]int{0: {7, 0}, 1: {1, 0}}, c.landmarks, "the copy's landmarks")
+	assert.Equal(t, []int{0}, c.leaves[0].Order, "the copy's first leaf")
+	assert.Equal(t, []int{1}, p.leaves[0].Order)
+	assert.Equal(t, map[int][2]int{0: {3, 0}, 1: {5, 0}}, p.landmarks)
+}
+
 func TestGenerateEveryFamilyAndTier(t *testing.T) {
 	for _, tier := range Tiers() {
 		for _, fam := range Families() {

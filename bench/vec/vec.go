@@ -74,6 +74,11 @@ type Batch struct {
 	worlds []*sim.World
 	eps    []*episode.Episode
 	tasks  []*task.Task
+	// free is the free-play task every world plays when no tasks are
+	// given, made once: the batch seeds each world itself (begin), and
+	// nothing reads a task's seed during an episode, so an episode's
+	// reset allocates nothing.
+	free   *task.Task
 	seeds  []uint64 // each world's seed stream, set by Reset
 	count  []uint64 // episodes begun per world
 	reset  []bool   // NEXT_STEP: the episode ended on the last step; the next step resets it
@@ -168,6 +173,7 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	b := &Batch{cfg: cfg, rules: r, threads: threads, atlas: atlas,
 		worlds: make([]*sim.World, cfg.N), eps: make([]*episode.Episode, cfg.N), tasks: make([]*task.Task, cfg.N),
 		seeds: make([]uint64, cfg.N), count: make([]uint64, cfg.N), reset: make([]bool, cfg.N)}
+	b.free = task.FreePlay(r, 0, cfg.Size, cfg.Budget, cfg.Feedback, cfg.Observability)
 	b.owners, b.scratch = make([]*sim.World, threads), make([]*episode.Scratch, threads)
 	for k := range b.owners {
 		b.owners[k], b.scratch[k] = tpl.Clone(), &episode.Scratch{}
@@ -455,9 +461,8 @@ func (b *Batch) begin(i int) {
 		t = ts[(b.seeds[i]+b.count[i]*uint64(b.cfg.N))%uint64(len(ts))]
 		_ = t.ResetWorld(w) // checked by New: same size and chunk size
 	} else {
-		seed := sim.Mix64(b.seeds[i]*0x9e3779b97f4a7c15 + b.count[i])
-		t = task.FreePlay(b.rules, seed, b.cfg.Size, b.cfg.Budget, b.cfg.Feedback, b.cfg.Observability)
-		w.Reset(seed)
+		t = b.free
+		w.Reset(sim.Mix64(b.seeds[i]*0x9e3779b97f4a7c15 + b.count[i]))
 	}
 	b.count[i]++
 	b.tasks[i], b.reset[i] = t, false
@@ -537,7 +542,7 @@ func (b *Batch) Hashes(dst []uint64) error {
 // where they are: a branch for planners and counterfactual probes. The
 // copy writes into no buffers until SetBuffers.
 func (b *Batch) Clone() *Batch {
-	c := &Batch{cfg: b.cfg, rules: b.rules, threads: b.threads, atlas: b.atlas, owner: b.owner, started: b.started,
+	c := &Batch{cfg: b.cfg, rules: b.rules, free: b.free, threads: b.threads, atlas: b.atlas, owner: b.owner, started: b.started,
 		worlds: make([]*sim.World, len(b.worlds)), eps: make([]*episode.Episode, len(b.eps)), tasks: append([]*task.Task(nil), b.tasks...),
 		seeds: append([]uint64(nil), b.seeds...), count: append([]uint64(nil), b.count...), reset: append([]bool(nil), b.reset...)}
 	c.owners, c.scratch = make([]*sim.World, b.threads), make([]*episode.Scratch, b.threads)

@@ -184,18 +184,25 @@ func TestCloneRestore(t *testing.T) {
 	assert.Equal(t, after, again, "the branch replays the same")
 }
 
-// TestStepAllocatesNothing: a batch step without resets allocates
-// nothing, on one thread or across the pool.
+// TestStepAllocatesNothing: a batch step allocates nothing, on one
+// thread or across the pool, and neither do the autoresets of episodes
+// that end (a budget of 7 steps ends every world's episode every eighth
+// call).
 func TestStepAllocatesNothing(t *testing.T) {
-	for _, threads := range []int{1, 2} {
-		b, err := New(Config{N: 16, Size: 32, Budget: 100_000, Threads: threads}, nil)
-		require.NoError(t, err)
-		require.NoError(t, b.SetBuffers(buffers(b, false)))
-		require.NoError(t, b.Reset(nil))
-		acts := make([]int32, 16)
-		allocs := testing.AllocsPerRun(200, func() { _ = b.Step(acts) })
-		assert.Zero(t, allocs, "%d threads", threads)
-		b.Close()
+	for _, budget := range []int{100_000, 7} {
+		for _, threads := range []int{1, 2} {
+			b, err := New(Config{N: 16, Size: 32, Budget: budget, Threads: threads}, nil)
+			require.NoError(t, err)
+			require.NoError(t, b.SetBuffers(buffers(b, false)))
+			require.NoError(t, b.Reset(nil))
+			acts := make([]int32, 16)
+			for range 20 { // past the first reset, which may grow scratch
+				require.NoError(t, b.Step(acts))
+			}
+			allocs := testing.AllocsPerRun(200, func() { _ = b.Step(acts) })
+			assert.Zero(t, allocs, "budget %d, %d threads", budget, threads)
+			b.Close()
+		}
 	}
 }
 
