@@ -78,11 +78,11 @@ type Batch struct {
 	// given, made once: the batch seeds each world itself (begin), and
 	// nothing reads a task's seed during an episode, so an episode's
 	// reset allocates nothing.
-	free   *task.Task
-	seeds  []uint64 // each world's seed stream, set by Reset
-	count  []uint64 // episodes begun per world
-	reset  []bool   // NEXT_STEP: the episode ended on the last step; the next step resets it
-	buf    Buffers
+	free  *task.Task
+	seeds []uint64 // each world's seed stream, set by Reset
+	count []uint64 // episodes begun per world
+	reset []bool   // NEXT_STEP: the episode ended on the last step; the next step resets it
+	buf   Buffers
 	// started: Reset has run (Step before it is an error).
 	started bool
 
