@@ -270,6 +270,34 @@ func (w *World) consume(uses []ItemAmount) {
 	}
 }
 
+// nearbyMaterials returns the materials of the 3×3 square around the
+// player (MatNone for tiles off the map). Away from the edges it reads
+// the three rows directly; nearbyMaterialsPlain, tile by tile, is the
+// reference.
+func (w *World) nearbyMaterials() MaterialSet {
+	px, py := w.Player()
+	if px < 1 || py < 1 || px+1 >= w.width || py+1 >= w.height {
+		return w.nearbyMaterialsPlain()
+	}
+	var near MaterialSet
+	for i := (py-1)*w.width + px - 1; i <= (py+1)*w.width+px-1; i += w.width {
+		row := w.tiles[i : i+3 : i+3]
+		near |= 1<<(row[0]&63) | 1<<(row[1]&63) | 1<<(row[2]&63)
+	}
+	return near
+}
+
+func (w *World) nearbyMaterialsPlain() MaterialSet {
+	px, py := w.Player()
+	var near MaterialSet
+	for y := py - 1; y <= py+1; y++ {
+		for x := px - 1; x <= px+1; x++ {
+			near |= 1 << w.Material(x, y)
+		}
+	}
+	return near
+}
+
 // place puts a material or object on the faced tile.
 func (w *World) place(p *PlaceRule, out *Outcome) {
 	tx, ty := w.Target()
@@ -306,13 +334,7 @@ func (w *World) place(p *PlaceRule, out *Outcome) {
 
 // make crafts with the stations in the 3×3 square around the player.
 func (w *World) make(mk *MakeRule, out *Outcome) {
-	px, py := w.Player()
-	var near MaterialSet
-	for y := py - 1; y <= py+1; y++ {
-		for x := px - 1; x <= px+1; x++ {
-			near |= 1 << w.Material(x, y)
-		}
-	}
+	near := w.nearbyMaterials()
 	for _, st := range mk.Nearby {
 		if !near.Has(st) {
 			out.MissingNearby |= 1 << st

@@ -228,3 +228,22 @@ func BenchmarkNearMask(b *testing.B) {
 		})
 	}
 }
+
+// TestNearbyMaterialsFastPath compares the row-reading 3×3 square with
+// the tile-by-tile reference at every position of a few worlds, edges and
+// corners included.
+func TestNearbyMaterialsFastPath(t *testing.T) {
+	for _, size := range [][2]int{{3, 3}, {5, 9}, {64, 64}} {
+		w, err := New(Config{Width: size[0], Height: size[1], Rules: Extended()})
+		require.NoError(t, err)
+		for seed := uint64(0); seed < 3; seed++ {
+			w.Reset(seed)
+			for y := range w.height {
+				for x := range w.width {
+					w.objects[0].X, w.objects[0].Y = int16(x), int16(y) // only the position is read
+					require.Equal(t, w.nearbyMaterialsPlain(), w.nearbyMaterials(), "%v, seed %d, (%d, %d)", size, seed, x, y)
+				}
+			}
+		}
+	}
+}
