@@ -96,11 +96,11 @@ python-test: python
 	/usr/bin/python3 python/examples/dataset.py $$(mktemp -d) 256
 	/usr/bin/python3 python/examples/world_model_probe.py > /dev/null
 
-## bench-python: env-steps/s from Python at 64, 512 and 4,096 worlds
-## (symbolic), and RGB 64×64 at 512, beside the Go batch's own benchmark.
+## bench-python: env-steps/s from Python at 1, 64, 512 and 4,096 worlds
+## (symbolic), and RGB 64×64 at 512, beside the Go batch's own benchmark
+## (longcraft bench prints the same figures in its table).
 bench-python: python
-	for n in 64 512 4096; do /usr/bin/python3 python/examples/random_agent.py $$n; done
-	/usr/bin/python3 python/examples/random_agent.py 512 rgb
+	/usr/bin/python3 python/examples/random_agent.py --bench --count 1 --seconds 2
 	$(GO) test ./bench/vec -run XXX -bench BenchmarkStep -benchtime 2s
 
 ## models-test: the balrog-crafter protocol against the fake model server

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -17,6 +18,7 @@ func newBenchCmd() *cobra.Command {
 	var threshold float64
 	var crafter perf.Crafter
 	var failOnRegression bool
+	var python string
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure Longcraft's speed and size: one table with targets, JSON, and a baseline comparison",
@@ -29,7 +31,11 @@ median and max beside each figure's target. This machine is noisy: compare
 medians and ranges, not single runs.
 
 It needs a Longcraft checkout (it runs go test there) and, for the
-WebAssembly figures, Node.js (--wasm=false skips them).
+WebAssembly figures, Node.js (--wasm=false skips them). The Python figures
+(env-steps/s through longcraft.VecEnv, the per-call overhead, and Python's
+rate over the Go batch's) need a python3 with NumPy, cgo and gcc:
+--python auto finds /usr/bin/python3 or python3 on PATH with NumPy and
+skips the figures, saying so, when there is none; --python none skips them.
 
 --json writes the report; --baseline compares with a saved one (regressions:
 worse by more than --threshold with the ranges apart). --crafter-steps and
@@ -50,8 +56,8 @@ bench/README.md and print the ratios.`,
 				return fmt.Errorf("--threshold %g: between 0 and 1 (0.1 is 10%%)", threshold)
 			}
 			var base *perf.Report
+			var err error
 			if baseline != "" {
-				var err error
 				if base, err = perf.ReadReport(baseline); err != nil {
 					return err
 				}
@@ -60,6 +66,9 @@ bench/README.md and print the ratios.`,
 				if _, err := exec.LookPath("node"); err != nil {
 					return fmt.Errorf("--wasm needs Node.js (apt-get install nodejs), or pass --wasm=false")
 				}
+			}
+			if o.Python, err = findPython(python, cmd.ErrOrStderr()); err != nil {
+				return err
 			}
 			wd, err := os.Getwd()
 			if err != nil {
@@ -106,6 +115,7 @@ bench/README.md and print the ratios.`,
 	f.IntVar(&o.Count, "count", 5, "runs of each benchmark (min/median/max over them)")
 	f.DurationVar(&o.BenchTime, "benchtime", time.Second, "duration of each benchmark run")
 	f.BoolVar(&o.Wasm, "wasm", true, "also measure the core as WebAssembly under Node.js")
+	f.StringVar(&python, "python", "auto", "python3 with NumPy for the Python figures: a path, auto, or none")
 	f.StringVar(&out, "json", "", "write the report as JSON to this file")
 	f.StringVar(&baseline, "baseline", "", "compare with this saved report (e.g. bench/baseline.json)")
 	f.Float64Var(&threshold, "threshold", 0.10, "relative change counted as a regression (with the ranges apart)")
@@ -113,4 +123,29 @@ bench/README.md and print the ratios.`,
 	f.Float64Var(&crafter.StepsPerSec, "crafter-steps", 0, "the Python Crafter's env.step rate (steps/s, random actions, 64×64 image), to print the ratio")
 	f.Float64Var(&crafter.ResetsPerSec, "crafter-resets", 0, "the Python Crafter's env.reset rate (resets/s), to print the ratio")
 	return cmd
+}
+
+// findPython resolves --python: a path is checked for NumPy; auto takes
+// /usr/bin/python3 or python3 on PATH, the first with NumPy, and skips
+// the Python figures (saying so on log) when neither has it; none skips.
+func findPython(flag string, log io.Writer) (string, error) {
+	hasNumPy := func(py string) bool {
+		return exec.Command(py, "-c", "import numpy").Run() == nil
+	}
+	switch flag {
+	case "none", "":
+		return "", nil
+	case "auto":
+		for _, py := range []string{"/usr/bin/python3", "python3"} {
+			if p, err := exec.LookPath(py); err == nil && hasNumPy(p) {
+				return p, nil
+			}
+		}
+		fmt.Fprintln(log, "no python3 with NumPy (apt-get install python3-numpy): the Python figures are skipped")
+		return "", nil
+	}
+	if !hasNumPy(flag) {
+		return "", fmt.Errorf("--python %s: cannot import numpy with it (apt-get install python3-numpy), or pass --python none", flag)
+	}
+	return flag, nil
 }

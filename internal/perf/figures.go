@@ -29,6 +29,7 @@ const (
 	tracePkg  = "github.com/longcraft/longcraft/bench/trace"
 	runPkg    = "github.com/longcraft/longcraft/bench/run"
 	vecPkg    = "github.com/longcraft/longcraft/bench/vec"
+	pyPkg     = "python" // python/examples/random_agent.py --bench
 )
 
 // at makes a target.
@@ -71,6 +72,14 @@ var Figures = []Figure{
 	{Name: "batch env-steps/s, symbolic, 4,096 worlds", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/symbolic-N4096", Metric: "env-steps/s", Target: at(2e6), Higher: true},
 	{Name: "batch env-steps/s, RGB 64 px, 512 worlds", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/rgb64-N512", Metric: "env-steps/s", Target: at(2e5), Higher: true},
 	{Name: "memory per world in a batch (64×64, 4,096 worlds)", Unit: "KiB", Key: vecPkg + ".BenchmarkMemory", Metric: "KiB/world", Target: at(24)},
+	// From Python (longcraft.VecEnv, uniform random actions, all cores).
+	{Name: "Python env-steps/s, symbolic, 64 worlds", Unit: "steps/s", Key: pyPkg + ".BenchmarkVecEnv/symbolic-N64", Metric: "env-steps/s", Higher: true},
+	{Name: "Python env-steps/s, symbolic, 512 worlds", Unit: "steps/s", Key: pyPkg + ".BenchmarkVecEnv/symbolic-N512", Metric: "env-steps/s", Higher: true},
+	{Name: "Python env-steps/s, symbolic, 4,096 worlds", Unit: "steps/s", Key: pyPkg + ".BenchmarkVecEnv/symbolic-N4096", Metric: "env-steps/s", Target: at(2e6), Higher: true},
+	{Name: "Python env-steps/s, RGB 64 px, 512 worlds", Unit: "steps/s", Key: pyPkg + ".BenchmarkVecEnv/rgb64-N512", Metric: "env-steps/s", Target: at(2e5), Higher: true},
+	{Name: "Python call, 1 world (the per-call overhead)", Unit: "µs/call", Key: pyPkg + ".BenchmarkVecEnv/symbolic-N1", Metric: "ns/op", Scale: micros},
+	{Name: "Python / Go batch rate, 512 worlds", Unit: "×", Key: pyPkg + ".BenchmarkVecEnv/symbolic-N512", Ratio: vecPkg + ".BenchmarkStep/symbolic-N512", Metric: "env-steps/s", Target: at(0.9), Higher: true},
+	{Name: "Python / Go batch rate, 4,096 worlds", Unit: "×", Key: pyPkg + ".BenchmarkVecEnv/symbolic-N4096", Ratio: vecPkg + ".BenchmarkStep/symbolic-N4096", Metric: "env-steps/s", Target: at(0.9), Higher: true},
 }
 
 // Value is a figure's measured values over repeated runs.

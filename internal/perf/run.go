@@ -20,6 +20,10 @@ type Options struct {
 	Count     int           // runs of each benchmark (min/median/max over them)
 	BenchTime time.Duration // -benchtime of each run
 	Wasm      bool          // also run the core's benchmarks under Node
+	// Python, when set, is a python3 with NumPy: the Python package's
+	// figures are measured too (the shared library is built first, which
+	// needs cgo and a C compiler).
+	Python string
 }
 
 // suites are the `go test` invocations behind Figures: packages and the
@@ -74,8 +78,39 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 			r.Samples = append(r.Samples, samples...)
 		}
 	}
+	if o.Python != "" {
+		samples, err := runPython(ctx, o, log)
+		if err != nil {
+			return nil, err
+		}
+		r.Samples = append(r.Samples, samples...)
+	}
 	r.Figures = Evaluate(r.Samples)
 	return r, nil
+}
+
+// runPython builds the Python package's shared library and runs its
+// throughput example in --bench mode, which prints `go test -bench` lines
+// under the package "python".
+func runPython(ctx context.Context, o Options, log io.Writer) ([]Sample, error) {
+	lib := filepath.Join("python", "longcraft", "liblongcraft.so")
+	build := exec.CommandContext(ctx, "go", "build", "-buildmode=c-shared", "-o", lib, "./cmd/liblongcraft")
+	build.Dir, build.Env = o.Root, append(os.Environ(), "CGO_ENABLED=1")
+	fmt.Fprintf(log, "running CGO_ENABLED=1 go build -buildmode=c-shared -o %s ./cmd/liblongcraft\n", lib)
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("bench: build the Python package's library (needs cgo and gcc; --python=none skips the Python figures): %w\n%s", err, out)
+	}
+	args := []string{filepath.Join("python", "examples", "random_agent.py"), "--bench",
+		"--count", fmt.Sprint(o.Count), "--seconds", fmt.Sprint(o.BenchTime.Seconds())}
+	fmt.Fprintf(log, "running %s %s\n", o.Python, strings.Join(args, " "))
+	cmd := exec.CommandContext(ctx, o.Python, args...)
+	cmd.Dir = o.Root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("bench: %s %s: %w\n%s%s", o.Python, strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return Parse(&stdout, "")
 }
 
 var cpuLine = regexp.MustCompile(`(?m)^cpu: (.*)$`)
