@@ -97,6 +97,9 @@ class VecEnv:
     """
 
     metadata = {"autoreset_mode": "NextStep", "render_modes": []}
+    #: Set by Gymnasium's make_vec to the spec it made this from.
+    spec = None
+    render_mode = None
 
     def __init__(self, num_envs, ruleset="classic", size=64, budget=0, obs=("symbolic", "inventory"), image_size=64, threads=0, suite=None,
                  allow_eval=False):
@@ -249,6 +252,11 @@ class VecEnv:
         except Exception:
             pass
 
+    @property
+    def unwrapped(self):
+        """This environment (Gymnasium's make_vec sets unwrapped.spec)."""
+        return self
+
     def __enter__(self):
         return self
 
@@ -257,19 +265,35 @@ class VecEnv:
 
 
 def _make_vec(num_envs=1, **kwargs):
-    return VecEnv(num_envs, **kwargs)
+    """Gymnasium's vector entry point: a VecEnv whose metadata and spaces
+    are Gymnasium's own types, since Gymnasium is installed if this runs."""
+    env = VecEnv(num_envs, **kwargs)
+    try:
+        import gymnasium
+        from gymnasium import spaces
+        from gymnasium.vector.utils import batch_space
+    except ImportError:
+        return env
+    env.metadata = dict(VecEnv.metadata, autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP)
+    env.single_action_space = spaces.Discrete(env.num_actions)
+    env.single_observation_space = spaces.Dict(
+        {k: spaces.Box(0, 255, shape=v["shape"], dtype=np.uint8) for k, v in env.single_observation_space.items()})
+    env.action_space = batch_space(env.single_action_space, env.num_envs)
+    env.observation_space = batch_space(env.single_observation_space, env.num_envs)
+    return env
 
 
 def _register():
     """Register "Longcraft/Crafter-v0" with Gymnasium when it is installed,
-    for gymnasium.make_vec("Longcraft/Crafter-v0", num_envs=N). Longcraft
-    itself never imports Gymnasium: the test machine does not have it, so
-    this registration is not exercised by make test."""
+    for gymnasium.make_vec("Longcraft/Crafter-v0", num_envs=N, **VecEnv's
+    arguments). Longcraft never needs Gymnasium: the test machine does not
+    have it, and python/tests checks this against a stand-in that follows
+    Gymnasium 1.x's make_vec (python/tests/standin/gymnasium)."""
     try:
         import gymnasium
-        gymnasium.register(id="Longcraft/Crafter-v0", vector_entry_point="longcraft:_make_vec")
-    except Exception:  # not installed, or an older registry without vector entry points
-        pass
+    except ImportError:
+        return
+    gymnasium.register(id="Longcraft/Crafter-v0", vector_entry_point="longcraft:_make_vec")
 
 
 _register()

@@ -31,6 +31,33 @@ def play(env, steps, seed=0):
 
 
 class VecEnvTest(unittest.TestCase):
+    def test_gymnasium_make_vec(self):
+        # Gymnasium is not installed here: a stand-in that follows Gymnasium
+        # 1.x's make_vec (tests/standin/gymnasium) checks Longcraft's side,
+        # in a fresh interpreter, since registration happens at import.
+        import subprocess
+        here = os.path.dirname(os.path.abspath(__file__))
+        code = "\n".join([
+            "import gymnasium, numpy as np",
+            "import longcraft",
+            "env = gymnasium.make_vec('Longcraft/Crafter-v0', num_envs=3, size=16, obs=('symbolic', 'inventory'))",
+            "assert env.spec.id == 'Longcraft/Crafter-v0' and env.spec.kwargs['num_envs'] == 3, env.spec",
+            "assert env.metadata['autoreset_mode'] is gymnasium.vector.AutoresetMode.NEXT_STEP",
+            "assert env.single_action_space.n == env.num_actions and list(env.action_space.nvec) == [env.num_actions] * 3",
+            "assert env.single_observation_space['symbolic'].shape == (9, 9) and env.observation_space['symbolic'].shape == (3, 9, 9)",
+            "assert env.single_observation_space['inventory'].dtype == np.uint8",
+            "obs, _ = env.reset(seed=1)",
+            "obs, rew, term, trunc, infos = env.step(np.zeros(3, dtype=np.int64))",
+            "assert obs['symbolic'].shape == (3, 9, 9) and rew.shape == (3,)",
+            "assert longcraft.VecEnv.metadata['autoreset_mode'] == 'NextStep'  # the class keeps the plain string",
+            "env.close()",
+            "print('ok')",
+        ])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "standin"), os.path.join(here, "..")]))
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual(out.stdout.strip(), "ok")
+
     def test_shapes_and_dtypes(self):
         with longcraft.VecEnv(5, size=32, obs=("symbolic", "inventory", "semantic", "rgb"), image_size=48) as env:
             obs, infos = env.reset(seed=1)
