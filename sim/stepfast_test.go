@@ -75,9 +75,13 @@ func TestVectorCreaturesSameWorlds(t *testing.T) {
 		plain, err := New(Config{Width: size, Height: size, Rules: Extended()})
 		require.NoError(t, err)
 		plain.vectorNear = false
-		acts := randomActions(3000, uint64(size))
+		steps, seeds := 3000, uint64(4)
+		if testing.Short() { // make test's race run: a tenth
+			steps, seeds = 600, 2
+		}
+		acts := randomActions(steps, uint64(size))
 		most := 0
-		for seed := uint64(0); seed < 4; seed++ {
+		for seed := uint64(0); seed < seeds; seed++ {
 			vec.Reset(seed)
 			plain.Reset(seed)
 			for i, a := range acts {
@@ -156,7 +160,11 @@ func TestDueChunksKept(t *testing.T) {
 		w, err := New(Config{Rules: rules()})
 		require.NoError(t, err)
 		copied := w.Clone()
-		acts := randomActions(20000, 11)
+		steps := 20000
+		if testing.Short() { // make test's race run
+			steps = 4000
+		}
+		acts := randomActions(steps, 11)
 		seed := uint64(0)
 		w.Reset(seed)
 		for i, a := range acts {
