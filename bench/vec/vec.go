@@ -78,11 +78,12 @@ type Batch struct {
 	// given, made once: the batch seeds each world itself (begin), and
 	// nothing reads a task's seed during an episode, so an episode's
 	// reset allocates nothing.
-	free  *task.Task
-	seeds []uint64 // each world's seed stream, set by Reset
-	count []uint64 // episodes begun per world
-	reset []bool   // NEXT_STEP: the episode ended on the last step; the next step resets it
-	buf   Buffers
+	free   *task.Task
+	seeds  []uint64 // each world's seed stream, set by Reset
+	count  []uint64 // episodes begun per world
+	reset  []bool   // NEXT_STEP: the episode ended on the last step; the next step resets it
+	narrow []int32  // StepInt64's actions, narrowed
+	buf    Buffers
 	// started: Reset has run (Step before it is an error).
 	started bool
 
@@ -181,7 +182,7 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	}
 	b := &Batch{cfg: cfg, rules: r, threads: threads, atlas: atlas,
 		worlds: make([]*sim.World, cfg.N), eps: make([]*episode.Episode, cfg.N), tasks: make([]*task.Task, cfg.N),
-		seeds: make([]uint64, cfg.N), count: make([]uint64, cfg.N), reset: make([]bool, cfg.N)}
+		seeds: make([]uint64, cfg.N), count: make([]uint64, cfg.N), reset: make([]bool, cfg.N), narrow: make([]int32, cfg.N)}
 	b.free = task.FreePlay(r, 0, cfg.Size, cfg.Budget, cfg.Feedback, cfg.Observability)
 	b.owners, b.scratch = make([]*sim.World, threads), make([]*episode.Scratch, threads)
 	for k := range b.owners {
@@ -377,6 +378,34 @@ func (b *Batch) Step(actions []int32) error {
 	return nil
 }
 
+// StepInt64 is Step with 64-bit actions (NumPy's default integers),
+// checked and narrowed into the batch's own buffer, so that a host need
+// not convert them first.
+func (b *Batch) StepInt64(actions []int64) error {
+	if len(actions) != b.cfg.N {
+		return fmt.Errorf("vec: %d actions for %d worlds", len(actions), b.cfg.N)
+	}
+	for i, a := range actions {
+		if a < 0 || a >= int64(len(b.rules.Actions)) {
+			return fmt.Errorf("vec: world %d: action %d outside 0 to %d", i, a, len(b.rules.Actions)-1)
+		}
+		b.narrow[i] = int32(a)
+	}
+	return b.Step(b.narrow)
+}
+
+// Ended returns how many worlds' episodes ended on the last Step (the
+// ones the next Step resets; 0 after Reset or Restore).
+func (b *Batch) Ended() int {
+	n := 0
+	for _, r := range b.reset {
+		if r {
+			n++
+		}
+	}
+	return n
+}
+
 // run runs op on every world: thread 0 on this goroutine, the others on
 // the pool's; nothing allocates.
 func (b *Batch) run(op int) {
@@ -555,7 +584,8 @@ func (b *Batch) Hashes(dst []uint64) error {
 func (b *Batch) Clone() *Batch {
 	c := &Batch{cfg: b.cfg, rules: b.rules, free: b.free, threads: b.threads, atlas: b.atlas, owner: b.owner, started: b.started,
 		worlds: make([]*sim.World, len(b.worlds)), eps: make([]*episode.Episode, len(b.eps)), tasks: append([]*task.Task(nil), b.tasks...),
-		seeds: append([]uint64(nil), b.seeds...), count: append([]uint64(nil), b.count...), reset: append([]bool(nil), b.reset...)}
+		seeds: append([]uint64(nil), b.seeds...), count: append([]uint64(nil), b.count...), reset: append([]bool(nil), b.reset...),
+		narrow: make([]int32, len(b.narrow))}
 	c.owners, c.scratch = make([]*sim.World, b.threads), make([]*episode.Scratch, b.threads)
 	for k := range c.owners {
 		c.owners[k], c.scratch[k] = b.owners[k].Clone(), &episode.Scratch{}

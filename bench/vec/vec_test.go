@@ -375,3 +375,44 @@ func TestReviewFindings(t *testing.T) {
 	_, err = SuiteTasks("default", "classic", 64, false)
 	assert.ErrorContains(t, err, "eval split")
 }
+
+// TestStepInt64AndEnded: 64-bit actions play as the same 32-bit ones, are
+// range-checked, and Ended counts the worlds whose episode ended on the
+// step (a budget of 5 ends all of them every sixth step, with NEXT_STEP's
+// reset in between).
+func TestStepInt64AndEnded(t *testing.T) {
+	cfg := Config{N: 6, Size: 16, Budget: 5}
+	a, err := New(cfg, nil)
+	require.NoError(t, err)
+	defer a.Close()
+	b, err := New(cfg, nil)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, a.Reset(nil))
+	require.NoError(t, b.Reset(nil))
+	assert.Zero(t, a.Ended())
+	wide := make([]int64, cfg.N)
+	for s := 0; s < 24; s++ {
+		acts := actionsAt(s, cfg.N, a.Actions())
+		for i, x := range acts {
+			wide[i] = int64(x)
+		}
+		require.NoError(t, a.Step(acts))
+		require.NoError(t, b.StepInt64(wide))
+		want := 0
+		if s%6 == 4 {
+			want = cfg.N
+		}
+		assert.Equal(t, want, a.Ended(), "step %d", s)
+		assert.Equal(t, a.Ended(), b.Ended(), "step %d", s)
+	}
+	ha, hb := make([]uint64, cfg.N), make([]uint64, cfg.N)
+	require.NoError(t, a.Hashes(ha))
+	require.NoError(t, b.Hashes(hb))
+	assert.Equal(t, ha, hb)
+	wide[3] = 1 << 32 // would be 0 if narrowed unchecked
+	assert.ErrorContains(t, b.StepInt64(wide), "world 3: action 4294967296 outside")
+	wide[3] = -1
+	assert.ErrorContains(t, b.StepInt64(wide), "world 3: action -1 outside")
+	assert.Error(t, b.StepInt64(wide[:2]))
+}

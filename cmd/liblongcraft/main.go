@@ -163,7 +163,7 @@ func lc_reset(h C.uintptr_t, seeds *C.uint64_t, err *C.char, errlen C.int) (rc C
 }
 
 //export lc_step
-func lc_step(h C.uintptr_t, actions *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
+func lc_step(h C.uintptr_t, actions *C.int32_t, ended *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
 	b, unlock, ok := batch(h)
 	if !ok {
@@ -176,7 +176,37 @@ func lc_step(h C.uintptr_t, actions *C.int32_t, err *C.char, errlen C.int) (rc C
 	if e := b.Step(slice[int32](unsafe.Pointer(actions), b.Config().N)); e != nil {
 		return fail(err, errlen, e.Error())
 	}
+	writeEnded(b, ended)
 	return 0
+}
+
+// lc_step64 is lc_step with 64-bit actions (NumPy's default integers),
+// range-checked here, so that the caller converts nothing.
+//
+//export lc_step64
+func lc_step64(h C.uintptr_t, actions *C.int64_t, ended *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
+	defer guard(err, errlen, &rc)
+	b, unlock, ok := batch(h)
+	if !ok {
+		return fail(err, errlen, "lc_step64: not a batch (closed?)")
+	}
+	defer unlock()
+	if actions == nil {
+		return fail(err, errlen, "lc_step64: no actions")
+	}
+	if e := b.StepInt64(slice[int64](unsafe.Pointer(actions), b.Config().N)); e != nil {
+		return fail(err, errlen, e.Error())
+	}
+	writeEnded(b, ended)
+	return 0
+}
+
+// writeEnded sets *ended, when given, to the number of worlds whose
+// episode ended on this step: a host checks one number, not N flags.
+func writeEnded(b *vec.Batch, ended *C.int32_t) {
+	if ended != nil {
+		*ended = C.int32_t(b.Ended())
+	}
 }
 
 //export lc_hashes

@@ -45,12 +45,13 @@ def _load():
     lib.lc_info.argtypes = [h, i32p] + err
     lib.lc_set_buffers.argtypes = [h, u8p, u8p, u8p, u8p, f32p, u8p, u8p, f32p, i32p, u64p, u8p] + err
     lib.lc_reset.argtypes = [h, u64p] + err
-    lib.lc_step.argtypes = [h, i32p] + err
+    lib.lc_step.argtypes = [h, ctypes.c_void_p, ctypes.c_void_p] + err
+    lib.lc_step64.argtypes = [h, ctypes.c_void_p, ctypes.c_void_p] + err
     lib.lc_hashes.argtypes = [h, u64p] + err
     lib.lc_clone.argtypes = [h, ctypes.POINTER(h)] + err
     lib.lc_restore.argtypes = [h, h] + err
     lib.lc_close.argtypes = [h]
-    for f in ("lc_new", "lc_info", "lc_set_buffers", "lc_reset", "lc_step", "lc_hashes", "lc_clone", "lc_restore"):
+    for f in ("lc_new", "lc_info", "lc_set_buffers", "lc_reset", "lc_step", "lc_step64", "lc_hashes", "lc_clone", "lc_restore"):
         getattr(lib, f).restype = ctypes.c_int
     lib.lc_close.restype = None
     return lib
@@ -138,7 +139,9 @@ class VecEnv:
         self._ep_length = np.zeros(n, dtype=np.int32)
         self._achievements = np.zeros(n, dtype=np.uint64)
         self._success = np.zeros(n, dtype=np.uint8)
-        self._actions = np.zeros(n, dtype=np.int32)
+        self._actions64 = np.zeros(n, dtype=np.int64)
+        self._ended = np.zeros(1, dtype=np.int32)
+        self._shape = (n,)
         self._done = np.zeros(n, dtype=bool)
         self._bind()
         self.single_observation_space = {k: {"shape": shapes[k], "dtype": "uint8", "low": 0, "high": 255} for k in obs}
@@ -151,7 +154,10 @@ class VecEnv:
         # and the actions' pointer, made once.
         self._term_bool, self._trunc_bool = self.terminated.view(bool), self.truncated.view(bool)
         self._success_bool, self._no_infos = self._success.view(bool), {}
-        self._actions_ptr = _ptr(self._actions, ctypes.c_int32)
+        # The step's calls with plain addresses (c_void_p): the cheapest
+        # arguments ctypes converts.
+        self._actions64_ptr, self._ended_ptr = self._actions64.ctypes.data, self._ended.ctypes.data
+        self._step32, self._step64, self._errlen = self._lib.lc_step, self._lib.lc_step64, len(self._call.buf)
         o = self._obs.get
         self._call(self._lib.lc_set_buffers, self._h,
                    _ptr(o("symbolic"), ctypes.c_uint8), _ptr(o("inventory"), ctypes.c_uint8),
@@ -184,29 +190,36 @@ class VecEnv:
         """Play one action per world. Returns (observations, rewards,
         terminated, truncated, infos); the arrays are this object's own,
         overwritten by the next call (copy what you keep)."""
-        self._check()
-        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
-        if a.shape != (self.num_envs,):
+        if self._h is None:
+            raise LongcraftError("the environment is closed")
+        a = actions if type(actions) is np.ndarray else np.asarray(actions)
+        if a.shape != self._shape:
             raise ValueError("actions: shape %s, want (%d,)" % (a.shape, self.num_envs))
-        if a.dtype.kind not in "iu":
-            raise TypeError("actions: dtype %s, want integers" % a.dtype)
-        if a.dtype.itemsize > 4 or a.dtype.kind == "u" and a.dtype.itemsize == 4:
-            # A value past int32 would wrap in the copy below: check first.
-            if a.size and (a.min() < 0 or a.max() >= self.num_actions):
+        dt = a.dtype
+        # int64 (NumPy's default) and int32 go to the library as they are,
+        # which checks each action's range; other integers are widened.
+        if dt == np.int64 and a.flags.c_contiguous:
+            fn, ptr = self._step64, a.ctypes.data
+        elif dt == np.int32 and a.flags.c_contiguous:
+            fn, ptr = self._step32, a.ctypes.data
+        elif dt.kind not in "iu":
+            raise TypeError("actions: dtype %s, want integers" % dt)
+        else:
+            if dt == np.uint64 and a.size and a.max() >= self.num_actions:  # past int64 it would wrap
                 raise ValueError("actions: each in 0 to %d" % (self.num_actions - 1))
+            fn, ptr = self._step64, self._actions64_ptr
         with self._lock:
-            np.copyto(self._actions, a, casting="unsafe")
-            try:
-                self._call(self._lib.lc_step, self._h, self._actions_ptr)  # the library checks each action's range
-            except LongcraftError as e:
-                if "outside" in str(e):
-                    raise ValueError(str(e)) from None
-                raise
-        done = np.logical_or(self._term_bool, self._trunc_bool, out=self._done)
+            if ptr == self._actions64_ptr:
+                np.copyto(self._actions64, a, casting="unsafe")
+            if fn(self._h, ptr, self._ended_ptr, self._call.buf, self._errlen) != 0:
+                msg = self._call.buf.value.decode("utf-8", "replace")
+                raise (ValueError if "outside" in msg else LongcraftError)(msg)
+            ended = self._ended[0]
         infos = self._no_infos
-        if done.any():
+        if ended:
             # Gymnasium's vector infos: each array valid where its mask is
             # set (the worlds whose episode ended on this step).
+            done = np.logical_or(self._term_bool, self._trunc_bool, out=self._done)
             infos = {"episode_return": self._ep_return, "episode_length": self._ep_length,
                      "achievements": self._achievements, "success": self._success_bool, "_episode": done}
         return self._obs, self.rewards, self._term_bool, self._trunc_bool, infos
@@ -228,7 +241,7 @@ class VecEnv:
         c.__dict__.update({k: v for k, v in self.__dict__.items() if not isinstance(v, (np.ndarray, dict)) and k != "_lock"})
         c._call, c._h, c._lock = _Call(), h.value, threading.Lock()
         c._obs = {k: v.copy() for k, v in self._obs.items()}
-        for k in ("rewards", "terminated", "truncated", "_ep_return", "_ep_length", "_achievements", "_success", "_actions", "_done"):
+        for k in ("rewards", "terminated", "truncated", "_ep_return", "_ep_length", "_achievements", "_success", "_actions64", "_ended", "_done"):
             setattr(c, k, getattr(self, k).copy())
         for k in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
             setattr(c, k, getattr(self, k))

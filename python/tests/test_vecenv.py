@@ -147,6 +147,24 @@ class VecEnvTest(unittest.TestCase):
             np.testing.assert_array_equal(end, env.hashes())
             branch.close()
 
+    def test_action_dtypes_agree(self):
+        # int64 and int32 arrays go to the library as they are, the others
+        # (and views that are not contiguous) through a widening copy: all
+        # play the same.
+        rng = np.random.default_rng(3)
+        acts = [rng.integers(0, 17, 4) for _ in range(30)]
+        forms = [lambda a: a.astype(np.int64), lambda a: a.astype(np.int32), lambda a: a.astype(np.uint8),
+                 lambda a: a.astype(np.uint64), lambda a: np.repeat(a.astype(np.int64), 2)[::2], lambda a: a.tolist()]
+        hashes = []
+        for form in forms:
+            with longcraft.VecEnv(4, size=16) as env:
+                env.reset(seed=9)
+                for a in acts:
+                    env.step(form(a))
+                hashes.append(env.hashes().tolist())
+        for h in hashes[1:]:
+            self.assertEqual(hashes[0], h)
+
     def test_bad_input_raises(self):
         with self.assertRaises(ValueError):
             longcraft.VecEnv(0)
@@ -168,6 +186,14 @@ class VecEnvTest(unittest.TestCase):
             env.reset(seed=[1, 2, 3])
         with self.assertRaises(ValueError):
             env.step(np.array([2**32, 0], dtype=np.int64))  # would wrap to 0
+        with self.assertRaises(ValueError):
+            env.step(np.array([0, -1], dtype=np.int64))
+        with self.assertRaises(ValueError):
+            env.step(np.array([2**64 - 1, 0], dtype=np.uint64))  # would wrap to -1
+        with self.assertRaises(ValueError):
+            env.step(np.array([0, 2**31], dtype=np.uint32))
+        with self.assertRaises(TypeError):
+            env.step(np.array([True, False]))
         with self.assertRaises(ValueError):
             longcraft.VecEnv(2**32 + 2)
         with self.assertRaises(ValueError):
