@@ -165,19 +165,9 @@ func lc_reset(h C.uintptr_t, seeds *C.uint64_t, err *C.char, errlen C.int) (rc C
 //export lc_step
 func lc_step(h C.uintptr_t, actions *C.int32_t, ended *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, unlock, ok := batch(h)
-	if !ok {
-		return fail(err, errlen, "lc_step: not a batch (closed?)")
-	}
-	defer unlock()
-	if actions == nil {
-		return fail(err, errlen, "lc_step: no actions")
-	}
-	if e := b.Step(slice[int32](unsafe.Pointer(actions), b.Config().N)); e != nil {
-		return fail(err, errlen, e.Error())
-	}
-	writeEnded(b, ended)
-	return 0
+	return step(h, "lc_step", actions == nil, ended, err, errlen, func(b *vec.Batch) error {
+		return b.Step(slice[int32](unsafe.Pointer(actions), b.Config().N))
+	})
 }
 
 // lc_step64 is lc_step with 64-bit actions (NumPy's default integers),
@@ -186,15 +176,23 @@ func lc_step(h C.uintptr_t, actions *C.int32_t, ended *C.int32_t, err *C.char, e
 //export lc_step64
 func lc_step64(h C.uintptr_t, actions *C.int64_t, ended *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
+	return step(h, "lc_step64", actions == nil, ended, err, errlen, func(b *vec.Batch) error {
+		return b.StepInt64(slice[int64](unsafe.Pointer(actions), b.Config().N))
+	})
+}
+
+// step is lc_step and lc_step64 around their call of the batch: the
+// handle, its lock, the missing actions, the error and the ended count.
+func step(h C.uintptr_t, name string, noActions bool, ended *C.int32_t, err *C.char, errlen C.int, play func(*vec.Batch) error) C.int {
 	b, unlock, ok := batch(h)
 	if !ok {
-		return fail(err, errlen, "lc_step64: not a batch (closed?)")
+		return fail(err, errlen, name+": not a batch (closed?)")
 	}
 	defer unlock()
-	if actions == nil {
-		return fail(err, errlen, "lc_step64: no actions")
+	if noActions {
+		return fail(err, errlen, name+": no actions")
 	}
-	if e := b.StepInt64(slice[int64](unsafe.Pointer(actions), b.Config().N)); e != nil {
+	if e := play(b); e != nil {
 		return fail(err, errlen, e.Error())
 	}
 	writeEnded(b, ended)
