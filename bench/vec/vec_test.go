@@ -416,3 +416,30 @@ func TestStepInt64AndEnded(t *testing.T) {
 	assert.ErrorContains(t, b.StepInt64(wide), "world 3: action -1 outside")
 	assert.Error(t, b.StepInt64(wide[:2]))
 }
+
+// BenchmarkStepInTurn steps a batch and its clone in turn (a host with a
+// training and an evaluation batch, or a planner's branch): with its
+// spin group, a batch's workers stop spinning when the other runs, so a
+// step costs about what it does alone (BenchmarkStepAlone).
+func BenchmarkStepInTurn(b *testing.B) { benchTurns(b, 2) }
+
+// BenchmarkStepAlone is BenchmarkStepInTurn's batch stepped alone.
+func BenchmarkStepAlone(b *testing.B) { benchTurns(b, 1) }
+
+func benchTurns(b *testing.B, n int) {
+	first, err := New(Config{N: 64, Size: 16, Budget: 1000}, nil)
+	require.NoError(b, err)
+	require.NoError(b, first.Reset(nil))
+	batches := []*Batch{first}
+	for len(batches) < n {
+		batches = append(batches, first.Clone())
+	}
+	acts := make([]int32, 64)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		_ = batches[i%n].Step(acts)
+	}
+	for _, c := range batches {
+		c.Close()
+	}
+}

@@ -30,6 +30,10 @@ import (
 
 func main() {}
 
+// spin is the one spin group of every batch the process makes: the
+// library serves one host, which steps its batches in turn (vec.SpinGroup).
+var spin vec.SpinGroup
+
 // fail writes msg into err and returns -1.
 func fail(err *C.char, errlen C.int, msg string) C.int {
 	if err != nil && errlen > 0 {
@@ -85,7 +89,7 @@ func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSiz
 	if ruleset != nil {
 		rs = C.GoString(ruleset)
 	}
-	cfg := vec.Config{N: int(n), Ruleset: rs, Size: int(size), Budget: int(budget), Threads: int(threads), ImageSize: int(imageSize)}
+	cfg := vec.Config{N: int(n), Ruleset: rs, Size: int(size), Budget: int(budget), Threads: int(threads), ImageSize: int(imageSize), Spin: &spin}
 	if suiteName != nil && C.GoString(suiteName) != "" {
 		tasks, e := vec.SuiteTasks(C.GoString(suiteName), rs, int(size), allowEval != 0)
 		if e != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,6 +37,8 @@ WebAssembly figures, Node.js (--wasm=false skips them). The Python figures
 rate over the Go batch's) need a python3 with NumPy, cgo and gcc:
 --python auto finds /usr/bin/python3 or python3 on PATH with NumPy and
 skips the figures, saying so, when there is none; --python none skips them.
+Python's rate over the Go batch's pairs the i-th run of each, which run
+minutes apart: on a noisy machine, alternate them by hand (docs/python.md).
 
 --json writes the report; --baseline compares with a saved one (regressions:
 worse by more than --threshold with the ranges apart). --crafter-steps and
@@ -144,8 +147,12 @@ func findPython(flag string, log io.Writer) (string, error) {
 		fmt.Fprintln(log, "no python3 with NumPy (apt-get install python3-numpy): the Python figures are skipped")
 		return "", nil
 	}
-	if !hasNumPy(flag) {
+	py, err := exec.LookPath(flag) // a name on PATH, or a path
+	if err == nil {
+		py, err = filepath.Abs(py) // it runs in the checkout, not here
+	}
+	if err != nil || !hasNumPy(py) {
 		return "", fmt.Errorf("--python %s: cannot import numpy with it (apt-get install python3-numpy), or pass --python none", flag)
 	}
-	return flag, nil
+	return py, nil
 }

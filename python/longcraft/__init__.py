@@ -209,6 +209,8 @@ class VecEnv:
                 raise ValueError("actions: each in 0 to %d" % (self.num_actions - 1))
             fn, ptr = self._step64, self._actions64_ptr
         with self._lock:
+            if self._h is None:  # closed by another thread meanwhile
+                raise LongcraftError("the environment is closed")
             if ptr == self._actions64_ptr:
                 np.copyto(self._actions64, a, casting="unsafe")
             if fn(self._h, ptr, self._ended_ptr, self._call.buf, self._errlen) != 0:
@@ -255,9 +257,10 @@ class VecEnv:
         self._call(self._lib.lc_restore, self._h, other._h)
 
     def close(self):
-        if self._h is not None:
-            self._lib.lc_close(self._h)
-            self._h = None
+        with self._lock:  # not while another thread's call runs
+            if self._h is not None:
+                self._lib.lc_close(self._h)
+                self._h = None
 
     def __del__(self):
         try:
@@ -277,17 +280,30 @@ class VecEnv:
         self.close()
 
 
+_gym_classes = {}
+
+
 def _make_vec(num_envs=1, **kwargs):
-    """Gymnasium's vector entry point: a VecEnv whose metadata and spaces
-    are Gymnasium's own types, since Gymnasium is installed if this runs."""
-    env = VecEnv(num_envs, **kwargs)
+    """Gymnasium's vector entry point: a VecEnv that is also a
+    gymnasium.vector.VectorEnv (Gymnasium's vector wrappers assert that),
+    with Gymnasium's own spaces and, from Gymnasium 1.1 on, its
+    AutoresetMode in the metadata."""
     try:
         import gymnasium
         from gymnasium import spaces
         from gymnasium.vector.utils import batch_space
     except ImportError:
-        return env
-    env.metadata = dict(VecEnv.metadata, autoreset_mode=gymnasium.vector.AutoresetMode.NEXT_STEP)
+        return VecEnv(num_envs, **kwargs)
+    base = getattr(gymnasium.vector, "VectorEnv", None)
+    cls = VecEnv
+    if base is not None:
+        cls = _gym_classes.get(base)
+        if cls is None:  # made once per Gymnasium: VecEnv's methods first
+            cls = _gym_classes[base] = type("VecEnv", (VecEnv, base), {"__module__": __name__})
+    env = cls(num_envs, **kwargs)
+    mode = getattr(gymnasium.vector, "AutoresetMode", None)  # Gymnasium 1.1 and later
+    if mode is not None:
+        env.metadata = dict(VecEnv.metadata, autoreset_mode=mode.NEXT_STEP)
     env.single_action_space = spaces.Discrete(env.num_actions)
     env.single_observation_space = spaces.Dict(
         {k: spaces.Box(0, 255, shape=v["shape"], dtype=np.uint8) for k, v in env.single_observation_space.items()})

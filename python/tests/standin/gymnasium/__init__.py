@@ -1,10 +1,13 @@
 """A stand-in for Gymnasium 1.x, for testing Longcraft's registration on a
 machine without Gymnasium. It keeps only what Longcraft's entry point
-touches, written from Gymnasium's documented behaviour: register() keeps a
-spec; make_vec() with a vector entry point loads "module:function", calls
-it with num_envs and the keyword arguments, sets env.unwrapped.spec, and
-(as Gymnasium warns) wants metadata["autoreset_mode"] to be an
-AutoresetMode. It is not Gymnasium: a real install may differ."""
+touches, written from Gymnasium 1.x's source: register() keeps a spec;
+make_vec() with a vector entry point loads "module:function", calls it
+with num_envs and the keyword arguments, sets env.unwrapped.spec, and
+warns unless metadata["autoreset_mode"] is an AutoresetMode (here the
+warning is an error, so that the test sees it); vector.VectorWrapper
+asserts that it wraps a vector.VectorEnv. STANDIN_GYMNASIUM=1.0 leaves
+out AutoresetMode, which Gymnasium 1.0 did not have. It is not Gymnasium:
+a real install may differ."""
 
 import importlib
 
@@ -27,6 +30,7 @@ def make_vec(id, num_envs=1, **kwargs):
     module, name = spec.vector_entry_point.split(":")
     env = getattr(importlib.import_module(module), name)(num_envs=num_envs, **dict(spec.kwargs, **kwargs))
     env.unwrapped.spec = EnvSpec(id, spec.vector_entry_point, dict(kwargs, num_envs=num_envs))
-    if not isinstance(env.metadata.get("autoreset_mode"), vector.AutoresetMode):
+    mode = getattr(vector, "AutoresetMode", None)
+    if mode is not None and not isinstance(env.metadata.get("autoreset_mode"), mode):
         raise TypeError("metadata['autoreset_mode'] is not an AutoresetMode")
     return env
