@@ -48,19 +48,12 @@ type Config struct {
 	// goal, budget, feedback and observability (SuiteTasks picks a
 	// suite's). They must all be of the batch's ruleset and size.
 	Tasks []*task.Task
-	// Spin is the group of batches the host steps in turn (see
-	// SpinGroup); nil gives the batch a group of its own, which its clones
-	// share.
-	Spin *SpinGroup
+	// Pool, when given, is the goroutine pool the batch steps on, shared
+	// with the host's other batches (see Pool); Threads must then be 0 or
+	// the pool's. Without one the batch starts its own, which its clones
+	// share and the last of them to close stops.
+	Pool *Pool
 }
-
-// SpinGroup is batches that one host steps in turn: a batch's waiting
-// workers spin only while it is the group's last batch to run. A spinning
-// goroutine holds a P, so a batch still spinning after its step kept the
-// next batch's workers from starting until it parked: a host stepping a
-// batch and its clone, or a training and an evaluation batch, in turn,
-// paid about 200 µs a step. The zero value is ready.
-type SpinGroup struct{ last atomic.Pointer[Batch] }
 
 // Buffers are the caller's arrays the batch writes into, row-major by
 // world; nil ones are not written. Lengths: Symbolic N·81 (the 9×9 view),
@@ -106,37 +99,10 @@ type Batch struct {
 	views   []*render.AgentView // one renderer per thread (RGB)
 	atlas   *render.Atlas
 
-	// The pool: one goroutine per thread past the first, started by New
-	// and stopped by Close. Between operations a worker spins a little on
-	// the generation counter before it parks (a host calling step after
-	// step, as a learner does, then never waits for a wake-up), and so does
-	// the caller waiting for the workers: see run and wait.
-	op         int
-	actions    []int32
-	gen        atomic.Uint64 // advanced by each operation (and Close)
-	pending    atomic.Int64  // workers yet to finish the current operation
-	parked     []atomic.Bool // worker k is parked on wake[k]
-	wake       []chan struct{}
-	mainParked atomic.Bool // run is parked on finished
-	finished   chan struct{}
-	closed     atomic.Bool
-	panicked   atomic.Pointer[panicValue] // a worker's panic, raised again by run
-	spin       int                        // polls before parking: spinPolls, or 0 with more threads than GOMAXPROCS
+	pool    *Pool
+	actions []int32 // the current step's, read by the pool's workers
+	closed  atomic.Bool
 }
-
-// spinPolls is how many times a waiting goroutine polls its atomic before
-// it parks: about 110–130 µs on the 2-core AMD EPYC VM, longer than a host
-// takes between two calls (Python's step wrapper, 10–40 µs), so that a
-// host stepping call after call never waits for a futex wake-up, and
-// short enough not to keep a core from a host that thinks between calls.
-// It polls with plain loads and never calls runtime.Gosched: each Gosched
-// ran the scheduler, which woke idle threads that took CPU time from the
-// host's own thread. From Python, 64 worlds stepped at 0.45–0.51 M
-// env-steps/s with a Gosched per poll, 0.47–0.51 M with one every 1,024
-// polls, and 0.59–0.68 M with none (512 worlds: 0.68–0.74, 0.66–0.71 and
-// 0.86–0.97 M). A pool with more threads than GOMAXPROCS does not spin
-// at all (New), since a spinning goroutine would hold a P another needs.
-const spinPolls = 100_000
 
 // The operations the pool runs on every world.
 const (
@@ -152,9 +118,6 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	}
 	if cfg.Ruleset == "" {
 		cfg.Ruleset = "classic"
-	}
-	if cfg.Spin == nil {
-		cfg.Spin = new(SpinGroup)
 	}
 	r, err := sim.RulesByName(cfg.Ruleset)
 	if err != nil {
@@ -190,7 +153,13 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	threads = min(threads, cfg.N)
+	threads = min(threads, cfg.N) // a batch's own pool needs no idle threads
+	if cfg.Pool != nil {
+		if cfg.Threads != 0 && cfg.Threads != cfg.Pool.threads {
+			return nil, fmt.Errorf("vec: %d threads on a pool of %d", cfg.Threads, cfg.Pool.threads)
+		}
+		threads = cfg.Pool.threads // spans past N are empty
+	}
 	tpl, err := sim.New(sim.Config{Width: cfg.Size, Height: cfg.Size, Rules: r})
 	if err != nil {
 		return nil, fmt.Errorf("vec: %w", err)
@@ -218,7 +187,15 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 		}
 		b.eps[i] = &episode.Episode{}
 	}
-	b.start()
+	if b.pool = cfg.Pool; b.pool == nil {
+		if b.pool, err = NewPool(threads); err != nil {
+			return nil, err
+		}
+		b.pool.owned = true
+	}
+	if err := b.pool.attach(); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
@@ -228,77 +205,13 @@ func (b *Batch) span(k int) (lo, hi int) {
 	return k * b.cfg.N / b.threads, (k + 1) * b.cfg.N / b.threads
 }
 
-// start starts the pool's goroutines.
-func (b *Batch) start() {
-	b.spin = spinPolls
-	if b.threads > runtime.GOMAXPROCS(0) {
-		b.spin = 0
-	}
-	b.wake, b.parked, b.finished = make([]chan struct{}, b.threads), make([]atomic.Bool, b.threads), make(chan struct{}, 1)
-	for k := 1; k < b.threads; k++ {
-		b.wake[k] = make(chan struct{}, 1)
-		go b.worker(k)
-	}
-}
-
-// worker runs thread k's share of every operation until Close.
-func (b *Batch) worker(k int) {
-	var seen uint64
-	for {
-		seen = b.await(k, seen)
-		if b.closed.Load() {
-			return
-		}
-		b.runSpan(k)
-		if b.pending.Add(-1) == 0 && b.mainParked.CompareAndSwap(true, false) {
-			b.finished <- struct{}{}
-		}
-	}
-}
-
-// await returns the next generation after seen: it spins, then parks on
-// wake[k]. A wake token is sent only by whoever clears parked[k], and
-// each clearing is matched by exactly one receive here, so none is left
-// over.
-func (b *Batch) await(k int, seen uint64) uint64 {
-	for polls := 0; ; polls++ {
-		if g := b.gen.Load(); g != seen {
-			return g
-		}
-		if polls < b.spin {
-			if polls&63 == 63 && b.cfg.Spin.last.Load() != b {
-				polls = b.spin // another batch of the group runs: give up the P
-			}
-			continue
-		}
-		b.parked[k].Store(true)
-		if g := b.gen.Load(); g != seen { // the operation came as we parked
-			if !b.parked[k].CompareAndSwap(true, false) {
-				<-b.wake[k] // run cleared the flag: take its token
-			}
-			return g
-		}
-		<-b.wake[k]
-		polls = 0
-	}
-}
-
-// Close stops the pool's goroutines; the batch is not used after.
+// Close releases the batch's hold on its pool (the pool stops when no
+// batch holds it, if the batch made it); the batch is not used after.
 func (b *Batch) Close() {
 	if b.closed.Swap(true) {
 		return
 	}
-	b.gen.Add(1)
-	b.signal()
-}
-
-// signal wakes the parked workers.
-func (b *Batch) signal() {
-	for k := 1; k < b.threads; k++ {
-		if b.parked[k].CompareAndSwap(true, false) {
-			b.wake[k] <- struct{}{}
-		}
-	}
+	b.pool.detach()
 }
 
 // Items is the number of inventory entries per world.
@@ -433,59 +346,27 @@ func (b *Batch) Ended() int {
 	return n
 }
 
-// run runs op on every world: thread 0 on this goroutine, the others on
-// the pool's; nothing allocates.
+// run runs op on every world of the batch, across its pool.
 func (b *Batch) run(op int) {
 	if b.closed.Load() {
 		panic("vec: batch used after Close")
 	}
-	b.op = op
-	b.cfg.Spin.last.Store(b)
-	b.pending.Store(int64(b.threads - 1))
-	b.gen.Add(1) // publishes op and actions to the workers
-	b.signal()
-	b.runSpan(0)
-	b.wait()
-	if p := b.panicked.Swap(nil); p != nil {
-		panic(p.v)
-	}
-}
-
-// panicValue carries a pool goroutine's panic to the caller.
-type panicValue struct{ v any }
-
-// wait returns once every worker has finished the current operation:
-// it spins, then parks on finished, which the last worker signals.
-func (b *Batch) wait() {
-	for polls := 0; b.pending.Load() != 0; polls++ {
-		if polls < b.spin {
-			continue
-		}
-		b.mainParked.Store(true)
-		if b.pending.Load() == 0 {
-			if !b.mainParked.CompareAndSwap(true, false) {
-				<-b.finished // the last worker cleared the flag: take its token
-			}
-			return
-		}
-		<-b.finished
-		return
-	}
+	b.pool.run(b, op)
 }
 
 // runSpan runs the current operation on thread k's worlds. A panic there
 // (a bug) is kept and raised again by run on the caller's goroutine,
 // where a host can recover it: on a pool goroutine it would end the
 // process.
-func (b *Batch) runSpan(k int) {
+func (b *Batch) runSpan(k, op int) {
 	defer func() {
 		if p := recover(); p != nil {
-			b.panicked.CompareAndSwap(nil, &panicValue{p})
+			b.pool.panicked.CompareAndSwap(nil, &panicValue{p})
 		}
 	}()
 	lo, hi := b.span(k)
 	for i := lo; i < hi; i++ {
-		switch b.op {
+		switch op {
 		case opReset:
 			b.begin(i)
 			b.clearStep(i)
@@ -627,7 +508,10 @@ func (b *Batch) Clone() *Batch {
 			c.eps[i].CopyFrom(b.eps[i])
 		}
 	}
-	c.start()
+	c.pool = b.pool
+	if err := c.pool.attach(); err != nil {
+		panic(err) // b is open, so its pool is too
+	}
 	return c
 }
 

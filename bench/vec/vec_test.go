@@ -7,7 +7,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -418,9 +420,9 @@ func TestStepInt64AndEnded(t *testing.T) {
 }
 
 // BenchmarkStepInTurn steps a batch and its clone in turn (a host with a
-// training and an evaluation batch, or a planner's branch): with its
-// spin group, a batch's workers stop spinning when the other runs, so a
-// step costs about what it does alone (BenchmarkStepAlone).
+// training and an evaluation batch, or a planner's branch): they share
+// one pool, whose workers stay spinning from one batch's step to the
+// other's, so a step costs about what it does alone (BenchmarkStepAlone).
 func BenchmarkStepInTurn(b *testing.B) { benchTurns(b, 2) }
 
 // BenchmarkStepAlone is BenchmarkStepInTurn's batch stepped alone.
@@ -442,4 +444,78 @@ func benchTurns(b *testing.B, n int) {
 	for _, c := range batches {
 		c.Close()
 	}
+}
+
+// TestSharedPool: batches on one pool play as they do on pools of their
+// own, stepped in turn or from two goroutines at once (the pool takes
+// their operations one at a time), a clone shares its source's pool, and
+// the goroutines stop once the pool and its batches are closed.
+func TestSharedPool(t *testing.T) {
+	before := runtime.NumGoroutine()
+	pool, err := NewPool(2)
+	require.NoError(t, err)
+	cfg := Config{N: 5, Size: 16, Budget: 9}
+	alone := func(seed uint64) []uint64 {
+		b, err := New(cfg, nil)
+		require.NoError(t, err)
+		defer b.Close()
+		require.NoError(t, b.Reset([]uint64{seed, seed + 1, seed + 2, seed + 3, seed + 4}))
+		for s := 0; s < 30; s++ {
+			require.NoError(t, b.Step(actionsAt(s, cfg.N, b.Actions())))
+		}
+		h := make([]uint64, cfg.N)
+		require.NoError(t, b.Hashes(h))
+		return h
+	}
+	want := [][]uint64{alone(10), alone(20)}
+	shared := cfg
+	shared.Pool = pool
+	var batches []*Batch
+	for _, seed := range []uint64{10, 20} {
+		b, err := New(shared, nil)
+		require.NoError(t, err)
+		require.NoError(t, b.Reset([]uint64{seed, seed + 1, seed + 2, seed + 3, seed + 4}))
+		batches = append(batches, b)
+	}
+	for s := 0; s < 15; s++ { // in turn
+		for _, b := range batches {
+			require.NoError(t, b.Step(actionsAt(s, cfg.N, b.Actions())))
+		}
+	}
+	clone := batches[0].Clone() // on the same pool
+	var wg sync.WaitGroup
+	for _, b := range batches { // at once
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := 15; s < 30; s++ {
+				assert.NoError(t, b.Step(actionsAt(s, cfg.N, b.Actions())))
+			}
+		}()
+	}
+	wg.Wait()
+	for k, b := range batches {
+		h := make([]uint64, cfg.N)
+		require.NoError(t, b.Hashes(h))
+		assert.Equal(t, want[k], h, "batch %d", k)
+	}
+	require.NoError(t, clone.Step(actionsAt(15, cfg.N, clone.Actions())))
+	_, err = New(Config{N: 5, Size: 16, Threads: 3, Pool: pool}, nil)
+	assert.ErrorContains(t, err, "3 threads on a pool of 2")
+	_, err = NewPool(-1)
+	assert.Error(t, err)
+
+	pool.Close() // batches still open keep it running
+	require.NoError(t, clone.Step(actionsAt(16, cfg.N, clone.Actions())))
+	clone.Close()
+	for _, b := range batches {
+		b.Close()
+	}
+	_, err = New(shared, nil)
+	assert.ErrorContains(t, err, "pool closed")
+	deadline := time.Now().Add(5 * time.Second) // polled here: Eventually runs its own goroutine
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "the pools' goroutines stop")
 }

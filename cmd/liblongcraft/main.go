@@ -30,9 +30,33 @@ import (
 
 func main() {}
 
-// spin is the one spin group of every batch the process makes: the
-// library serves one host, which steps its batches in turn (vec.SpinGroup).
-var spin vec.SpinGroup
+// pools are the goroutine pools of the process's batches, one per thread
+// count: the library serves one host, whose batches (an env, its clones,
+// an evaluation env) share their workers, so that stepping them in turn
+// keeps one set spinning (vec.Pool). They last as long as the process;
+// idle, their workers park.
+var pools struct {
+	mu sync.Mutex
+	by map[int]*vec.Pool
+}
+
+// poolOf returns the process's pool of threads goroutines (0: every core).
+func poolOf(threads int) (*vec.Pool, error) {
+	pools.mu.Lock()
+	defer pools.mu.Unlock()
+	if p := pools.by[threads]; p != nil {
+		return p, nil
+	}
+	p, err := vec.NewPool(threads)
+	if err != nil {
+		return nil, err
+	}
+	if pools.by == nil {
+		pools.by = map[int]*vec.Pool{}
+	}
+	pools.by[threads] = p
+	return p, nil
+}
 
 // fail writes msg into err and returns -1.
 func fail(err *C.char, errlen C.int, msg string) C.int {
@@ -89,7 +113,7 @@ func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSiz
 	if ruleset != nil {
 		rs = C.GoString(ruleset)
 	}
-	cfg := vec.Config{N: int(n), Ruleset: rs, Size: int(size), Budget: int(budget), Threads: int(threads), ImageSize: int(imageSize), Spin: &spin}
+	cfg := vec.Config{N: int(n), Ruleset: rs, Size: int(size), Budget: int(budget), Threads: int(threads), ImageSize: int(imageSize)}
 	if suiteName != nil && C.GoString(suiteName) != "" {
 		tasks, e := vec.SuiteTasks(C.GoString(suiteName), rs, int(size), allowEval != 0)
 		if e != nil {
@@ -97,6 +121,11 @@ func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSiz
 		}
 		cfg.Tasks = tasks
 	}
+	pool, e := poolOf(int(threads))
+	if e != nil {
+		return fail(err, errlen, e.Error())
+	}
+	cfg.Pool, cfg.Threads = pool, 0
 	b, e := vec.New(cfg, atlas)
 	if e != nil {
 		return fail(err, errlen, e.Error())
