@@ -370,5 +370,12 @@ func (r *Rules) compile() error {
 	if r.Creature.ChunkSize <= 0 || r.Creature.BalanceEvery <= 0 {
 		return fmt.Errorf("rules %s: chunk size and balance period must be positive", r.Name)
 	}
+	for i, b := range r.Creature.Balance {
+		// Balancing the player, or objects of no kind (which no removal
+		// records, so compaction would not drop them), means nothing.
+		if b.Kind == ObjNone || b.Kind == ObjPlayer {
+			return fmt.Errorf("rules %s: balance rule %d balances %s objects; it must balance a creature", r.Name, i, b.Kind)
+		}
+	}
 	return nil
 }
