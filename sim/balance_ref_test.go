@@ -62,31 +62,16 @@ func (w *World) compactPlain() {
 // stepRef is Step with the plain balance and compaction.
 func (w *World) stepRef(a Action) Outcome {
 	out := Outcome{Action: a}
-	if w.Done() {
-		out.Done = true
+	if !w.beginStep(&out) {
 		return out
 	}
-	w.s.Step++
 	w.updatePlayer(a, &out)
 	w.updateCreatures()
 	if w.s.Step%w.rules.Creature.BalanceEvery == 0 {
 		w.balancePlain()
 	}
 	w.compactPlain()
-	health := w.s.Inventory[ItemHealth]
-	out.HealthDelta = health - w.s.RewardHealth
-	if out.HealthDelta < 0 {
-		out.Events |= EventHurt
-	}
-	w.s.RewardHealth = health
-	if health <= 0 {
-		w.s.Dead = true
-		out.Events |= EventDied
-	}
-	if n := w.rules.Vitals.EpisodeLength; n > 0 && w.s.Step >= n {
-		out.Events |= EventTimeUp
-	}
-	out.Done = w.Done()
+	w.endStep(&out)
 	return out
 }
 

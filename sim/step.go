@@ -26,18 +26,32 @@ func (w *World) Reset(seed uint64) {
 // An action outside the ruleset's table counts as noop.
 func (w *World) Step(a Action) Outcome {
 	out := Outcome{Action: a}
-	if w.Done() {
-		out.Done = true
+	if !w.beginStep(&out) {
 		return out
 	}
-	w.s.Step++
 	w.updatePlayer(a, &out)
 	w.updateCreatures()
 	if w.s.Step%w.rules.Creature.BalanceEvery == 0 {
 		w.balance()
 	}
 	w.compact()
+	w.endStep(&out)
+	return out
+}
 
+// beginStep counts the step, or reports false (and out.Done) once the
+// episode is done.
+func (w *World) beginStep(out *Outcome) bool {
+	if w.Done() {
+		out.Done = true
+		return false
+	}
+	w.s.Step++
+	return true
+}
+
+// endStep settles the step's reward, death and time limit.
+func (w *World) endStep(out *Outcome) {
 	health := w.s.Inventory[ItemHealth]
 	out.HealthDelta = health - w.s.RewardHealth
 	if out.HealthDelta < 0 {
@@ -52,7 +66,6 @@ func (w *World) Step(a Action) Outcome {
 		out.Events |= EventTimeUp
 	}
 	out.Done = w.Done()
-	return out
 }
 
 // unlock records an achievement, noting it in out when it is new.

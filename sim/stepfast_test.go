@@ -143,19 +143,7 @@ func TestBalanceOnePassSameWorlds(t *testing.T) {
 // bounds, whatever changed the chunk (creatures moving, spawning and
 // dying, tiles mined and placed, scenes loaded, worlds copied).
 func TestDueChunksKept(t *testing.T) {
-	check := func(w *World, where string) {
-		for c := range w.chunks {
-			if w.dueFresh&(1<<c) == 0 {
-				continue
-			}
-			ch := &w.chunks[c]
-			for r := range w.rules.Creature.Balance {
-				l := w.dueLimits[r]
-				want := dueBit(int(ch.space[r]), int(ch.pop[r]), l[0], l[1], l[2]) & b2u(ch.held)
-				require.Equal(t, want, w.due[r]>>c&1, "%s: chunk %d, rule %d", where, c, r)
-			}
-		}
-	}
+	check := func(w *World, where string) { checkDue(t, w, where) }
 	for _, rules := range []func() *Rules{Classic, Extended} {
 		w, err := New(Config{Rules: rules()})
 		require.NoError(t, err)
