@@ -249,6 +249,41 @@ class VecEnvTest(unittest.TestCase):
             self.assertEqual(errors, [])
             self.assertEqual(len(env.hashes()), 16)
 
+    def test_envs_sharing_a_pool(self):
+        # Every env of a thread count shares one pool of workers: envs (and
+        # clones) stepped from several Python threads at once play as each
+        # does alone.
+        import threading
+        rng = np.random.default_rng(5)
+        acts = [rng.integers(0, 17, 6) for _ in range(60)]
+
+        def play(env):
+            env.reset(seed=3)
+            for a in acts:
+                env.step(a)
+            return env.hashes().tolist()
+        with longcraft.VecEnv(6, size=16, budget=25) as env:
+            want = play(env)
+        envs = [longcraft.VecEnv(6, size=16, budget=25) for _ in range(3)]
+        envs.append(envs[0].clone())
+        got, errors = [None] * len(envs), []
+
+        def run(k):
+            try:
+                got[k] = play(envs[k])
+            except Exception as e:  # noqa: BLE001
+                errors.append(e)
+        ts = [threading.Thread(target=run, args=(k,)) for k in range(len(envs))]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        for e in envs:
+            e.close()
+        self.assertEqual(errors, [])
+        for g in got:
+            self.assertEqual(want, g)
+
     def test_review_findings(self):
         # A batch restored before its first reset steps (it took the
         # interpreter down); reset() without a seed gives new worlds; eval
