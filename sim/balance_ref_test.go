@@ -75,6 +75,11 @@ func (w *World) stepRef(a Action) Outcome {
 	return out
 }
 
+// BenchmarkStepReference is BenchmarkStep with the plain balance and
+// compaction: what balance's masks, kept bits and compaction from the
+// first tombstone must beat.
+func BenchmarkStepReference(b *testing.B) { benchSteps(b, (*World).stepRef) }
+
 func reviewRules(base func() *Rules, edit func(*Rules)) *Rules {
 	r := base().Clone()
 	r.Creature.ZombieDamage, r.Creature.ZombieSleepHit, r.Creature.ArrowDamage = 0, 0, 0

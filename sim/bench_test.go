@@ -27,7 +27,11 @@ func newBenchWorld(b *testing.B) *World {
 // restarts from one of 64 freshly reset worlds prepared before the timer
 // (a CopyFrom, about 0.1 µs), so the figure is Step's alone. Reset's cost
 // is BenchmarkReset's; BenchmarkStepWithReset pays both.
-func BenchmarkStep(b *testing.B) {
+func BenchmarkStep(b *testing.B) { benchSteps(b, (*World).Step) }
+
+// benchSteps is BenchmarkStep with the given step function (the plain
+// reference of BenchmarkStepReference too).
+func benchSteps(b *testing.B, step func(*World, Action) Outcome) {
 	w := newBenchWorld(b)
 	starts := make([]*World, 64)
 	for i := range starts {
@@ -39,7 +43,7 @@ func BenchmarkStep(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if out := w.Step(acts[i&(1<<16-1)]); out.Done {
+		if out := step(w, acts[i&(1<<16-1)]); out.Done {
 			episodes++
 			w.CopyFrom(starts[episodes%len(starts)])
 		}

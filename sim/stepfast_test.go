@@ -264,3 +264,23 @@ func TestEveryVitalIsClamped(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNearbyMaterials: the 3×3 square read as three rows against the
+// tile-by-tile reference, at every position of a world.
+func BenchmarkNearbyMaterials(b *testing.B) {
+	w := newBenchWorld(b)
+	for _, c := range []struct {
+		name string
+		f    func(*World) MaterialSet
+	}{{"plain", (*World).nearbyMaterialsPlain}, {"rows", (*World).nearbyMaterials}} {
+		b.Run(c.name, func(b *testing.B) {
+			var sink MaterialSet
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				w.objects[0].X, w.objects[0].Y = int16(i&63), int16(i>>6&63)
+				sink |= c.f(w)
+			}
+			_ = sink
+		})
+	}
+}

@@ -87,7 +87,7 @@ type Batch struct {
 	seeds  []uint64 // each world's seed stream, set by Reset
 	count  []uint64 // episodes begun per world
 	reset  []bool   // NEXT_STEP: the episode ended on the last step; the next step resets it
-	narrow []int32  // the actions of the step, as checked (Step, StepInt64)
+	narrow []int32  // the actions of the step, as checked (Step, StepInt64), which the workers read
 	buf    Buffers
 	// started: Reset has run (Step before it is an error).
 	started bool
@@ -99,9 +99,8 @@ type Batch struct {
 	views   []*render.AgentView // one renderer per thread (RGB)
 	atlas   *render.Atlas
 
-	pool    *Pool
-	actions []int32 // the current step's, read by the pool's workers
-	closed  atomic.Bool
+	pool   *Pool
+	closed atomic.Bool
 }
 
 // The operations the pool runs on every world.
@@ -328,9 +327,7 @@ func (b *Batch) stepChecked() error {
 	if !b.started {
 		return fmt.Errorf("vec: step before reset")
 	}
-	b.actions = b.narrow
-	b.run(opStep)
-	b.actions = nil
+	b.run(opStep) // the workers read b.narrow
 	return nil
 }
 
@@ -390,7 +387,7 @@ func (b *Batch) stepWorld(i int) {
 	}
 	e := b.eps[i]
 	before := e.RewardTenths()
-	e.Step(sim.Action(b.actions[i]))
+	e.Step(sim.Action(b.narrow[i]))
 	if len(b.buf.Reward) > 0 {
 		b.buf.Reward[i] = float32(e.RewardTenths()-before) / 10
 	}

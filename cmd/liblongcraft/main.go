@@ -19,6 +19,7 @@ package main
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"runtime/cgo"
 	"sync"
@@ -137,15 +138,26 @@ func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSiz
 //export lc_info
 func lc_info(h C.uintptr_t, out *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
+	return withBatch(h, "lc_info", err, errlen, func(b *vec.Batch) error {
+		c := b.Config()
+		info := unsafe.Slice((*int32)(unsafe.Pointer(out)), 7)
+		info[0], info[1], info[2], info[3] = int32(c.N), int32(b.Items()), int32(b.Actions()), int32(c.Size)
+		info[4], info[5], info[6] = int32(c.ImageSize), int32(b.Threads()), int32(c.Budget)
+		return nil
+	})
+}
+
+// withBatch runs do on h's batch, locked, and turns what goes wrong into
+// the error return: every call on a batch goes through it.
+func withBatch(h C.uintptr_t, name string, err *C.char, errlen C.int, do func(*vec.Batch) error) C.int {
 	b, unlock, ok := batch(h)
 	if !ok {
-		return fail(err, errlen, "lc_info: not a batch (closed?)")
+		return fail(err, errlen, name+": not a batch (closed?)")
 	}
 	defer unlock()
-	c := b.Config()
-	info := unsafe.Slice((*int32)(unsafe.Pointer(out)), 7)
-	info[0], info[1], info[2], info[3] = int32(c.N), int32(b.Items()), int32(b.Actions()), int32(c.Size)
-	info[4], info[5], info[6] = int32(c.ImageSize), int32(b.Threads()), int32(c.Budget)
+	if e := do(b); e != nil {
+		return fail(err, errlen, e.Error())
+	}
 	return 0
 }
 
@@ -161,45 +173,35 @@ func slice[T any](p unsafe.Pointer, n int) []T {
 func lc_set_buffers(h C.uintptr_t, symbolic, inventory, semantic, rgb *C.uint8_t, reward *C.float, terminated, truncated *C.uint8_t,
 	epReturn *C.float, epLength *C.int32_t, achievements *C.uint64_t, success *C.uint8_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, unlock, ok := batch(h)
-	if !ok {
-		return fail(err, errlen, "lc_set_buffers: not a batch (closed?)")
-	}
-	defer unlock()
-	c := b.Config()
-	n := c.N
-	e := b.SetBuffers(vec.Buffers{
-		Symbolic: slice[uint8](unsafe.Pointer(symbolic), n*81), Inventory: slice[uint8](unsafe.Pointer(inventory), n*b.Items()),
-		Semantic: slice[uint8](unsafe.Pointer(semantic), n*c.Size*c.Size), RGB: slice[uint8](unsafe.Pointer(rgb), n*c.ImageSize*c.ImageSize*3),
-		Reward: slice[float32](unsafe.Pointer(reward), n), Terminated: slice[uint8](unsafe.Pointer(terminated), n), Truncated: slice[uint8](unsafe.Pointer(truncated), n),
-		EpisodeReturn: slice[float32](unsafe.Pointer(epReturn), n), EpisodeLength: slice[int32](unsafe.Pointer(epLength), n),
-		Achievements: slice[uint64](unsafe.Pointer(achievements), n), Success: slice[uint8](unsafe.Pointer(success), n),
+	return withBatch(h, "lc_set_buffers", err, errlen, func(b *vec.Batch) error {
+		c := b.Config()
+		n := c.N
+		return b.SetBuffers(vec.Buffers{
+			Symbolic: slice[uint8](unsafe.Pointer(symbolic), n*81), Inventory: slice[uint8](unsafe.Pointer(inventory), n*b.Items()),
+			Semantic: slice[uint8](unsafe.Pointer(semantic), n*c.Size*c.Size), RGB: slice[uint8](unsafe.Pointer(rgb), n*c.ImageSize*c.ImageSize*3),
+			Reward: slice[float32](unsafe.Pointer(reward), n), Terminated: slice[uint8](unsafe.Pointer(terminated), n), Truncated: slice[uint8](unsafe.Pointer(truncated), n),
+			EpisodeReturn: slice[float32](unsafe.Pointer(epReturn), n), EpisodeLength: slice[int32](unsafe.Pointer(epLength), n),
+			Achievements: slice[uint64](unsafe.Pointer(achievements), n), Success: slice[uint8](unsafe.Pointer(success), n),
+		})
 	})
-	if e != nil {
-		return fail(err, errlen, e.Error())
-	}
-	return 0
 }
 
 //export lc_reset
 func lc_reset(h C.uintptr_t, seeds *C.uint64_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, unlock, ok := batch(h)
-	if !ok {
-		return fail(err, errlen, "lc_reset: not a batch (closed?)")
-	}
-	defer unlock()
-	if e := b.Reset(slice[uint64](unsafe.Pointer(seeds), b.Config().N)); e != nil {
-		return fail(err, errlen, e.Error())
-	}
-	return 0
+	return withBatch(h, "lc_reset", err, errlen, func(b *vec.Batch) error {
+		return b.Reset(slice[uint64](unsafe.Pointer(seeds), b.Config().N))
+	})
 }
 
 //export lc_step
 func lc_step(h C.uintptr_t, actions *C.int32_t, ended *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	return step(h, "lc_step", actions == nil, ended, err, errlen, func(b *vec.Batch) error {
-		return b.Step(slice[int32](unsafe.Pointer(actions), b.Config().N))
+	return withBatch(h, "lc_step", err, errlen, func(b *vec.Batch) error {
+		if actions == nil {
+			return errors.New("lc_step: no actions")
+		}
+		return stepped(b, b.Step(slice[int32](unsafe.Pointer(actions), b.Config().N)), ended)
 	})
 }
 
@@ -209,63 +211,42 @@ func lc_step(h C.uintptr_t, actions *C.int32_t, ended *C.int32_t, err *C.char, e
 //export lc_step64
 func lc_step64(h C.uintptr_t, actions *C.int64_t, ended *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	return step(h, "lc_step64", actions == nil, ended, err, errlen, func(b *vec.Batch) error {
-		return b.StepInt64(slice[int64](unsafe.Pointer(actions), b.Config().N))
+	return withBatch(h, "lc_step64", err, errlen, func(b *vec.Batch) error {
+		if actions == nil {
+			return errors.New("lc_step64: no actions")
+		}
+		return stepped(b, b.StepInt64(slice[int64](unsafe.Pointer(actions), b.Config().N)), ended)
 	})
 }
 
-// step is lc_step and lc_step64 around their call of the batch: the
-// handle, its lock, the missing actions, the error and the ended count.
-func step(h C.uintptr_t, name string, noActions bool, ended *C.int32_t, err *C.char, errlen C.int, play func(*vec.Batch) error) C.int {
-	b, unlock, ok := batch(h)
-	if !ok {
-		return fail(err, errlen, name+": not a batch (closed?)")
-	}
-	defer unlock()
-	if noActions {
-		return fail(err, errlen, name+": no actions")
-	}
-	if e := play(b); e != nil {
-		return fail(err, errlen, e.Error())
-	}
-	writeEnded(b, ended)
-	return 0
-}
-
-// writeEnded sets *ended, when given, to the number of worlds whose
-// episode ended on this step: a host checks one number, not N flags.
-func writeEnded(b *vec.Batch, ended *C.int32_t) {
-	if ended != nil {
+// stepped finishes a step that returned e: on success it sets *ended,
+// when given, to the number of worlds whose episode ended on the step (a
+// host checks one number, not N flags).
+func stepped(b *vec.Batch, e error, ended *C.int32_t) error {
+	if e == nil && ended != nil {
 		*ended = C.int32_t(b.Ended())
 	}
+	return e
 }
 
 //export lc_hashes
 func lc_hashes(h C.uintptr_t, out *C.uint64_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, unlock, ok := batch(h)
-	if ok {
-		defer unlock()
-	}
-	if !ok || out == nil {
-		return fail(err, errlen, "lc_hashes: not a batch, or no buffer")
-	}
-	if e := b.Hashes(slice[uint64](unsafe.Pointer(out), b.Config().N)); e != nil {
-		return fail(err, errlen, e.Error())
-	}
-	return 0
+	return withBatch(h, "lc_hashes", err, errlen, func(b *vec.Batch) error {
+		if out == nil {
+			return errors.New("lc_hashes: no buffer")
+		}
+		return b.Hashes(slice[uint64](unsafe.Pointer(out), b.Config().N))
+	})
 }
 
 //export lc_clone
 func lc_clone(h C.uintptr_t, out *C.uintptr_t, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	b, unlock, ok := batch(h)
-	if !ok {
-		return fail(err, errlen, "lc_clone: not a batch (closed?)")
-	}
-	defer unlock()
-	*out = C.uintptr_t(cgo.NewHandle(&handle{b: b.Clone()}))
-	return 0
+	return withBatch(h, "lc_clone", err, errlen, func(b *vec.Batch) error {
+		*out = C.uintptr_t(cgo.NewHandle(&handle{b: b.Clone()}))
+		return nil
+	})
 }
 
 //export lc_restore
