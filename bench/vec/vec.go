@@ -93,11 +93,16 @@ type Batch struct {
 	started bool
 
 	threads int
-	owner   []int               // each world's thread
 	owners  []*sim.World        // one generation scratch per thread
 	scratch []*episode.Scratch  // one episode scratch per thread
 	views   []*render.AgentView // one renderer per thread (RGB)
 	atlas   *render.Atlas
+	// cursors[k] is the next world of span k not yet taken, during an
+	// operation (see runSpan); grain is how many worlds a take claims.
+	cursors []cursor
+	grain   int
+	// beforeWorld, when set (tests), runs on thread k before it plays world i.
+	beforeWorld func(k, i int)
 
 	pool   *Pool
 	closed atomic.Bool
@@ -172,16 +177,10 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 		b.owners[k], b.scratch[k] = tpl.Clone(), &episode.Scratch{}
 	}
 	b.owners[0] = tpl
-	b.owner = make([]int, cfg.N)
-	for k := 0; k < threads; k++ {
-		lo, hi := b.span(k)
-		for i := lo; i < hi; i++ {
-			b.owner[i] = k
-		}
-	}
+	b.cursors, b.grain = make([]cursor, threads), grainFor(cfg.N, threads)
 	for i := range b.worlds {
 		b.worlds[i] = tpl.Clone()
-		if err := b.worlds[i].ShareScratch(b.owners[b.owner[i]]); err != nil {
+		if err := b.worlds[i].ShareScratch(b.owners[0]); err != nil { // each reset takes its thread's (begin)
 			return nil, err
 		}
 		b.eps[i] = &episode.Episode{}
@@ -198,10 +197,26 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	return b, nil
 }
 
-// span is the range of worlds thread k steps: contiguous, so that its
-// worlds share its scratch and its cache lines.
+// span is the range of worlds thread k takes first: contiguous, so that
+// from operation to operation a thread mostly plays the same worlds, in
+// its own core's cache.
 func (b *Batch) span(k int) (lo, hi int) {
 	return k * b.cfg.N / b.threads, (k + 1) * b.cfg.N / b.threads
+}
+
+// cursor is a span's next untaken world, alone on its cache line so that
+// threads taking from different spans do not contend.
+type cursor struct {
+	next atomic.Int64
+	_    [56]byte
+}
+
+// grainFor is how many worlds a thread takes at a time: about an eighth
+// of a span, at most 32, so that a thread whose worlds reset (a reset
+// costs about 200 steps) leaves the rest of its span to the others
+// while taking costs one atomic add per several worlds.
+func grainFor(n, threads int) int {
+	return max(1, min(32, n/(threads*8)))
 }
 
 // Close releases the batch's hold on its pool (the pool stops when no
@@ -348,7 +363,11 @@ func (b *Batch) run(op int) {
 	if b.closed.Load() {
 		panic("vec: batch used after Close")
 	}
-	b.pool.run(b, op)
+	for k := range b.cursors {
+		lo, _ := b.span(k)
+		b.cursors[k].next.Store(int64(lo))
+	}
+	b.pool.run(b, op) // publishes the cursors to the workers
 }
 
 // runSpan runs the current operation on thread k's worlds. A panic there
@@ -361,28 +380,48 @@ func (b *Batch) runSpan(k, op int) {
 			b.pool.panicked.CompareAndSwap(nil, &panicValue{p})
 		}
 	}()
-	lo, hi := b.span(k)
-	for i := lo; i < hi; i++ {
-		switch op {
-		case opReset:
-			b.begin(i)
-			b.clearStep(i)
-			b.observe(i)
-		case opStep:
-			b.stepWorld(i)
-		case opObserve:
-			b.clearStep(i)
-			b.observe(i)
+	// Thread k takes worlds from its own span first, then from the
+	// others', grain worlds at a time: a thread that finishes early (its
+	// span had fewer resets, or the host's thread came late to the call)
+	// plays what is left of the slower ones' spans instead of waiting.
+	// Which thread plays a world changes nothing in it: every world keeps
+	// its own state, and a thread's scratch is overwritten before it is read.
+	g := int64(b.grain)
+	for j := 0; j < b.threads; j++ {
+		s := (k + j) % b.threads
+		_, hi := b.span(s)
+		c := &b.cursors[s].next
+		for {
+			lo := c.Add(g) - g
+			if lo >= int64(hi) {
+				break
+			}
+			for i := int(lo); i < min(int(lo+g), hi); i++ {
+				if b.beforeWorld != nil {
+					b.beforeWorld(k, i)
+				}
+				switch op {
+				case opReset:
+					b.begin(i, k)
+					b.clearStep(i)
+					b.observe(i, k)
+				case opStep:
+					b.stepWorld(i, k)
+				case opObserve:
+					b.clearStep(i)
+					b.observe(i, k)
+				}
+			}
 		}
 	}
 }
 
-// stepWorld plays world i's action, or resets it (NEXT_STEP).
-func (b *Batch) stepWorld(i int) {
+// stepWorld plays world i's action on thread k, or resets it (NEXT_STEP).
+func (b *Batch) stepWorld(i, k int) {
 	b.clearStep(i)
 	if b.reset[i] {
-		b.begin(i)
-		b.observe(i)
+		b.begin(i, k)
+		b.observe(i, k)
 		return
 	}
 	e := b.eps[i]
@@ -395,13 +434,14 @@ func (b *Batch) stepWorld(i int) {
 		b.reset[i] = true
 		b.finish(i, e)
 	}
-	b.observe(i)
+	b.observe(i, k)
 }
 
-// begin starts world i's next episode: free play on its seed stream's
-// next seed, or its next task.
-func (b *Batch) begin(i int) {
+// begin starts world i's next episode on thread k: free play on its seed
+// stream's next seed, or its next task, generated in thread k's scratch.
+func (b *Batch) begin(i, k int) {
 	w := b.worlds[i]
+	_ = w.ShareScratch(b.owners[k]) // same shape: cannot fail
 	var t *task.Task
 	if ts := b.cfg.Tasks; len(ts) > 0 {
 		t = ts[(b.seeds[i]+b.count[i]*uint64(b.cfg.N))%uint64(len(ts))]
@@ -412,7 +452,7 @@ func (b *Batch) begin(i int) {
 	}
 	b.count[i]++
 	b.tasks[i], b.reset[i] = t, false
-	b.eps[i].Begin(t, w, episode.Options{Scratch: b.scratch[b.owner[i]], Bare: true})
+	b.eps[i].Begin(t, w, episode.Options{Scratch: b.scratch[k], Bare: true})
 }
 
 // clearStep zeroes world i's reward and flags.
@@ -451,8 +491,8 @@ func (b *Batch) finish(i int, e *episode.Episode) {
 	}
 }
 
-// observe writes world i's observations.
-func (b *Batch) observe(i int) {
+// observe writes world i's observations, with thread k's renderer.
+func (b *Batch) observe(i, k int) {
 	w := b.worlds[i]
 	const view = sim.ViewSize * sim.ViewSize
 	if len(b.buf.Symbolic) > 0 {
@@ -468,7 +508,7 @@ func (b *Batch) observe(i int) {
 		w.SemanticMap(b.buf.Semantic[i*area : (i+1)*area])
 	}
 	if px := b.cfg.ImageSize * b.cfg.ImageSize * 3; len(b.buf.RGB) > 0 {
-		b.views[b.owner[i]].Render(w, b.buf.RGB[i*px:(i+1)*px])
+		b.views[k].Render(w, b.buf.RGB[i*px:(i+1)*px])
 	}
 }
 
@@ -488,7 +528,8 @@ func (b *Batch) Hashes(dst []uint64) error {
 // where they are: a branch for planners and counterfactual probes. The
 // copy writes into no buffers until SetBuffers.
 func (b *Batch) Clone() *Batch {
-	c := &Batch{cfg: b.cfg, rules: b.rules, free: b.free, threads: b.threads, atlas: b.atlas, owner: b.owner, started: b.started,
+	c := &Batch{cfg: b.cfg, rules: b.rules, free: b.free, threads: b.threads, atlas: b.atlas, started: b.started,
+		cursors: make([]cursor, b.threads), grain: b.grain,
 		worlds: make([]*sim.World, len(b.worlds)), eps: make([]*episode.Episode, len(b.eps)), tasks: append([]*task.Task(nil), b.tasks...),
 		seeds: append([]uint64(nil), b.seeds...), count: append([]uint64(nil), b.count...), reset: append([]bool(nil), b.reset...),
 		narrow: make([]int32, len(b.narrow))}
@@ -498,10 +539,10 @@ func (b *Batch) Clone() *Batch {
 	}
 	for i, w := range b.worlds {
 		c.worlds[i] = w.Clone()
-		_ = c.worlds[i].ShareScratch(c.owners[c.owner[i]]) // same shape: cannot fail
+		_ = c.worlds[i].ShareScratch(c.owners[0]) // same shape: cannot fail
 		c.eps[i] = &episode.Episode{}
 		if b.started {
-			c.eps[i].Begin(b.tasks[i], c.worlds[i], episode.Options{Scratch: c.scratch[c.owner[i]], Bare: true})
+			c.eps[i].Begin(b.tasks[i], c.worlds[i], episode.Options{Bare: true})
 			c.eps[i].CopyFrom(b.eps[i])
 		}
 	}
@@ -534,7 +575,7 @@ func (b *Batch) Restore(src *Batch) error {
 		w.CopyFrom(src.worlds[i])
 		if src.started {
 			if !b.started { // an episode that never began has no world yet
-				b.eps[i].Begin(src.tasks[i], w, episode.Options{Scratch: b.scratch[b.owner[i]], Bare: true})
+				b.eps[i].Begin(src.tasks[i], w, episode.Options{Bare: true})
 			}
 			b.eps[i].CopyFrom(src.eps[i])
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -518,4 +519,60 @@ func TestSharedPool(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "the pools' goroutines stop")
+}
+
+// TestThreadsTakeFromSlowerSpans: a thread that finishes its own span
+// plays what is left of a slower thread's, and worlds played by another
+// thread than usual (RGB views and resets included) come out the same.
+// Thread 0 stalls on its first world until thread 1 has played every
+// other world: without taking from thread 0's span, thread 1 stops at
+// its own and the wait times out.
+func TestThreadsTakeFromSlowerSpans(t *testing.T) {
+	atlas, err := render.LoadAtlas()
+	require.NoError(t, err)
+	cfg := Config{N: 16, Size: 16, Budget: 7, Threads: 2, ImageSize: 16}
+	played := func(stall bool) ([]uint64, []uint8, int) {
+		b, err := New(cfg, atlas)
+		require.NoError(t, err)
+		defer b.Close()
+		rgb := make([]uint8, cfg.N*16*16*3)
+		require.NoError(t, b.SetBuffers(Buffers{RGB: rgb, Symbolic: make([]uint8, cfg.N*81)}))
+		require.NoError(t, b.Reset(nil))
+		var byOne atomic.Int64
+		stolen := 0
+		for s := 0; s < 20; s++ { // budget 7: resets on the way
+			if stall {
+				byOne.Store(0)
+				b.beforeWorld = func(k, i int) {
+					if k == 1 {
+						if i < cfg.N/2 {
+							stolen++ // only thread 1 writes it
+						}
+						byOne.Add(1)
+						return
+					}
+					if i != 0 {
+						return
+					}
+					deadline := time.Now().Add(20 * time.Second)
+					for byOne.Load() < int64(cfg.N-1) && time.Now().Before(deadline) {
+						time.Sleep(50 * time.Microsecond)
+					}
+				}
+			}
+			require.NoError(t, b.Step(actionsAt(s, cfg.N, b.Actions())))
+			if stall {
+				require.Equal(t, int64(cfg.N-1), byOne.Load(), "step %d: thread 1 played %d worlds, not the %d thread 0 left", s, byOne.Load(), cfg.N-1)
+			}
+		}
+		b.beforeWorld = nil
+		h := make([]uint64, cfg.N)
+		require.NoError(t, b.Hashes(h))
+		return h, rgb, stolen
+	}
+	want, wantRGB, _ := played(false)
+	got, gotRGB, stolen := played(true)
+	assert.Equal(t, want, got)
+	assert.Equal(t, wantRGB, gotRGB)
+	assert.Equal(t, 20*(cfg.N/2-1), stolen, "worlds of thread 0's span played by thread 1")
 }
