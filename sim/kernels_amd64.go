@@ -1,6 +1,10 @@
 package sim
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // hasVectorKernels reports whether this machine runs the AVX2 kernels of
 // lerp_amd64.s and draws_amd64.s.
@@ -43,3 +47,9 @@ func fillAVX2(dst *int32, h uint64, n int, s *hashLanes)
 //
 //go:noescape
 func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64
+
+// prefetchRows asks the caches for the lines of rows rows of n bytes,
+// stride apart, from p (prefetch.go).
+//
+//go:noescape
+func prefetchRows(p unsafe.Pointer, n, stride uintptr, rows int)

@@ -2,6 +2,8 @@
 
 package sim
 
+import "unsafe"
+
 // hasVectorKernels reports false: only amd64 has the vector kernels, and
 // the generic code computes the same values.
 func hasVectorKernels() bool { return false }
@@ -25,3 +27,6 @@ func fillAVX2(dst *int32, h uint64, n int, s *hashLanes) { panic("sim: no vector
 func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64 {
 	panic("sim: no vector kernels")
 }
+
+// prefetchRows does nothing: a hint only, and Go has no portable one.
+func prefetchRows(p unsafe.Pointer, n, stride uintptr, rows int) {}

@@ -77,7 +77,7 @@ type Batch struct {
 	cfg    Config
 	rules  *sim.Rules
 	worlds []*sim.World
-	eps    []*episode.Episode
+	eps    []episode.Episode // one array, in world order: stepped in turn, it streams through the caches
 	tasks  []*task.Task
 	// free is the free-play task every world plays when no tasks are
 	// given, made once: the batch seeds each world itself (begin), and
@@ -101,6 +101,9 @@ type Batch struct {
 	// operation (see runSpan); grain is how many worlds a take claims.
 	cursors []cursor
 	grain   int
+	// noPrefetch turns off asking for the next worlds' memory ahead (for
+	// the benchmark that compares both: prefetch).
+	noPrefetch bool
 	// beforeWorld, when set (tests), runs on thread k before it plays world i.
 	beforeWorld func(k, i int)
 
@@ -169,7 +172,7 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 		return nil, fmt.Errorf("vec: %w", err)
 	}
 	b := &Batch{cfg: cfg, rules: r, threads: threads, atlas: atlas,
-		worlds: make([]*sim.World, cfg.N), eps: make([]*episode.Episode, cfg.N), tasks: make([]*task.Task, cfg.N),
+		worlds: make([]*sim.World, cfg.N), eps: make([]episode.Episode, cfg.N), tasks: make([]*task.Task, cfg.N),
 		seeds: make([]uint64, cfg.N), count: make([]uint64, cfg.N), reset: make([]bool, cfg.N), narrow: make([]int32, cfg.N)}
 	b.free = task.FreePlay(r, 0, cfg.Size, cfg.Budget, cfg.Feedback, cfg.Observability)
 	b.owners, b.scratch = make([]*sim.World, threads), make([]*episode.Scratch, threads)
@@ -183,7 +186,6 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 		if err := b.worlds[i].ShareScratch(b.owners[0]); err != nil { // each reset takes its thread's (begin)
 			return nil, err
 		}
-		b.eps[i] = &episode.Episode{}
 	}
 	if b.pool = cfg.Pool; b.pool == nil {
 		if b.pool, err = NewPool(threads); err != nil {
@@ -397,6 +399,9 @@ func (b *Batch) runSpan(k, op int) {
 				break
 			}
 			for i := int(lo); i < min(int(lo+g), hi); i++ {
+				if !b.noPrefetch {
+					b.prefetch(i, hi)
+				}
 				if b.beforeWorld != nil {
 					b.beforeWorld(k, i)
 				}
@@ -416,6 +421,23 @@ func (b *Batch) runSpan(k, op int) {
 	}
 }
 
+// prefetch asks the caches for the memory of the worlds after world i
+// in its span (up to hi), in the three phases of sim's prefetching, one
+// world apart: the third world's fields, the second's objects, the next
+// one's rows around the player. With more worlds than the caches hold,
+// each world's step otherwise waits on a miss for each of them in turn.
+func (b *Batch) prefetch(i, hi int) {
+	if i+3 < hi {
+		b.worlds[i+3].PrefetchWorld()
+	}
+	if i+2 < hi {
+		b.worlds[i+2].PrefetchObjects()
+	}
+	if i+1 < hi {
+		b.worlds[i+1].PrefetchView()
+	}
+}
+
 // stepWorld plays world i's action on thread k, or resets it (NEXT_STEP).
 func (b *Batch) stepWorld(i, k int) {
 	b.clearStep(i)
@@ -424,7 +446,7 @@ func (b *Batch) stepWorld(i, k int) {
 		b.observe(i, k)
 		return
 	}
-	e := b.eps[i]
+	e := &b.eps[i]
 	before := e.RewardTenths()
 	e.Step(sim.Action(b.narrow[i]))
 	if len(b.buf.Reward) > 0 {
@@ -530,7 +552,7 @@ func (b *Batch) Hashes(dst []uint64) error {
 func (b *Batch) Clone() *Batch {
 	c := &Batch{cfg: b.cfg, rules: b.rules, free: b.free, threads: b.threads, atlas: b.atlas, started: b.started,
 		cursors: make([]cursor, b.threads), grain: b.grain,
-		worlds: make([]*sim.World, len(b.worlds)), eps: make([]*episode.Episode, len(b.eps)), tasks: append([]*task.Task(nil), b.tasks...),
+		worlds: make([]*sim.World, len(b.worlds)), eps: make([]episode.Episode, len(b.eps)), tasks: append([]*task.Task(nil), b.tasks...),
 		seeds: append([]uint64(nil), b.seeds...), count: append([]uint64(nil), b.count...), reset: append([]bool(nil), b.reset...),
 		narrow: make([]int32, len(b.narrow))}
 	c.owners, c.scratch = make([]*sim.World, b.threads), make([]*episode.Scratch, b.threads)
@@ -540,10 +562,9 @@ func (b *Batch) Clone() *Batch {
 	for i, w := range b.worlds {
 		c.worlds[i] = w.Clone()
 		_ = c.worlds[i].ShareScratch(c.owners[0]) // same shape: cannot fail
-		c.eps[i] = &episode.Episode{}
 		if b.started {
 			c.eps[i].Begin(b.tasks[i], c.worlds[i], episode.Options{Bare: true})
-			c.eps[i].CopyFrom(b.eps[i])
+			c.eps[i].CopyFrom(&b.eps[i])
 		}
 	}
 	c.pool = b.pool
@@ -577,7 +598,7 @@ func (b *Batch) Restore(src *Batch) error {
 			if !b.started { // an episode that never began has no world yet
 				b.eps[i].Begin(src.tasks[i], w, episode.Options{Bare: true})
 			}
-			b.eps[i].CopyFrom(src.eps[i])
+			b.eps[i].CopyFrom(&src.eps[i])
 		}
 	}
 	b.started = src.started

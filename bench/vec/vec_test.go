@@ -228,10 +228,12 @@ func TestMemoryPerWorld(t *testing.T) {
 
 func BenchmarkStep(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		n    int
-		rgb  bool
-	}{{"symbolic-N64", 64, false}, {"symbolic-N512", 512, false}, {"symbolic-N4096", 4096, false}, {"rgb64-N512", 512, true}} {
+		name  string
+		n     int
+		rgb   bool
+		plain bool // without prefetching
+	}{{"symbolic-N64", 64, false, false}, {"symbolic-N512", 512, false, false}, {"symbolic-N4096", 4096, false, false},
+		{"symbolic-N4096-noprefetch", 4096, false, true}, {"rgb64-N512", 512, true, false}} {
 		b.Run(c.name, func(b *testing.B) {
 			var atlas *render.Atlas
 			if c.rgb {
@@ -239,6 +241,7 @@ func BenchmarkStep(b *testing.B) {
 			}
 			batch, err := New(Config{N: c.n}, atlas)
 			require.NoError(b, err)
+			batch.noPrefetch = c.plain
 			buf := buffers(batch, c.rgb)
 			buf.Inventory = nil
 			require.NoError(b, batch.SetBuffers(buf))
