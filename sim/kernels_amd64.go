@@ -1,10 +1,6 @@
 package sim
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/cpu"
-)
+import "golang.org/x/sys/cpu"
 
 // hasVectorKernels reports whether this machine runs the AVX2 kernels of
 // lerp_amd64.s and draws_amd64.s.
@@ -48,8 +44,21 @@ func fillAVX2(dst *int32, h uint64, n int, s *hashLanes)
 //go:noescape
 func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64
 
-// prefetchRows asks the caches for the lines of rows rows of n bytes,
-// stride apart, from p (prefetch.go).
-//
+// The prefetch kernels (prefetch_amd64.s) ask the caches for the lines
+// of a World, n objects, n chunk counts, or rows rows of n tiles or
+// object slots stride elements apart.
+
 //go:noescape
-func prefetchRows(p unsafe.Pointer, n, stride uintptr, rows int)
+func prefetchWorld(w *World)
+
+//go:noescape
+func prefetchObjects(o *Object, n int)
+
+//go:noescape
+func prefetchChunks(c *chunkCounts, n int)
+
+//go:noescape
+func prefetchTileRows(p *Material, n, stride, rows int)
+
+//go:noescape
+func prefetchSlotRows(p *uint16, n, stride, rows int)

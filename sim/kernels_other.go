@@ -2,8 +2,6 @@
 
 package sim
 
-import "unsafe"
-
 // hasVectorKernels reports false: only amd64 has the vector kernels, and
 // the generic code computes the same values.
 func hasVectorKernels() bool { return false }
@@ -28,5 +26,11 @@ func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64 {
 	panic("sim: no vector kernels")
 }
 
-// prefetchRows does nothing: a hint only, and Go has no portable one.
-func prefetchRows(p unsafe.Pointer, n, stride uintptr, rows int) {}
+// The prefetch kernels do nothing: a prefetch is a hint only, and Go has
+// no portable one.
+
+func prefetchWorld(w *World)                            {}
+func prefetchObjects(o *Object, n int)                  {}
+func prefetchChunks(c *chunkCounts, n int)              {}
+func prefetchTileRows(p *Material, n, stride, rows int) {}
+func prefetchSlotRows(p *uint16, n, stride, rows int)   {}

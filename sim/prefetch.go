@@ -1,7 +1,5 @@
 package sim
 
-import "unsafe"
-
 // Prefetching: a host that steps many worlds in turn, more than its
 // caches hold (bench/vec's 4,096 worlds take 80 MB), waits on memory
 // for most of each world's step: the World, its objects, the tiles and
@@ -12,22 +10,22 @@ import "unsafe"
 // (its objects and chunk counts, found through the World), PrefetchView
 // (the rows around the player, found through its object). A prefetch
 // changes nothing a world computes, only when its memory arrives; on
-// machines without the instruction (prefetchRows is a no-op there) the
+// machines without the instruction (the kernels are no-ops there) the
 // phases cost a few loads.
 
 // PrefetchWorld asks the caches for w's own fields.
 func (w *World) PrefetchWorld() {
-	prefetchRows(unsafe.Pointer(w), unsafe.Sizeof(*w), 0, 1)
+	prefetchWorld(w)
 }
 
 // PrefetchObjects asks for w's live objects and chunk counts; it reads
 // w's fields (PrefetchWorld them first).
 func (w *World) PrefetchObjects() {
 	if n := w.s.NumObjects; n > 0 {
-		prefetchRows(unsafe.Pointer(&w.objects[0]), uintptr(n)*unsafe.Sizeof(w.objects[0]), 0, 1)
+		prefetchObjects(&w.objects[0], int(n))
 	}
 	if len(w.chunks) > 0 {
-		prefetchRows(unsafe.Pointer(&w.chunks[0]), uintptr(len(w.chunks))*unsafe.Sizeof(w.chunks[0]), 0, 1)
+		prefetchChunks(&w.chunks[0], len(w.chunks))
 	}
 }
 
@@ -46,7 +44,7 @@ func (w *World) PrefetchView() {
 	px, py := w.Player()
 	x0, x1 := max(px-prefetchRadius, 0), min(px+prefetchRadius, w.width-1)
 	y0, y1 := max(py-prefetchRadius, 0), min(py+prefetchRadius, w.height-1)
-	i, n, rows := y0*w.width+x0, uintptr(x1-x0+1), y1-y0+1
-	prefetchRows(unsafe.Pointer(&w.tiles[i]), n*unsafe.Sizeof(w.tiles[0]), uintptr(w.width)*unsafe.Sizeof(w.tiles[0]), rows)
-	prefetchRows(unsafe.Pointer(&w.objAt[i]), n*unsafe.Sizeof(w.objAt[0]), uintptr(w.width)*unsafe.Sizeof(w.objAt[0]), rows)
+	i, n, rows := y0*w.width+x0, x1-x0+1, y1-y0+1
+	prefetchTileRows(&w.tiles[i], n, w.width, rows)
+	prefetchSlotRows(&w.objAt[i], n, w.width, rows)
 }

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -39,16 +38,19 @@ func TestPrefetchChangesNothing(t *testing.T) {
 	}
 }
 
-// TestPrefetchRowsEnds: the kernel returns for empty rows, no rows and
-// rows that straddle lines; it has nothing to check but that (an endless
-// loop or a fault hangs or kills the test).
-func TestPrefetchRowsEnds(t *testing.T) {
-	buf := make([]byte, 4096)
-	p := unsafe.Pointer(&buf[0])
-	for _, c := range []struct {
-		n, stride uintptr
-		rows      int
-	}{{0, 64, 5}, {1, 0, 1}, {64, 64, 0}, {64, 64, -1}, {65, 100, 3}, {4096, 0, 1}, {11, 64, 11}} {
-		prefetchRows(p, c.n, c.stride, c.rows)
+// TestPrefetchKernelsEnd: the kernels return for empty rows, no rows
+// and rows that straddle lines; there is nothing to check but that (an
+// endless loop or a fault hangs or kills the test).
+func TestPrefetchKernelsEnd(t *testing.T) {
+	tiles, slots := make([]Material, 4096), make([]uint16, 4096)
+	for _, c := range [][3]int{{0, 64, 5}, {1, 0, 1}, {64, 64, 0}, {64, 64, -1}, {65, 100, 3}, {2048, 0, 1}, {11, 64, 11}} {
+		prefetchTileRows(&tiles[0], c[0], c[1], c[2])
+		prefetchSlotRows(&slots[0], c[0], c[1], c[2])
 	}
+	objs, chunks := make([]Object, 70), make([]chunkCounts, 40)
+	for _, n := range []int{0, 1, 70} {
+		prefetchObjects(&objs[0], n)
+		prefetchChunks(&chunks[0], min(n, 40))
+	}
+	prefetchWorld(&World{})
 }

@@ -1,6 +1,7 @@
 package vec
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -231,9 +232,9 @@ func BenchmarkStep(b *testing.B) {
 		name  string
 		n     int
 		rgb   bool
-		plain bool // without prefetching
+		plain bool // without prefetching, or RGB drawn straight into the buffer
 	}{{"symbolic-N64", 64, false, false}, {"symbolic-N512", 512, false, false}, {"symbolic-N4096", 4096, false, false},
-		{"symbolic-N4096-noprefetch", 4096, false, true}, {"rgb64-N512", 512, true, false}} {
+		{"symbolic-N4096-noprefetch", 4096, false, true}, {"rgb64-N512", 512, true, false}, {"rgb64-N512-direct", 512, true, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			var atlas *render.Atlas
 			if c.rgb {
@@ -241,7 +242,8 @@ func BenchmarkStep(b *testing.B) {
 			}
 			batch, err := New(Config{N: c.n}, atlas)
 			require.NoError(b, err)
-			batch.noPrefetch = c.plain
+			batch.noPrefetch = c.plain && !c.rgb
+			batch.directRGB = c.plain && c.rgb
 			buf := buffers(batch, c.rgb)
 			buf.Inventory = nil
 			require.NoError(b, batch.SetBuffers(buf))
@@ -578,4 +580,47 @@ func TestThreadsTakeFromSlowerSpans(t *testing.T) {
 	assert.Equal(t, want, got)
 	assert.Equal(t, wantRGB, gotRGB)
 	assert.Equal(t, 20*(cfg.N/2-1), stolen, "worlds of thread 0's span played by thread 1")
+}
+
+// TestStreamedFrames: RGB frames drawn in the thread's frame and streamed
+// out are the frames drawn straight into the buffer, step after step
+// (resets, night and every thread count's split included), into a buffer
+// that starts off any alignment; and streamFrame is copy, for every
+// length around its 32-byte blocks and every offset.
+func TestStreamedFrames(t *testing.T) {
+	for _, n := range []int{0, 1, 31, 32, 33, 64, 95, 12288, 12289} {
+		for off := 0; off < 4; off++ {
+			src, dst := make([]byte, n), make([]byte, n+off+8)
+			for i := range src {
+				src[i] = byte(i*7 + 1)
+			}
+			want := append([]byte(nil), dst...)
+			copy(want[off:], src)
+			streamFrame(dst[off:], src)
+			require.Equal(t, want, dst, "%d bytes at offset %d", n, off)
+		}
+	}
+	atlas, err := render.LoadAtlas()
+	require.NoError(t, err)
+	cfg := Config{N: 9, Size: 24, Budget: 30, Threads: 2, ImageSize: 40}
+	px := cfg.ImageSize * cfg.ImageSize * 3
+	frames := func(direct bool) []byte {
+		b, err := New(cfg, atlas)
+		require.NoError(t, err)
+		defer b.Close()
+		b.directRGB = direct
+		raw := make([]byte, cfg.N*px+3)
+		rgb := raw[3:] // off alignment
+		require.NoError(t, b.SetBuffers(Buffers{RGB: rgb}))
+		require.NoError(t, b.Reset(nil))
+		var all []byte
+		for s := 0; s < 70; s++ {
+			require.NoError(t, b.Step(actionsAt(s, cfg.N, b.Actions())))
+			all = append(all, rgb...)
+		}
+		return all
+	}
+	want, got := frames(true), frames(false)
+	require.Equal(t, len(want), len(got))
+	assert.True(t, bytes.Equal(want, got), "streamed frames differ from the frames drawn in place")
 }
