@@ -7,9 +7,12 @@
 // autoreset. Each episode goes through bench/episode, the one episode
 // rule; results do not depend on the number of threads.
 //
-// Worlds keep no generation scratch of their own: each thread keeps one
-// for the worlds it steps (sim.World.ShareScratch), so a world costs its
-// state alone (about 18 KiB at 64×64).
+// Worlds keep no generation scratch of their own: each thread keeps one,
+// which a world takes when that thread resets it (sim.World.ShareScratch),
+// so a world costs its state alone (about 18 KiB at 64×64). Each thread
+// plays its own span of worlds first, then takes what is left of the
+// others' (runSpan), asking the caches for the next worlds' memory as it
+// goes (prefetch).
 //
 // It sits on sim, render, the task and episode layers; it must not
 // import the runner, hosts or players, and does no I/O.
