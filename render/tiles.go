@@ -82,6 +82,12 @@ func (t *tileSet) draw(dst []byte, stride, at, v, slot int) {
 	src := t.tile(v, slot)
 	row := t.unit * t.bpp
 	if t.opaque[slot] {
+		if wordRows && row > 16 && row <= 32 { // 64 px agent views: see copyWords4
+			for y := 0; y < t.unit; y++ {
+				copyWords4(dst[at+y*stride:], src[y*row:(y+1)*row])
+			}
+			return
+		}
 		for y := 0; y < t.unit; y++ {
 			copy(dst[at+y*stride:at+y*stride+row], src[y*row:(y+1)*row])
 		}
