@@ -1,3 +1,5 @@
+//go:build !race
+
 package vec
 
 // streamFrame copies src into dst (as long) with non-temporal stores

@@ -1,3 +1,5 @@
+//go:build !race
+
 #include "textflag.h"
 
 // func streamCopy(dst, src *byte, n int)

@@ -189,6 +189,9 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 		b.owners[k], b.scratch[k] = tpl.Clone(), &episode.Scratch{}
 	}
 	b.owners[0] = tpl
+	for _, o := range b.owners { // each thread's generator now, not at its first reset, in a Step
+		_ = o.ShareScratch(o)
+	}
 	b.cursors, b.grain = make([]cursor, threads), grainFor(cfg.N, threads)
 	for i := range b.worlds {
 		b.worlds[i] = tpl.Clone()
@@ -407,9 +410,10 @@ func (b *Batch) runSpan(k, op int) {
 			if lo >= int64(hi) {
 				break
 			}
-			for i := int(lo); i < min(int(lo+g), hi); i++ {
+			end := min(int(lo+g), hi)
+			for i := int(lo); i < end; i++ {
 				if !b.noPrefetch {
-					b.prefetch(i, hi)
+					b.prefetch(i, end) // only worlds this thread has taken: another may be stepping the rest
 				}
 				if b.beforeWorld != nil {
 					b.beforeWorld(k, i)
@@ -431,7 +435,8 @@ func (b *Batch) runSpan(k, op int) {
 }
 
 // prefetch asks the caches for the memory of the worlds after world i
-// in its span (up to hi), in the three phases of sim's prefetching, one
+// that this thread has taken (up to hi), in the three phases of sim's
+// prefetching, one
 // world apart: the third world's fields, the second's objects, the next
 // one's rows around the player. With more worlds than the caches hold,
 // each world's step otherwise waits on a miss for each of them in turn.
@@ -579,6 +584,7 @@ func (b *Batch) Clone() *Batch {
 	c.owners, c.scratch = make([]*sim.World, b.threads), make([]*episode.Scratch, b.threads)
 	for k := range c.owners {
 		c.owners[k], c.scratch[k] = b.owners[k].Clone(), &episode.Scratch{}
+		_ = c.owners[k].ShareScratch(c.owners[k]) // its generator now, as in New
 	}
 	for i, w := range b.worlds {
 		c.worlds[i] = w.Clone()

@@ -188,6 +188,33 @@ func TestCloneRestore(t *testing.T) {
 	assert.Equal(t, after, again, "the branch replays the same")
 }
 
+// TestFirstStepsAllocateNothing: a new batch's first steps, and a clone's,
+// whichever thread first resets a world there, do not make that thread's
+// generation scratch (about 100 KiB): it is made with the batch. The
+// bound is bytes, not allocations, since the runtime may allocate a
+// 112-byte record the first time a goroutine parks (the pool's wait).
+func TestFirstStepsAllocateNothing(t *testing.T) {
+	b, err := New(Config{N: 8, Size: 16, Budget: 3, Threads: 2}, nil)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, b.SetBuffers(buffers(b, false)))
+	require.NoError(t, b.Reset(nil))
+	steps := func(b *Batch) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for s := 0; s < 8; s++ { // budget 3: every world resets twice
+			_ = b.Step(b.narrow) // the last actions again: no slice made here
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	assert.Less(t, steps(b), uint64(1024), "bytes allocated by a new batch's first steps")
+	c := b.Clone()
+	defer c.Close()
+	require.NoError(t, c.SetBuffers(buffers(c, false)))
+	assert.Less(t, steps(c), uint64(1024), "bytes allocated by a clone's first steps")
+}
+
 // TestStepAllocatesNothing: a batch step allocates nothing, on one
 // thread or across the pool, and neither do the autoresets of episodes
 // that end (a budget of 7 steps ends every world's episode every eighth
