@@ -44,6 +44,9 @@ func fillAVX2(dst *int32, h uint64, n int, s *hashLanes)
 //go:noescape
 func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64
 
+// prefetchKernels: the prefetch kernels below are real.
+const prefetchKernels = true
+
 // The prefetch kernels (prefetch_amd64.s) ask the caches for the lines
 // of a World, n objects, n chunk counts, or rows rows of n tiles or
 // object slots stride elements apart.

@@ -26,6 +26,9 @@ func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64 {
 	panic("sim: no vector kernels")
 }
 
+// prefetchKernels: the prefetch kernels below do nothing.
+const prefetchKernels = false
+
 // The prefetch kernels do nothing: a prefetch is a hint only, and Go has
 // no portable one.
 

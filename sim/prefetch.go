@@ -48,3 +48,8 @@ func (w *World) PrefetchView() {
 	prefetchTileRows(&w.tiles[i], n, w.width, rows)
 	prefetchSlotRows(&w.objAt[i], n, w.width, rows)
 }
+
+// Prefetching reports whether this build's prefetch phases ask the
+// caches for anything (amd64) or do nothing (elsewhere): what a host's
+// benchmark of prefetching against none reports beside its figures.
+func Prefetching() bool { return prefetchKernels }

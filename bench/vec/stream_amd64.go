@@ -2,6 +2,9 @@
 
 package vec
 
+// streamed: streamFrame stores around the caches here.
+const streamed = true
+
 // streamFrame copies src into dst (as long) with non-temporal stores
 // (stream_amd64.s), which write whole lines to memory without reading
 // them into the caches first; the tail past a multiple of 32 bytes goes

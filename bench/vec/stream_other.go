@@ -2,6 +2,9 @@
 
 package vec
 
+// streamed: streamFrame copies through the caches here.
+const streamed = false
+
 // streamFrame copies src into dst: Go has no portable non-temporal
 // store, so other machines copy through the caches; so do race builds,
 // whose detector does not see stores made in assembly.

@@ -285,6 +285,10 @@ func BenchmarkStep(b *testing.B) {
 				_ = batch.Step(acts[i%16])
 			}
 			b.ReportMetric(float64(b.N*c.n)/b.Elapsed().Seconds(), "env-steps/s")
+			// 1 where this build has the fast path the -noprefetch and
+			// -direct twins turn off (longcraft bench reads them).
+			b.ReportMetric(b2f(sim.Prefetching()), "prefetch")
+			b.ReportMetric(b2f(streamed), "streamed")
 		})
 	}
 }
@@ -650,4 +654,11 @@ func TestStreamedFrames(t *testing.T) {
 	want, got := frames(true), frames(false)
 	require.Equal(t, len(want), len(got))
 	assert.True(t, bytes.Equal(want, got), "streamed frames differ from the frames drawn in place")
+}
+
+func b2f(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
 }

@@ -50,6 +50,8 @@ var Figures = []Figure{
 	// the generic one (as the legacy-SSE kernels were on AMD Zen 3) misses.
 	{Name: "Reset speed-up, vector / generic (AVX2 hosts)", Unit: "×", Key: simPkg + ".BenchmarkResetGeneric", Ratio: simPkg + ".BenchmarkReset", Requires: "vector",
 		Metric: "ns/op", Target: at(1), Higher: true},
+	{Name: "sprite rows as words, speed-up over copy", Unit: "×", Key: renderPkg + ".BenchmarkCopyRow/copy", Ratio: renderPkg + ".BenchmarkCopyRow/copyWords4", Requires: "drawn",
+		Metric: "ns/op", Target: at(1), Higher: true},
 	{Name: "agent view 64 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView64", Metric: "ns/op", Scale: micros, Target: at(7)},
 	{Name: "agent view 256 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView256", Metric: "ns/op", Scale: micros},
 	{Name: "agent view 512 px", Unit: "µs/frame", Key: renderPkg + ".BenchmarkAgentView512", Metric: "ns/op", Scale: micros, Target: at(150)},
@@ -71,6 +73,11 @@ var Figures = []Figure{
 	{Name: "batch env-steps/s, symbolic, 512 worlds", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/symbolic-N512", Metric: "env-steps/s", Higher: true},
 	{Name: "batch env-steps/s, symbolic, 4,096 worlds", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/symbolic-N4096", Metric: "env-steps/s", Target: at(2e6), Higher: true},
 	{Name: "batch env-steps/s, RGB 64 px, 512 worlds", Unit: "steps/s", Key: vecPkg + ".BenchmarkStep/rgb64-N512", Metric: "env-steps/s", Target: at(2e5), Higher: true},
+	// The batch's fast paths must win where they are chosen, as the vector Reset must.
+	{Name: "batch prefetch speed-up, 4,096 worlds (with / without)", Unit: "×", Key: vecPkg + ".BenchmarkStep/symbolic-N4096", Ratio: vecPkg + ".BenchmarkStep/symbolic-N4096-noprefetch", Requires: "prefetch",
+		Metric: "env-steps/s", Target: at(1), Higher: true},
+	{Name: "batch RGB streamed / drawn in place, 512 worlds", Unit: "×", Key: vecPkg + ".BenchmarkStep/rgb64-N512", Ratio: vecPkg + ".BenchmarkStep/rgb64-N512-direct", Requires: "streamed",
+		Metric: "env-steps/s", Target: at(1), Higher: true},
 	{Name: "memory per world in a batch (64×64, 4,096 worlds)", Unit: "KiB", Key: vecPkg + ".BenchmarkMemory", Metric: "KiB/world", Target: at(24)},
 	// From Python (longcraft.VecEnv, uniform random actions, all cores).
 	{Name: "Python env-steps/s, symbolic, 64 worlds", Unit: "steps/s", Key: pyPkg + ".BenchmarkVecEnv/symbolic-N64", Metric: "env-steps/s", Higher: true},

@@ -33,7 +33,7 @@ var suites = []struct {
 	wasm       bool
 }{
 	{"./sim", "^(BenchmarkStep|BenchmarkStepWithReset|BenchmarkReset|BenchmarkResetGeneric|BenchmarkNew)$", true},
-	{"./render", "^(BenchmarkAgentView64|BenchmarkAgentView256|BenchmarkAgentView512|BenchmarkMapView4)$", false},
+	{"./render", "^(BenchmarkAgentView64|BenchmarkAgentView256|BenchmarkAgentView512|BenchmarkMapView4|BenchmarkCopyRow)$", false},
 	{"./bench/trace", "^(BenchmarkEncode|BenchmarkReplay)$", false},
 	{"./bench/run", "^BenchmarkSuite$", false},
 	{"./bench/vec", "^(BenchmarkStep|BenchmarkMemory)$", false},
