@@ -83,8 +83,10 @@ func (t *tileSet) draw(dst []byte, stride, at, v, slot int) {
 	row := t.unit * t.bpp
 	if t.opaque[slot] {
 		if wordRows && row > 16 && row <= 32 { // 64 px agent views: see copyWords4
-			for y := 0; y < t.unit; y++ {
-				copyWords4(dst[at+y*stride:], src[y*row:(y+1)*row])
+			for range t.unit {
+				copyWords4(dst[at:at+row], src[:row])
+				at += stride
+				src = src[row:]
 			}
 			return
 		}
