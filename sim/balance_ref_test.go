@@ -42,21 +42,7 @@ func (w *World) compactPlain() {
 	if w.s.firstTombstone == 0 {
 		return
 	}
-	n := int(w.s.NumObjects)
-	j := 0
-	for i := 0; i < n; i++ {
-		o := w.objects[i]
-		if o.Kind == ObjNone {
-			continue
-		}
-		if i != j {
-			w.objects[j] = o
-			w.objAt[w.index(int(o.X), int(o.Y))] = uint16(j + 1)
-		}
-		j++
-	}
-	w.s.NumObjects = int32(j)
-	w.s.firstTombstone = 0
+	w.compactFrom(0)
 }
 
 // stepRef is Step with the plain balance and compaction.

@@ -417,8 +417,13 @@ func (w *World) compact() {
 	if w.s.firstTombstone == 0 {
 		return
 	}
+	w.compactFrom(int(w.s.firstTombstone))
+}
+
+// compactFrom closes the tombstones of objects from index j on, j at or
+// below the first of them (compactPlain, the tests' reference, takes 0).
+func (w *World) compactFrom(j int) {
 	n := int(w.s.NumObjects)
-	j := int(w.s.firstTombstone)
 	for i := j; i < n; i++ {
 		o := w.objects[i]
 		if o.Kind == ObjNone {

@@ -97,7 +97,6 @@ type Batch struct {
 
 	threads int
 	owners  []*sim.World        // one generation scratch per thread
-	scratch []*episode.Scratch  // one episode scratch per thread
 	views   []*render.AgentView // one renderer per thread (RGB)
 	// frames is one frame per thread that the renderer draws into, in the
 	// thread's own cache, before streamFrame copies it out (RGB; see
@@ -184,9 +183,9 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 		worlds: make([]*sim.World, cfg.N), eps: make([]episode.Episode, cfg.N), tasks: make([]*task.Task, cfg.N),
 		seeds: make([]uint64, cfg.N), count: make([]uint64, cfg.N), reset: make([]bool, cfg.N), narrow: make([]int32, cfg.N)}
 	b.free = task.FreePlay(r, 0, cfg.Size, cfg.Budget, cfg.Feedback, cfg.Observability)
-	b.owners, b.scratch = make([]*sim.World, threads), make([]*episode.Scratch, threads)
+	b.owners = make([]*sim.World, threads)
 	for k := range b.owners {
-		b.owners[k], b.scratch[k] = tpl.Clone(), &episode.Scratch{}
+		b.owners[k] = tpl.Clone()
 	}
 	b.owners[0] = tpl
 	for _, o := range b.owners { // each thread's generator now, not at its first reset, in a Step
@@ -194,10 +193,7 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	}
 	b.cursors, b.grain = make([]cursor, threads), grainFor(cfg.N, threads)
 	for i := range b.worlds {
-		b.worlds[i] = tpl.Clone()
-		if err := b.worlds[i].ShareScratch(b.owners[0]); err != nil { // each reset takes its thread's (begin)
-			return nil, err
-		}
+		b.worlds[i] = tpl.Clone() // no scratch: each reset takes its thread's (begin)
 	}
 	if b.pool = cfg.Pool; b.pool == nil {
 		if b.pool, err = NewPool(threads); err != nil {
@@ -384,7 +380,7 @@ func (b *Batch) run(op int) {
 	b.pool.run(b, op) // publishes the cursors to the workers
 }
 
-// runSpan runs the current operation on thread k's worlds. A panic there
+// runSpan runs the current operation on the worlds thread k takes. A panic there
 // (a bug) is kept and raised again by run on the caller's goroutine,
 // where a host can recover it: on a pool goroutine it would end the
 // process.
@@ -436,9 +432,8 @@ func (b *Batch) runSpan(k, op int) {
 
 // prefetch asks the caches for the memory of the worlds after world i
 // that this thread has taken (up to hi), in the three phases of sim's
-// prefetching, one
-// world apart: the third world's fields, the second's objects, the next
-// one's rows around the player. With more worlds than the caches hold,
+// prefetching, one world apart: the third world's fields, the second's
+// objects, the next one's rows around the player. With more worlds than the caches hold,
 // each world's step otherwise waits on a miss for each of them in turn.
 func (b *Batch) prefetch(i, hi int) {
 	if i+3 < hi {
@@ -488,7 +483,7 @@ func (b *Batch) begin(i, k int) {
 	}
 	b.count[i]++
 	b.tasks[i], b.reset[i] = t, false
-	b.eps[i].Begin(t, w, episode.Options{Scratch: b.scratch[k], Bare: true})
+	b.eps[i].Begin(t, w, episode.Options{Bare: true}) // bare: no flood fill, so no episode scratch
 }
 
 // clearStep zeroes world i's reward and flags.
@@ -581,14 +576,13 @@ func (b *Batch) Clone() *Batch {
 		worlds: make([]*sim.World, len(b.worlds)), eps: make([]episode.Episode, len(b.eps)), tasks: append([]*task.Task(nil), b.tasks...),
 		seeds: append([]uint64(nil), b.seeds...), count: append([]uint64(nil), b.count...), reset: append([]bool(nil), b.reset...),
 		narrow: make([]int32, len(b.narrow))}
-	c.owners, c.scratch = make([]*sim.World, b.threads), make([]*episode.Scratch, b.threads)
+	c.owners = make([]*sim.World, b.threads)
 	for k := range c.owners {
-		c.owners[k], c.scratch[k] = b.owners[k].Clone(), &episode.Scratch{}
+		c.owners[k] = b.owners[k].Clone()
 		_ = c.owners[k].ShareScratch(c.owners[k]) // its generator now, as in New
 	}
 	for i, w := range b.worlds {
-		c.worlds[i] = w.Clone()
-		_ = c.worlds[i].ShareScratch(c.owners[0]) // same shape: cannot fail
+		c.worlds[i] = w.Clone() // no scratch: each reset takes its thread's (begin)
 		if b.started {
 			c.eps[i].Begin(b.tasks[i], c.worlds[i], episode.Options{Bare: true})
 			c.eps[i].CopyFrom(&b.eps[i])

@@ -176,3 +176,52 @@ func TestVectorSpeedUp(t *testing.T) {
 	v = find(Evaluate(samples(0, 75e3, 75e3)))
 	assert.False(t, v.Measured(), "no vector path: nothing to compare")
 }
+
+// TestFastPathGuards: each fast path's line reads the fast run over the
+// plain one the right way round (met when the fast path is faster,
+// missed when it is slower), and is not measured where the build has no
+// fast path (its flag metric 0), like the vector Reset's.
+func TestFastPathGuards(t *testing.T) {
+	for _, c := range []struct {
+		name, fast, plain, metric, flag string
+		higher                          bool // the metric is a rate, not a time
+		plainFlags                      bool // the plain benchmark reports the flag too (vec's sub-benchmarks all do; render's copy does not)
+	}{
+		{"sprite rows as words, speed-up over copy", renderPkg + ".BenchmarkCopyRow/copyWords4", renderPkg + ".BenchmarkCopyRow/copy", "ns/op", "drawn", false, false},
+		{"batch prefetch speed-up, 4,096 worlds (with / without)", vecPkg + ".BenchmarkStep/symbolic-N4096", vecPkg + ".BenchmarkStep/symbolic-N4096-noprefetch", "env-steps/s", "prefetch", true, true},
+		{"batch RGB streamed / drawn in place, 512 worlds", vecPkg + ".BenchmarkStep/rgb64-N512", vecPkg + ".BenchmarkStep/rgb64-N512-direct", "env-steps/s", "streamed", true, true},
+	} {
+		guard := func(flag, speedUp float64) Value {
+			fast, plain := 100.0, 100.0
+			if c.higher {
+				fast *= speedUp
+			} else {
+				fast /= speedUp
+			}
+			// The flag goes where the real benchmarks report it.
+			plainMetrics := map[string]float64{c.metric: plain}
+			if c.plainFlags {
+				plainMetrics[c.flag] = flag
+			}
+			vs := Evaluate([]Sample{
+				{Key: c.fast, Metrics: map[string]float64{c.metric: fast, c.flag: flag}},
+				{Key: c.plain, Metrics: plainMetrics},
+			})
+			for _, v := range vs {
+				if v.Name == c.name {
+					return v
+				}
+			}
+			t.Fatalf("no figure %q", c.name)
+			return Value{}
+		}
+		v := guard(1, 1.5)
+		require.True(t, v.Measured(), c.name)
+		assert.InDelta(t, 1.5, v.Median, 1e-9, c.name)
+		assert.True(t, *v.Met, c.name)
+		v = guard(1, 0.8)
+		assert.InDelta(t, 0.8, v.Median, 1e-9, c.name)
+		assert.False(t, *v.Met, "%s: a slower fast path is flagged", c.name)
+		assert.False(t, guard(0, 1.5).Measured(), "%s: no fast path in this build, nothing to compare", c.name)
+	}
+}
