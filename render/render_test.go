@@ -70,6 +70,57 @@ func TestAgentViewLayout(t *testing.T) {
 	}
 }
 
+// TestRenderOverKeepsTheBorder holds RenderOver to Render on a reused
+// frame (one world's frame drawn over another's, night and asleep over
+// day, at the map's edge) and to its claim that nothing but the border's
+// fill writes outside the grid: border pixels set to a marker survive it.
+func TestRenderOverKeepsTheBorder(t *testing.T) {
+	a := atlas(t)
+	day := world(t, 1)
+	dark := world(t, 7)
+	night(t, dark)
+	dark.SetSleeping(true)
+	edge := world(t, 9)
+	require.NoError(t, edge.SetStepCount(250))
+	require.NoError(t, edge.MovePlayer(0, 1))
+	for _, f := range []Format{RGB, RGBA} {
+		for _, size := range []int{64, 65, 96, 100, 256} {
+			v, err := NewAgentView(a, size, f)
+			require.NoError(t, err)
+			for _, w := range []*sim.World{dark, edge} {
+				want := make([]byte, v.FrameBytes())
+				v.Render(w, want)
+				got := make([]byte, v.FrameBytes())
+				v.Render(day, got)
+				v.RenderOver(w, got)
+				require.Equal(t, want, got, "size %d format %d", size, f)
+				if f == RGB {
+					zeroed := make([]byte, v.FrameBytes())
+					v.RenderOver(w, zeroed)
+					require.Equal(t, want, zeroed, "size %d: onto a zeroed buffer", size)
+				}
+			}
+			bpp, grid, border := int(f), v.unit*viewCols, v.border
+			marked := make([]byte, v.FrameBytes())
+			inGrid := func(i int) bool {
+				x, y := i/bpp%size, i/bpp/size
+				return x >= border && x < border+grid && y >= border && y < border+grid
+			}
+			for i := range marked {
+				if !inGrid(i) {
+					marked[i] = 0xA5
+				}
+			}
+			v.RenderOver(dark, marked)
+			for i := range marked {
+				if !inGrid(i) {
+					require.Equal(t, uint8(0xA5), marked[i], "size %d format %d: byte %d outside the grid written", size, f, i)
+				}
+			}
+		}
+	}
+}
+
 func TestRGBAMatchesRGB(t *testing.T) {
 	a := atlas(t)
 	w := world(t, 3)
@@ -215,6 +266,7 @@ func TestNoAllocations(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(100, func() { v.Render(w, f) }), "day")
 	night(t, w)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { v.Render(w, f) }), "night")
+	assert.Zero(t, testing.AllocsPerRun(100, func() { v.RenderOver(w, f) }), "over")
 	m, err := NewMapView(a, 2, RGBA)
 	require.NoError(t, err)
 	mf := make([]byte, m.FrameBytes(w))
@@ -223,6 +275,14 @@ func TestNoAllocations(t *testing.T) {
 }
 
 func benchmarkAgent(b *testing.B, size int, f Format, dark bool) {
+	benchmarkRender(b, size, f, dark, (*AgentView).Render)
+}
+
+// BenchmarkAgentView64Over draws with RenderOver, as a batch reusing its
+// frame buffers does.
+func BenchmarkAgentView64Over(b *testing.B) { benchmarkRender(b, 64, RGB, false, (*AgentView).RenderOver) }
+
+func benchmarkRender(b *testing.B, size int, f Format, dark bool, render func(*AgentView, *sim.World, []byte)) {
 	a := atlas(b)
 	w := world(b, 1)
 	if dark {
@@ -233,9 +293,10 @@ func benchmarkAgent(b *testing.B, size int, f Format, dark bool) {
 	frame := make([]byte, v.FrameBytes())
 	b.ReportAllocs()
 	b.SetBytes(int64(len(frame)))
+	v.Render(w, frame) // RenderOver's frames are ones Render drew
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		v.Render(w, frame)
+		render(v, w, frame)
 	}
 }
 

@@ -549,7 +549,10 @@ func (b *Batch) observe(i, k int) {
 			// Drawn straight into the buffer (12 KiB a world, 6 MiB at
 			// 512 worlds), each frame's lines came in from memory first
 			// and pushed the next worlds' state out of the caches.
-			b.views[k].Render(w, b.frames[k])
+			// The thread's frame keeps its black border from frame to
+			// frame (zeroed when made, and RenderOver leaves it), so
+			// only the grid is drawn.
+			b.views[k].RenderOver(w, b.frames[k])
 			streamFrame(dst, b.frames[k])
 		}
 	}
