@@ -280,7 +280,9 @@ func benchmarkAgent(b *testing.B, size int, f Format, dark bool) {
 
 // BenchmarkAgentView64Over draws with RenderOver, as a batch reusing its
 // frame buffers does.
-func BenchmarkAgentView64Over(b *testing.B) { benchmarkRender(b, 64, RGB, false, (*AgentView).RenderOver) }
+func BenchmarkAgentView64Over(b *testing.B) {
+	benchmarkRender(b, 64, RGB, false, (*AgentView).RenderOver)
+}
 
 func benchmarkRender(b *testing.B, size int, f Format, dark bool, render func(*AgentView, *sim.World, []byte)) {
 	a := atlas(b)
