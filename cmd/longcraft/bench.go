@@ -37,8 +37,9 @@ WebAssembly figures, Node.js (--wasm=false skips them). The Python figures
 rate over the Go batch's) need a python3 with NumPy, cgo and gcc:
 --python auto finds /usr/bin/python3 or python3 on PATH with NumPy and
 skips the figures, saying so, when there is none; --python none skips them.
-Python's rate over the Go batch's pairs the i-th run of each, which run
-minutes apart: on a noisy machine, alternate them by hand (docs/python.md).
+Python's rate over the Go batch's comes from --count rounds that run the
+two one after the other at 512 and 4,096 worlds (which goes first
+alternates), so that each ratio compares runs made under the same load.
 
 --json writes the report; --baseline compares with a saved one (regressions:
 worse by more than --threshold with the ranges apart). --crafter-steps and

@@ -225,3 +225,32 @@ func TestFastPathGuards(t *testing.T) {
 		assert.False(t, guard(0, 1.5).Measured(), "%s: no fast path in this build, nothing to compare", c.name)
 	}
 }
+
+// TestPythonRatioIsPaired checks that Python's rate over the Go batch's is
+// read from the alternated rounds (runPaired's "paired:" samples), round
+// by round, and not from the suites' runs minutes apart.
+func TestPythonRatioIsPaired(t *testing.T) {
+	rate := func(key string, v float64) Sample {
+		return Sample{Key: key, Metrics: map[string]float64{"env-steps/s": v}}
+	}
+	py, goBatch := pyPkg+".BenchmarkVecEnv/symbolic-N512", vecPkg+".BenchmarkStep/symbolic-N512"
+	samples := []Sample{
+		rate(py, 0.6e6), rate(goBatch, 1.2e6), // the suites' runs: 0.5 if paired with each other
+		rate("paired:"+goBatch, 1.0e6), rate("paired:"+py, 0.95e6), // round 1
+		rate("paired:"+py, 1.1e6), rate("paired:"+goBatch, 1.25e6), // round 2 (Python first)
+		rate("paired:"+goBatch, 0.8e6), rate("paired:"+py, 0.76e6), // round 3
+	}
+	for _, v := range Evaluate(samples) {
+		if v.Name != "Python / Go batch rate, 512 worlds (alternated)" {
+			continue
+		}
+		require.Len(t, v.Runs, 3)
+		assert.InDelta(t, 0.95, v.Runs[0], 1e-9)
+		assert.InDelta(t, 0.88, v.Runs[1], 1e-9)
+		assert.InDelta(t, 0.95, v.Runs[2], 1e-9)
+		assert.InDelta(t, 0.95, v.Median, 1e-9)
+		assert.True(t, *v.Met)
+		return
+	}
+	t.Fatal("no Python / Go figure")
+}

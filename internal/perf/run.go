@@ -84,6 +84,10 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 			return nil, err
 		}
 		r.Samples = append(r.Samples, samples...)
+		if samples, err = runPaired(ctx, o, log); err != nil {
+			return nil, err
+		}
+		r.Samples = append(r.Samples, samples...)
 	}
 	r.Figures = Evaluate(r.Samples)
 	return r, nil
@@ -111,6 +115,67 @@ func runPython(ctx context.Context, o Options, log io.Writer) ([]Sample, error) 
 		return nil, fmt.Errorf("bench: %s %s: %w\n%s%s", o.Python, strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
 	return Parse(&stdout, "")
+}
+
+// pairedCases are the batch sizes whose Python rate is compared with the
+// Go batch's, as random_agent.py and vec.BenchmarkStep name them.
+const pairedCases = "symbolic-N512,symbolic-N4096"
+
+// runPaired measures Python's rate beside the Go batch's in alternated
+// rounds: each round runs vec.BenchmarkStep at pairedCases once and
+// random_agent.py at the same cases once, Go first in even rounds and
+// Python first in odd ones, so that a round's two figures share the
+// machine's state. The suites' own runs of each are minutes apart, and
+// on a busy machine their ratio moved by 20% from run to run. Keys are
+// prefixed "paired:". It needs runPython's library.
+func runPaired(ctx context.Context, o Options, log io.Writer) ([]Sample, error) {
+	dir, err := os.MkdirTemp("", "longcraft-bench-")
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "vec.test")
+	build := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, "./bench/vec")
+	build.Dir = o.Root
+	fmt.Fprintf(log, "running go test -c -o %s ./bench/vec\n", bin)
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("bench: build the batch's benchmark: %w\n%s", err, out)
+	}
+	goRun := func() *exec.Cmd {
+		re := "^BenchmarkStep$/^(" + strings.ReplaceAll(pairedCases, ",", "|") + ")$"
+		cmd := exec.CommandContext(ctx, bin, "-test.run", "^$", "-test.bench", re,
+			"-test.count", "1", "-test.benchtime", o.BenchTime.String())
+		cmd.Dir = filepath.Join(o.Root, "bench", "vec")
+		return cmd
+	}
+	pyRun := func() *exec.Cmd {
+		cmd := exec.CommandContext(ctx, o.Python, filepath.Join("python", "examples", "random_agent.py"), "--bench",
+			"--count", "1", "--seconds", fmt.Sprint(o.BenchTime.Seconds()), "--only", pairedCases)
+		cmd.Dir = o.Root
+		return cmd
+	}
+	var out []Sample
+	for round := 0; round < o.Count; round++ {
+		fmt.Fprintf(log, "running Python and the Go batch alternately at %s, round %d of %d\n", pairedCases, round+1, o.Count)
+		order := []func() *exec.Cmd{goRun, pyRun}
+		if round%2 == 1 {
+			order[0], order[1] = pyRun, goRun
+		}
+		for _, mk := range order {
+			cmd := mk()
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				return nil, fmt.Errorf("bench: %s: %w\n%s%s", strings.Join(cmd.Args, " "), err, stdout.String(), stderr.String())
+			}
+			samples, err := Parse(&stdout, "paired:")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, samples...)
+		}
+	}
+	return out, nil
 }
 
 var cpuLine = regexp.MustCompile(`(?m)^cpu: (.*)$`)

@@ -1,7 +1,7 @@
 """Throughput: a uniform random agent on a batch of worlds.
 
     python3 python/examples/random_agent.py [num_envs] [obs]
-    python3 python/examples/random_agent.py --bench [--count K] [--seconds S]
+    python3 python/examples/random_agent.py --bench [--count K] [--seconds S] [--only NAMES]
 
 The first form plays for 3 seconds and prints env-steps/s. --bench is what
 `longcraft bench` and `make bench-python` run: K runs of S seconds each of
@@ -10,6 +10,9 @@ printed as `go test -bench` lines (ns per call, env-steps/s), so that the
 Go tools read them beside the Go batch's own benchmark. Like that
 benchmark, --bench times the steps alone: it leaves the infos unread,
 where the first form counts the episodes that end and their return.
+--only runs the named cases alone (comma-separated, e.g.
+symbolic-N512,symbolic-N4096): `longcraft bench` alternates those with the
+Go batch's benchmark to measure Python's rate over Go's.
 """
 import os
 import sys
@@ -41,16 +44,27 @@ def play(n, obs, seconds, count=True):
         return calls, time.perf_counter() - start, episodes, returns, env.threads
 
 
-def bench(count, seconds):
+CASES = ((1, ("symbolic",)), (64, ("symbolic",)), (512, ("symbolic",)),
+         (4096, ("symbolic",)), (512, ("rgb",)))
+
+
+def case_name(n, obs):
+    return "%s-N%d" % ("rgb64" if obs == ("rgb",) else "symbolic", n)
+
+
+def bench(count, seconds, only=None):
+    cases = [c for c in CASES if only is None or case_name(*c) in only]
+    if only is not None and len(cases) != len(only):
+        known = ", ".join(case_name(*c) for c in CASES)
+        raise SystemExit("--only %s: the cases are %s" % (",".join(sorted(only)), known))
     print("pkg: python")
     for run in range(count):
-        for n, obs in ((1, ("symbolic",)), (64, ("symbolic",)), (512, ("symbolic",)),
-                       (4096, ("symbolic",)), (512, ("rgb",))):
+        for n, obs in cases:
             # Only env.step is timed, as the Go benchmark times only
             # Batch.Step: reading the infos each step (the episode count and
             # return the play mode prints) cost 5-15% more at 512 worlds.
             calls, dt, _, _, _ = play(n, obs, seconds, count=False)
-            name = "%s-N%d" % ("rgb64" if obs == ("rgb",) else "symbolic", n)
+            name = case_name(n, obs)
             print("BenchmarkVecEnv/%s\t%d\t%.0f ns/op\t%.0f env-steps/s" % (name, calls, 1e9 * dt / calls, calls * n / dt))
             sys.stdout.flush()
 
@@ -59,7 +73,8 @@ def main(argv):
     if "--bench" in argv:
         count = int(argv[argv.index("--count") + 1]) if "--count" in argv else 3
         seconds = float(argv[argv.index("--seconds") + 1]) if "--seconds" in argv else 1.0
-        bench(count, seconds)
+        only = set(argv[argv.index("--only") + 1].split(",")) if "--only" in argv else None
+        bench(count, seconds, only)
         return
     n = int(argv[0]) if argv else 512
     obs = tuple(argv[1].split(",")) if len(argv) > 1 else ("symbolic",)
