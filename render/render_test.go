@@ -84,7 +84,9 @@ func TestRenderOverKeepsTheBorder(t *testing.T) {
 	require.NoError(t, edge.SetStepCount(250))
 	require.NoError(t, edge.MovePlayer(0, 1))
 	for _, f := range []Format{RGB, RGBA} {
-		for _, size := range []int{64, 65, 96, 100, 256} {
+		// 137 px: cells of night noise 2 px wide that do not divide the
+		// 135 px grid, so the last ones are cut at its edges.
+		for _, size := range []int{64, 65, 96, 100, 137, 256} {
 			v, err := NewAgentView(a, size, f)
 			require.NoError(t, err)
 			for _, w := range []*sim.World{dark, edge} {
@@ -341,38 +343,107 @@ func drawWorldPlain(v *AgentView, w *sim.World, dst []byte, stride, origin, vari
 	}
 }
 
-// TestDrawWorldMatchesTileByTile plays random actions on several seeds
-// (creatures come and go, arrows fly, plants ripen, the player nears the
-// map's edges) and compares drawWorld with the tile-by-tile reference
-// after every step, at two sizes and in every variant reached.
+// TestDrawWorldMatchesTileByTile compares drawWorld with the tile-by-tile
+// reference: after every step of random play on several seeds (creatures
+// come and go, arrows fly; a world that is done starts again), and on
+// built scenes, small maps full of every kind of object (plants ripe and
+// not, landmarks, arrows each way) with the player on every tile, corners
+// and edges included, awake and asleep, by day and by night.
 func TestDrawWorldMatchesTileByTile(t *testing.T) {
 	a := atlas(t)
-	for _, size := range []int{64, 100} {
+	for _, size := range []int{64, 137} {
 		v, err := NewAgentView(a, size, RGB)
 		require.NoError(t, err)
 		stride := size * 3
 		got, want := make([]byte, v.FrameBytes()), make([]byte, v.FrameBytes())
-		objects := 0
+		compare := func(w *sim.World, what string, args ...any) {
+			variant := 2 * levelOf(w.Daylight())
+			if w.Sleeping() {
+				variant++
+			}
+			v.drawWorld(w, got, stride, 0, variant)
+			drawWorldPlain(v, w, want, stride, 0, variant)
+			require.Equal(t, want, got, append([]any{"size %d: " + what, size}, args...)...)
+		}
+		inView := 0
 		for seed := uint64(1); seed <= 4; seed++ {
 			w := world(t, seed)
 			r := sim.RNG{State: seed}
-			for step := 0; step < 400 && !w.Done(); step++ {
-				variant := 2 * levelOf(w.Daylight())
-				if w.Sleeping() {
-					variant++
-				}
-				v.drawWorld(w, got, stride, 0, variant)
-				drawWorldPlain(v, w, want, stride, 0, variant)
-				require.Equal(t, want, got, "size %d seed %d step %d", size, seed, step)
+			for step := 0; step < 600; step++ {
+				compare(w, "seed %d step %d", seed, step)
 				px, py := w.Player()
 				for _, o := range w.Objects()[1:] {
 					if dx, dy := int(o.X)-px, int(o.Y)-py; max(dx, -dx) <= viewCols/2 && max(dy, -dy) <= viewRows/2 {
-						objects++
+						inView++
 					}
 				}
-				w.Step(sim.Action(r.Intn(len(w.Rules().Actions))))
+				if w.Step(sim.Action(r.Intn(len(w.Rules().Actions)))).Done {
+					w.Reset(seed*1000 + uint64(step))
+				}
 			}
 		}
-		require.Greater(t, objects, 500, "objects other than the player in view")
+		require.Greater(t, inView, 500, "objects other than the player in view")
+		for _, shape := range [][2]int{{9, 9}, {12, 5}, {20, 14}} {
+			w := scene(t, shape[0], shape[1])
+			for _, night := range []bool{false, true} {
+				step := 0
+				if night {
+					step = 210
+				}
+				require.NoError(t, w.SetStepCount(step))
+				for _, asleep := range []bool{false, true} {
+					w.SetSleeping(asleep)
+					for y := 0; y < shape[1]; y++ {
+						for x := 0; x < shape[0]; x++ {
+							if w.MovePlayer(x, y) == nil {
+								compare(w, "%v scene, player at (%d, %d), night %v, asleep %v", shape, x, y, night, asleep)
+							}
+						}
+					}
+				}
+			}
+		}
 	}
+}
+
+// scene builds a w×h world of grass and path with objects of every kind
+// on about half its tiles: cows, zombies, skeletons, arrows facing each
+// way, plants young and ripe, landmarks.
+func scene(t *testing.T, width, height int) *sim.World {
+	t.Helper()
+	w, err := sim.New(sim.Config{Width: width, Height: height})
+	require.NoError(t, err)
+	w.Reset(1)
+	w.RemoveObjects()
+	ripe := w.Rules().Creature.PlantRipe
+	objs := []sim.Object{
+		{Kind: sim.ObjCow, Health: 3}, {Kind: sim.ObjZombie, Health: 5}, {Kind: sim.ObjSkeleton, Health: 3},
+		{Kind: sim.ObjArrow, Facing: sim.DirLeft}, {Kind: sim.ObjArrow, Facing: sim.DirRight},
+		{Kind: sim.ObjArrow, Facing: sim.DirUp}, {Kind: sim.ObjArrow, Facing: sim.DirDown},
+		{Kind: sim.ObjPlant, Health: 1, Grown: ripe / 2}, {Kind: sim.ObjPlant, Health: 1, Grown: ripe + 1},
+		{Kind: sim.ObjLandmark, Health: 1},
+	}
+	kinds := map[sim.ObjectKind]int{}
+	k := 0
+	for y := 0; y < height; y++ {
+		for x := 0; x < width; x++ {
+			m := sim.MatGrass
+			if (x+y)%3 == 0 {
+				m = sim.MatPath
+			}
+			require.NoError(t, w.SetMaterial(x, y, m))
+			if (x*7+y*3)%2 == 0 {
+				o := objs[k%len(objs)]
+				o.X, o.Y = int16(x), int16(y)
+				if w.AddObject(o) == nil {
+					kinds[o.Kind]++
+					k++
+				}
+			}
+		}
+	}
+	for _, kind := range []sim.ObjectKind{sim.ObjCow, sim.ObjZombie, sim.ObjSkeleton, sim.ObjArrow, sim.ObjPlant, sim.ObjLandmark} {
+		require.Positive(t, kinds[kind], "%v scene: no %s placed", [2]int{width, height}, kind)
+	}
+	return w
 }

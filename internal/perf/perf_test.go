@@ -2,6 +2,8 @@ package perf
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -253,4 +255,32 @@ func TestPythonRatioIsPaired(t *testing.T) {
 		return
 	}
 	t.Fatal("no Python / Go figure")
+}
+
+// TestPairedRoundsAlternate checks runPaired's schedule: count rounds of
+// one Go run and one Python run, Go first in even rounds and Python first
+// in odd ones, every sample keyed "paired:".
+func TestPairedRoundsAlternate(t *testing.T) {
+	var ran []string
+	side := func(name, pkg, bench string) func() ([]byte, error) {
+		return func() ([]byte, error) {
+			ran = append(ran, name)
+			return []byte("pkg: " + pkg + "\n" + bench + "\t10\t100 ns/op\t5 env-steps/s\n"), nil
+		}
+	}
+	samples, err := pairedRounds(3, side("go", vecPkg, "BenchmarkStep/symbolic-N512-2"),
+		side("python", pyPkg, "BenchmarkVecEnv/symbolic-N512"), io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"go", "python", "python", "go", "go", "python"}, ran)
+	require.Len(t, samples, 6)
+	for i, s := range samples {
+		want := "paired:" + vecPkg + ".BenchmarkStep/symbolic-N512"
+		if ran[i] == "python" {
+			want = "paired:" + pyPkg + ".BenchmarkVecEnv/symbolic-N512"
+		}
+		assert.Equal(t, want, s.Key, "sample %d", i)
+	}
+	_, err = pairedRounds(2, side("go", vecPkg, "BenchmarkStep/symbolic-N512-2"),
+		func() ([]byte, error) { return nil, errors.New("no python") }, io.Discard)
+	assert.ErrorContains(t, err, "no python")
 }

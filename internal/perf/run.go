@@ -154,21 +154,37 @@ func runPaired(ctx context.Context, o Options, log io.Writer) ([]Sample, error) 
 		cmd.Dir = o.Root
 		return cmd
 	}
-	var out []Sample
-	for round := 0; round < o.Count; round++ {
-		fmt.Fprintf(log, "running Python and the Go batch alternately at %s, round %d of %d\n", pairedCases, round+1, o.Count)
-		order := []func() *exec.Cmd{goRun, pyRun}
-		if round%2 == 1 {
-			order[0], order[1] = pyRun, goRun
-		}
-		for _, mk := range order {
+	output := func(mk func() *exec.Cmd) func() ([]byte, error) {
+		return func() ([]byte, error) {
 			cmd := mk()
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
 				return nil, fmt.Errorf("bench: %s: %w\n%s%s", strings.Join(cmd.Args, " "), err, stdout.String(), stderr.String())
 			}
-			samples, err := Parse(&stdout, "paired:")
+			return stdout.Bytes(), nil
+		}
+	}
+	return pairedRounds(o.Count, output(goRun), output(pyRun), log)
+}
+
+// pairedRounds runs goRun and pyRun once each in each of count rounds, Go
+// first in even rounds and Python first in odd ones, and parses their
+// output with keys prefixed "paired:".
+func pairedRounds(count int, goRun, pyRun func() ([]byte, error), log io.Writer) ([]Sample, error) {
+	var out []Sample
+	for round := 0; round < count; round++ {
+		fmt.Fprintf(log, "running Python and the Go batch alternately at %s, round %d of %d\n", pairedCases, round+1, count)
+		order := []func() ([]byte, error){goRun, pyRun}
+		if round%2 == 1 {
+			order[0], order[1] = pyRun, goRun
+		}
+		for _, run := range order {
+			stdout, err := run()
+			if err != nil {
+				return nil, err
+			}
+			samples, err := Parse(bytes.NewReader(stdout), "paired:")
 			if err != nil {
 				return nil, err
 			}
