@@ -633,8 +633,12 @@ func TestStreamedFrames(t *testing.T) {
 	}
 	atlas, err := render.LoadAtlas()
 	require.NoError(t, err)
-	cfg := Config{N: 9, Size: 24, Budget: 30, Threads: 2, ImageSize: 40}
+	// Budget 300 and 260 steps: the worlds that live long enough reach
+	// the night (daylight below a half), when the noise draws over the
+	// tiles; the others reset on the way.
+	cfg := Config{N: 9, Size: 24, Budget: 300, Threads: 2, ImageSize: 40}
 	px := cfg.ImageSize * cfg.ImageSize * 3
+	nights := 0
 	frames := func(direct bool) []byte {
 		b, err := New(cfg, atlas)
 		require.NoError(t, err)
@@ -645,13 +649,19 @@ func TestStreamedFrames(t *testing.T) {
 		require.NoError(t, b.SetBuffers(Buffers{RGB: rgb}))
 		require.NoError(t, b.Reset(nil))
 		var all []byte
-		for s := 0; s < 70; s++ {
+		for s := 0; s < 260; s++ {
 			require.NoError(t, b.Step(actionsAt(s, cfg.N, b.Actions())))
 			all = append(all, rgb...)
+			for _, w := range b.worlds {
+				if w.Daylight() < 1<<15 {
+					nights++
+				}
+			}
 		}
 		return all
 	}
 	want, got := frames(true), frames(false)
+	require.Positive(t, nights, "no frame was drawn at night")
 	require.Equal(t, len(want), len(got))
 	assert.True(t, bytes.Equal(want, got), "streamed frames differ from the frames drawn in place")
 }

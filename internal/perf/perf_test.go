@@ -268,7 +268,7 @@ func TestPairedRoundsAlternate(t *testing.T) {
 			return []byte("pkg: " + pkg + "\n" + bench + "\t10\t100 ns/op\t5 env-steps/s\n"), nil
 		}
 	}
-	samples, err := pairedRounds(3, side("go", vecPkg, "BenchmarkStep/symbolic-N512-2"),
+	samples, err := pairedRounds(3, 1, side("go", vecPkg, "BenchmarkStep/symbolic-N512-2"),
 		side("python", pyPkg, "BenchmarkVecEnv/symbolic-N512"), io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"go", "python", "python", "go", "go", "python"}, ran)
@@ -280,7 +280,11 @@ func TestPairedRoundsAlternate(t *testing.T) {
 		}
 		assert.Equal(t, want, s.Key, "sample %d", i)
 	}
-	_, err = pairedRounds(2, side("go", vecPkg, "BenchmarkStep/symbolic-N512-2"),
+	_, err = pairedRounds(2, 1, side("go", vecPkg, "BenchmarkStep/symbolic-N512-2"),
 		func() ([]byte, error) { return nil, errors.New("no python") }, io.Discard)
 	assert.ErrorContains(t, err, "no python")
+	// A run that gives fewer results than cases would shift the pairing.
+	_, err = pairedRounds(2, 2, side("go", vecPkg, "BenchmarkStep/symbolic-N512-2"),
+		side("python", pyPkg, "BenchmarkVecEnv/symbolic-N512"), io.Discard)
+	assert.ErrorContains(t, err, "1 benchmark results, want 2")
 }

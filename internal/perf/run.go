@@ -165,13 +165,15 @@ func runPaired(ctx context.Context, o Options, log io.Writer) ([]Sample, error) 
 			return stdout.Bytes(), nil
 		}
 	}
-	return pairedRounds(o.Count, output(goRun), output(pyRun), log)
+	return pairedRounds(o.Count, strings.Count(pairedCases, ",")+1, output(goRun), output(pyRun), log)
 }
 
 // pairedRounds runs goRun and pyRun once each in each of count rounds, Go
 // first in even rounds and Python first in odd ones, and parses their
-// output with keys prefixed "paired:".
-func pairedRounds(count int, goRun, pyRun func() ([]byte, error), log io.Writer) ([]Sample, error) {
+// output with keys prefixed "paired:". Each run must give perRun samples
+// (one per case): Evaluate pairs the i-th run of each side, so a run that
+// printed fewer would pair the rounds after it wrongly, silently.
+func pairedRounds(count, perRun int, goRun, pyRun func() ([]byte, error), log io.Writer) ([]Sample, error) {
 	var out []Sample
 	for round := 0; round < count; round++ {
 		fmt.Fprintf(log, "running Python and the Go batch alternately at %s, round %d of %d\n", pairedCases, round+1, count)
@@ -187,6 +189,9 @@ func pairedRounds(count int, goRun, pyRun func() ([]byte, error), log io.Writer)
 			samples, err := Parse(bytes.NewReader(stdout), "paired:")
 			if err != nil {
 				return nil, err
+			}
+			if len(samples) != perRun {
+				return nil, fmt.Errorf("bench: round %d: %d benchmark results, want %d (%s)\n%s", round+1, len(samples), perRun, pairedCases, stdout)
 			}
 			out = append(out, samples...)
 		}
