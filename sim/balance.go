@@ -38,11 +38,15 @@ func (w *World) balance() {
 			for d != 0 {
 				c := base + bits.TrailingZeros64(d)
 				d &= d - 1
+				// The chance is drawn here, not in spawn and despawn: most
+				// draws fail, and then the call was most of the chunk's cost.
 				space, pop := int(w.chunks[c].space[r]), int(w.chunks[c].pop[r])
 				if pop < lo[r] && space >= max(br.MinSpace, 1) {
-					w.spawn(c, br, space)
-				} else {
-					w.despawn(c, br, pop)
+					if w.s.RNG.Chance(br.SpawnP) {
+						w.spawnIn(c, br, space)
+					}
+				} else if w.s.RNG.Chance(br.DespawnP) {
+					w.despawnIn(c, br, pop)
 				}
 			}
 		}
@@ -138,10 +142,13 @@ func b2u(b bool) uint64 {
 // spawn may add a creature of br's kind on one of the space tiles of br's
 // material in chunk c.
 func (w *World) spawn(c int, br *BalanceRule, space int) {
-	rng := &w.s.RNG
-	if !rng.Chance(br.SpawnP) {
-		return
+	if w.s.RNG.Chance(br.SpawnP) {
+		w.spawnIn(c, br, space)
 	}
+}
+
+// spawnIn is spawn once its chance has come up.
+func (w *World) spawnIn(c int, br *BalanceRule, space int) {
 	x, y := w.randomTileInChunk(c, br.Material, space)
 	if w.objAt[w.index(x, y)] == 0 && w.distance(x, y) >= br.SpawnDist {
 		w.addObject(w.newCreature(br.Kind, x, y))
@@ -150,11 +157,14 @@ func (w *World) spawn(c int, br *BalanceRule, space int) {
 
 // despawn may remove one of the pop creatures of br's kind in chunk c.
 func (w *World) despawn(c int, br *BalanceRule, pop int) {
-	rng := &w.s.RNG
-	if !rng.Chance(br.DespawnP) {
-		return
+	if w.s.RNG.Chance(br.DespawnP) {
+		w.despawnIn(c, br, pop)
 	}
-	i := w.nthCreatureInChunk(c, br.Kind, rng.Intn(pop))
+}
+
+// despawnIn is despawn once its chance has come up.
+func (w *World) despawnIn(c int, br *BalanceRule, pop int) {
+	i := w.nthCreatureInChunk(c, br.Kind, w.s.RNG.Intn(pop))
 	o := &w.objects[i]
 	if w.distance(int(o.X), int(o.Y)) >= br.DespawnDist {
 		w.removeObject(i)

@@ -49,9 +49,13 @@ func (w *World) updatePlayer(a Action, out *Outcome) {
 	// Clamp what may have left its bounds: the vitals (which creatures
 	// change too) and the items this update touched.
 	// The vitals are named, so their clamps need no loop.
-	for _, it := range [...]Item{ItemHealth, ItemFood, ItemDrink, ItemEnergy} {
-		s.Inventory[it] = min(max(s.Inventory[it], 0), r.Items[it].Max)
-	}
+	// Written out, not looped over: the loop kept its four items in
+	// memory and tested each bound with a branch.
+	inv, items := &s.Inventory, r.Items[:ItemEnergy+1]
+	inv[ItemHealth] = min(max(inv[ItemHealth], 0), items[ItemHealth].Max)
+	inv[ItemFood] = min(max(inv[ItemFood], 0), items[ItemFood].Max)
+	inv[ItemDrink] = min(max(inv[ItemDrink], 0), items[ItemDrink].Max)
+	inv[ItemEnergy] = min(max(inv[ItemEnergy], 0), items[ItemEnergy].Max)
 	for d := w.touched &^ vitals; d != 0; d &= d - 1 {
 		it := bits.TrailingZeros64(uint64(d))
 		s.Inventory[it] = min(max(s.Inventory[it], 0), r.Items[it].Max)
