@@ -43,10 +43,10 @@ func (w *World) balance() {
 				space, pop := int(w.chunks[c].space[r]), int(w.chunks[c].pop[r])
 				if pop < lo[r] && space >= max(br.MinSpace, 1) {
 					if w.s.RNG.Chance(br.SpawnP) {
-						w.spawnIn(c, br, space)
+						w.spawn(c, br, space)
 					}
 				} else if w.s.RNG.Chance(br.DespawnP) {
-					w.despawnIn(c, br, pop)
+					w.despawn(c, br, pop)
 				}
 			}
 		}
@@ -139,31 +139,20 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// spawn may add a creature of br's kind on one of the space tiles of br's
-// material in chunk c.
+// spawn adds a creature of br's kind on one of the space tiles of br's
+// material in chunk c, if that tile is free and far enough from the
+// player. balance has drawn the spawn's chance (SpawnP) before.
 func (w *World) spawn(c int, br *BalanceRule, space int) {
-	if w.s.RNG.Chance(br.SpawnP) {
-		w.spawnIn(c, br, space)
-	}
-}
-
-// spawnIn is spawn once its chance has come up.
-func (w *World) spawnIn(c int, br *BalanceRule, space int) {
 	x, y := w.randomTileInChunk(c, br.Material, space)
 	if w.objAt[w.index(x, y)] == 0 && w.distance(x, y) >= br.SpawnDist {
 		w.addObject(w.newCreature(br.Kind, x, y))
 	}
 }
 
-// despawn may remove one of the pop creatures of br's kind in chunk c.
+// despawn removes one of the pop creatures of br's kind in chunk c, drawn
+// at random, if it is far enough from the player. balance has drawn the
+// despawn's chance (DespawnP) before.
 func (w *World) despawn(c int, br *BalanceRule, pop int) {
-	if w.s.RNG.Chance(br.DespawnP) {
-		w.despawnIn(c, br, pop)
-	}
-}
-
-// despawnIn is despawn once its chance has come up.
-func (w *World) despawnIn(c int, br *BalanceRule, pop int) {
 	i := w.nthCreatureInChunk(c, br.Kind, w.s.RNG.Intn(pop))
 	o := &w.objects[i]
 	if w.distance(int(o.X), int(o.Y)) >= br.DespawnDist {
