@@ -73,12 +73,10 @@ func (w *World) nearMaskAtEnd(base, end, px, py, radius int) uint64 {
 		pxy := uint32(uint16(px)) | uint32(uint16(py))<<16
 		near = nearMaskAVX2(&w.objects[base], groups, pxy, int32(radius))
 	}
+	// Here 8·groups < n: the whole groups end before end, so no bit past
+	// n is set.
 	tail := groups * 8
-	near |= nearMask(w.objects[base+tail:end], px, py, radius) << tail
-	if n < 64 {
-		near &= 1<<n - 1
-	}
-	return near
+	return near | nearMask(w.objects[base+tail:end], px, py, radius)<<tail
 }
 
 // nearMask returns a mask with bit j set when objs[j] (at most 64) lies

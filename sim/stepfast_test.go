@@ -318,3 +318,53 @@ func TestBalanceTurnIsModulo(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryVitalClampedToItsOwnMax: with a different maximum for each
+// vital, in both orders, a vital pushed past its maximum comes back within
+// its own bounds, not another vital's (under classic's maxima, all 9, the
+// clamps could take one another's bound and no test would see it).
+func TestEveryVitalClampedToItsOwnMax(t *testing.T) {
+	vitals := []Item{ItemHealth, ItemFood, ItemDrink, ItemEnergy}
+	for _, maxima := range [][4]int8{{9, 8, 7, 6}, {6, 7, 8, 9}} {
+		r := Classic().Clone()
+		for i, it := range vitals {
+			r.Items[it].Max = maxima[i]
+			r.Items[it].Initial = min(r.Items[it].Initial, maxima[i])
+		}
+		for i, it := range vitals {
+			w, err := New(Config{Width: 9, Height: 9, Rules: r})
+			require.NoError(t, err)
+			w.Reset(1)
+			w.s.Inventory[it] = maxima[i] + 3
+			w.Step(ActNoop)
+			got := w.s.Inventory[it]
+			assert.True(t, got >= 0 && got <= maxima[i], "maxima %v: %s set to %d, max %d: %d after a step", maxima, r.Items[it].Name, maxima[i]+3, maxima[i], got)
+		}
+	}
+}
+
+// TestNearMaskPlainWithoutKernel: a world that may not use the vector
+// kernel (vectorNear false) takes the plain loop at every count, even
+// where the kernel would answer otherwise (a radius or a player outside
+// the kernel's 16-bit domain), so nothing but the plain loop runs there.
+func TestNearMaskPlainWithoutKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	w := &World{objects: make([]Object, 130)}
+	for i := range w.objects {
+		w.objects[i] = Object{X: int16(rng.IntN(64)), Y: int16(rng.IntN(64))}
+	}
+	if hasVectorKernels() { // the test has teeth: the kernel answers otherwise here
+		pxy := uint32(10) | uint32(10)<<16 // 1<<16 + 10 in 16 bits
+		require.NotEqual(t, nearMask(w.objects[:64], 1<<16+10, 10, 18), nearMaskAVX2(&w.objects[0], 8, pxy, 18))
+	}
+	for _, radius := range []int{-1, 18, 1 << 17, 1 << 20} {
+		for _, p := range [][2]int{{10, 10}, {-3, 5}, {1<<16 + 10, 10}} {
+			for base := 0; base < len(w.objects); base += 13 {
+				for end := base; end <= min(base+64, len(w.objects)); end++ {
+					require.Equal(t, nearMask(w.objects[base:end], p[0], p[1], radius), w.nearMask(base, end, p[0], p[1], radius),
+						"objects [%d, %d), player %v, radius %d", base, end, p, radius)
+				}
+			}
+		}
+	}
+}
