@@ -121,10 +121,11 @@ func (w *World) SetInventory(it Item, n int) error {
 // SetSleeping puts the player to sleep or wakes it, without achievements.
 func (w *World) SetSleeping(asleep bool) { w.s.Sleeping = asleep }
 
-// SetStepCount sets the step counter (and so the time of day).
+// SetStepCount sets the step counter (and so the time of day), below the
+// episode's length (2³¹ − 1 steps when the ruleset sets none).
 func (w *World) SetStepCount(step int) error {
-	if step < 0 || (w.rules.Vitals.EpisodeLength > 0 && step >= int(w.rules.Vitals.EpisodeLength)) {
-		return fmt.Errorf("set step count: %d outside 0 to %d", step, w.rules.Vitals.EpisodeLength-1)
+	if n := int(w.episodeLength()); step < 0 || step >= n {
+		return fmt.Errorf("set step count: %d outside 0 to %d", step, n-1)
 	}
 	w.s.Step = int32(step)
 	return nil

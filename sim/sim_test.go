@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -241,4 +242,32 @@ func TestStepBeforeReset(t *testing.T) {
 	assert.Equal(t, before, w.Hash())
 	w.Reset(1)
 	assert.False(t, w.Done(), "a reset world plays")
+}
+
+// TestEndlessEpisodeEndsAtTheCounter: with no episode length, an episode
+// ends (time up) when its step counter is full, instead of wrapping to
+// negative steps, where the time of day was read at a negative index and
+// Step panicked; SetStepCount refuses counts the counter cannot hold
+// instead of cutting them to 32 bits.
+func TestEndlessEpisodeEndsAtTheCounter(t *testing.T) {
+	r := Classic().Clone()
+	r.Vitals.EpisodeLength = 0
+	w, err := New(Config{Rules: r})
+	require.NoError(t, err)
+	w.Reset(1)
+	require.Error(t, w.SetStepCount(math.MaxInt32))
+	require.Error(t, w.SetStepCount(1<<40+5))
+	require.NoError(t, w.SetStepCount(math.MaxInt32-3))
+	var last Outcome
+	for range 3 {
+		require.False(t, w.Done())
+		last = w.Step(ActNoop)
+	}
+	assert.True(t, last.Done)
+	assert.NotZero(t, last.Events&EventTimeUp, "the last step is time up")
+	assert.Equal(t, math.MaxInt32, w.StepCount())
+	out := w.Step(ActNoop) // done: changes nothing
+	assert.True(t, out.Done)
+	assert.Equal(t, math.MaxInt32, w.StepCount())
+	assert.NotPanics(t, func() { _ = w.Daylight() })
 }

@@ -84,7 +84,7 @@ func (w *World) endStep(out *Outcome) {
 		w.s.Dead = true
 		out.Events |= EventDied
 	}
-	if n := w.rules.Vitals.EpisodeLength; n > 0 && w.s.Step >= n {
+	if w.timeUp() {
 		out.Events |= EventTimeUp
 	}
 	out.Done = w.Done()

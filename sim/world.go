@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // DefaultSize is the side of the default square world, as Crafter's.
 const DefaultSize = 64
@@ -208,10 +211,25 @@ func (w *World) Dead() bool { return w.s.Dead }
 
 // Done reports whether the episode is over: death or the step limit.
 func (w *World) Done() bool {
-	n := w.rules.Vitals.EpisodeLength
 	// A world never Reset holds no episode (not even a player): Step on it
 	// changes nothing instead of failing.
-	return w.s.Dead || (n > 0 && w.s.Step >= n) || w.s.NumObjects == 0
+	return w.s.Dead || w.timeUp() || w.s.NumObjects == 0
+}
+
+// timeUp reports whether the episode has run its length: EpisodeLength
+// steps, or, when it has none, as many as the step counter holds
+// (2³¹ − 1). Past that the counter would wrap to negative steps, and the
+// time of day be read at a negative index.
+func (w *World) timeUp() bool {
+	return w.s.Step >= w.episodeLength()
+}
+
+// episodeLength is the number of steps an episode lasts at most.
+func (w *World) episodeLength() int32 {
+	if n := w.rules.Vitals.EpisodeLength; n > 0 {
+		return n
+	}
+	return math.MaxInt32
 }
 
 // Inventory returns the count of an item (vitals included).
