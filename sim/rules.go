@@ -190,7 +190,7 @@ type VitalRules struct {
 	RestLimit     int16 // energy +1 below minus it
 	RecoverLimit  int16 // in halves: health +1 above it
 	DegenLimit    int16 // in halves: health -1 below minus it
-	EpisodeLength int32 // steps; 0: unbounded
+	EpisodeLength int32 // steps; 0: as many as the step counter holds (2³¹ − 1)
 }
 
 // CreatureRules are the creatures' parameters; the probabilities are in
