@@ -48,9 +48,8 @@ func (w *World) updatePlayer(a Action, out *Outcome) {
 	w.updateVitals()
 	// Clamp what may have left its bounds: the vitals (which creatures
 	// change too) and the items this update touched.
-	// The vitals are named, so their clamps need no loop.
-	// Written out, not looped over: the loop kept its four items in
-	// memory and tested each bound with a branch.
+	// The vitals are named, so their clamps are written out: a loop over
+	// the four kept them in memory and tested each bound with a branch.
 	inv, items := &s.Inventory, r.Items[:ItemEnergy+1]
 	inv[ItemHealth] = min(max(inv[ItemHealth], 0), items[ItemHealth].Max)
 	inv[ItemFood] = min(max(inv[ItemFood], 0), items[ItemFood].Max)
