@@ -38,14 +38,10 @@ func (w *World) balance() {
 			for d != 0 {
 				c := base + bits.TrailingZeros64(d)
 				d &= d - 1
-				// The chance is drawn here, not in spawn and despawn: most
-				// draws fail, and then the call was most of the chunk's cost.
 				space, pop := int(w.chunks[c].space[r]), int(w.chunks[c].pop[r])
 				if pop < lo[r] && space >= max(br.MinSpace, 1) {
-					if w.s.RNG.Chance(br.SpawnP) {
-						w.spawn(c, br, space)
-					}
-				} else if w.s.RNG.Chance(br.DespawnP) {
+					w.spawn(c, br, space)
+				} else {
 					w.despawn(c, br, pop)
 				}
 			}
@@ -139,21 +135,26 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// spawn adds a creature of br's kind on one of the space tiles of br's
-// material in chunk c, if that tile is free and far enough from the
-// player. balance has drawn the spawn's chance (SpawnP) before.
+// spawn may add a creature of br's kind on one of the space tiles of br's
+// material in chunk c.
 func (w *World) spawn(c int, br *BalanceRule, space int) {
+	rng := &w.s.RNG
+	if !rng.Chance(br.SpawnP) {
+		return
+	}
 	x, y := w.randomTileInChunk(c, br.Material, space)
 	if w.objAt[w.index(x, y)] == 0 && w.distance(x, y) >= br.SpawnDist {
 		w.addObject(w.newCreature(br.Kind, x, y))
 	}
 }
 
-// despawn removes one of the pop creatures of br's kind in chunk c, drawn
-// at random, if it is far enough from the player. balance has drawn the
-// despawn's chance (DespawnP) before.
+// despawn may remove one of the pop creatures of br's kind in chunk c.
 func (w *World) despawn(c int, br *BalanceRule, pop int) {
-	i := w.nthCreatureInChunk(c, br.Kind, w.s.RNG.Intn(pop))
+	rng := &w.s.RNG
+	if !rng.Chance(br.DespawnP) {
+		return
+	}
+	i := w.nthCreatureInChunk(c, br.Kind, rng.Intn(pop))
 	o := &w.objects[i]
 	if w.distance(int(o.X), int(o.Y)) >= br.DespawnDist {
 		w.removeObject(i)

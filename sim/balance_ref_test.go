@@ -13,9 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// balancePlain is balance before its masks and kept bits (bf6d064), the
-// reference: verbatim, but for the chances, which spawn and despawn drew
-// themselves then.
+// balancePlain is balance before its masks and kept bits (bf6d064), verbatim: the reference.
 func (w *World) balancePlain() {
 	light := int64(w.Daylight())
 	rules := &w.rules.Creature.Balance
@@ -31,13 +29,9 @@ func (w *World) balancePlain() {
 			space, pop := int(counts.space[r]), int(counts.pop[r])
 			switch {
 			case pop < lo && space >= br.MinSpace && space > 0:
-				if w.s.RNG.Chance(br.SpawnP) { // spawn drew it first then
-					w.spawn(c, br, space)
-				}
+				w.spawn(c, br, space)
 			case pop > hi:
-				if w.s.RNG.Chance(br.DespawnP) { // and despawn
-					w.despawn(c, br, pop)
-				}
+				w.despawn(c, br, pop)
 			}
 		}
 	}

@@ -45,38 +45,22 @@ func (w *World) updateCreatures() {
 // nearMask is nearMask(w.objects[base:end]), with the vector kernel where
 // the world may use it (radius within [0, 65536], end − base ≤ 64). The
 // kernel reads whole groups of eight objects: past end, while the array
-// lasts, since the bits of objects past end are dropped. This is the
-// common case, kept short: every value live across the assembly call is
-// spilled, and the first version's 80 instructions a step were mostly
-// that. nearMaskAtEnd does the rest.
+// lasts, since the bits of objects past end are dropped.
 func (w *World) nearMask(base, end, px, py, radius int) uint64 {
-	n := uint(end - base)
-	groups := (n + 7) / 8
-	if !w.vectorNear || n == 0 || uint(base)+8*groups > uint(len(w.objects)) {
-		return w.nearMaskAtEnd(base, end, px, py, radius)
-	}
-	pxy := uint32(uint16(px)) | uint32(uint16(py))<<16
-	return nearMaskAVX2(&w.objects[base], int(groups), pxy, int32(radius)) & (^uint64(0) >> (64 - n))
-}
-
-// nearMaskAtEnd is nearMask where the last group would pass the array's
-// end (the kernel takes the whole groups, the loop the last few objects),
-// where there is no object, and where the kernel may not be used.
-func (w *World) nearMaskAtEnd(base, end, px, py, radius int) uint64 {
 	n := end - base
 	if !w.vectorNear || n == 0 {
 		return nearMask(w.objects[base:end], px, py, radius)
 	}
-	groups := (len(w.objects) - base) / 8
-	var near uint64
-	if groups > 0 {
-		pxy := uint32(uint16(px)) | uint32(uint16(py))<<16
-		near = nearMaskAVX2(&w.objects[base], groups, pxy, int32(radius))
+	groups := min((n+7)/8, (len(w.objects)-base)/8)
+	pxy := uint32(uint16(px)) | uint32(uint16(py))<<16
+	near := nearMaskAVX2(&w.objects[base], groups, pxy, int32(radius))
+	if tail := groups * 8; tail < n { // the array's last few objects
+		near |= nearMask(w.objects[base+tail:end], px, py, radius) << tail
 	}
-	// Here 8·groups < n: the whole groups end before end, so no bit past
-	// n is set.
-	tail := groups * 8
-	return near | nearMask(w.objects[base+tail:end], px, py, radius)<<tail
+	if n < 64 {
+		near &= 1<<n - 1
+	}
+	return near
 }
 
 // nearMask returns a mask with bit j set when objs[j] (at most 64) lies

@@ -285,40 +285,6 @@ func BenchmarkNearbyMaterials(b *testing.B) {
 	}
 }
 
-// TestBalanceTurnIsModulo holds balanceTurn's multiply to the division it
-// replaced, Step % BalanceEvery == 0, for every divisor up to 1,000 and
-// some far larger, over the first steps, the steps around every multiple
-// of the divisor that the test reaches, the top of int32 and random
-// steps; and checks that a divisor changed after New is followed.
-func TestBalanceTurnIsModulo(t *testing.T) {
-	w, err := New(Config{Rules: Classic().Clone()})
-	require.NoError(t, err)
-	rng := rand.New(rand.NewPCG(3, 4))
-	divisors := []int32{1<<30 - 1, 1 << 30, 1<<31 - 1, 12345678}
-	for d := int32(1); d <= 1000; d++ {
-		divisors = append(divisors, d)
-	}
-	for _, d := range divisors {
-		w.rules.Creature.BalanceEvery = d
-		steps := []int32{1<<31 - 1, 1<<31 - 2, d, d - 1, d + 1, 2 * d, 2*d + 1}
-		for s := int32(0); s < 2100; s++ {
-			steps = append(steps, s)
-		}
-		for range 200 {
-			steps = append(steps, rng.Int32())
-		}
-		for _, s := range steps {
-			if s < 0 {
-				continue // 2·d beyond int32
-			}
-			w.s.Step = s
-			if w.balanceTurn() != (s%d == 0) {
-				t.Fatalf("balanceTurn at step %d, every %d: %v, want %v", s, d, w.balanceTurn(), s%d == 0)
-			}
-		}
-	}
-}
-
 // TestEveryVitalClampedToItsOwnMax: with a different maximum for each
 // vital, in both orders, a vital pushed past its maximum comes back within
 // its own bounds, not another vital's (under classic's maxima, all 9, the

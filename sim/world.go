@@ -77,12 +77,6 @@ type World struct {
 	// both must decide alike).
 	balanceRuleByRule bool
 
-	// balanceEvery caches balanceTurn's multiplier c for the divisor d.
-	balanceEvery struct {
-		d int32
-		c uint64
-	}
-
 	// Constant after New: the chunk of a tile is chunkRow[y] + chunkCol[x],
 	// which spares a division on every creature move.
 	chunkCol, chunkRow []int32
