@@ -447,3 +447,25 @@ func scene(t *testing.T, width, height int) *sim.World {
 	}
 	return w
 }
+
+// BenchmarkDrawWorld times drawWorld's one pass over the objects against
+// drawWorldPlain, its tile-by-tile reference, in one run (64 px, RGB).
+func BenchmarkDrawWorld(b *testing.B) {
+	v, err := NewAgentView(atlas(b), 64, RGB)
+	require.NoError(b, err)
+	w := world(b, 1)
+	frame := make([]byte, v.FrameBytes())
+	stride := v.size * int(v.format)
+	origin := v.border*stride + v.border*int(v.format)
+	for _, c := range []struct {
+		name string
+		draw func(*AgentView, *sim.World, []byte, int, int, int)
+	}{{"plain", drawWorldPlain}, {"objects", (*AgentView).drawWorld}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.draw(v, w, frame, stride, origin, 0)
+			}
+		})
+	}
+}
