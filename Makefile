@@ -62,11 +62,26 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 	$(GO) vet -tags browser ./wasm/web
 
-## race: every test under the race detector, -short (smaller samples). The
-## certification test is left to "certify": it is the planner on one
-## goroutine per task, which the race detector slows tenfold for nothing.
+## race: every test under the race detector, -short (smaller samples),
+## except in NORACE's packages. The certification test is left to
+## "certify": it is the planner on one goroutine per task, which the race
+## detector slows tenfold for nothing.
+##
+## NORACE: packages whose tests start no goroutine, nor do the packages
+## they use: the race detector can find nothing there and made them about
+## five times slower (63 s of the step's CPU time on a 2-core machine), so
+## they run without it, and without -short, their full samples.
+## TestNoRacePackagesAreSingleThreaded (internal/arch) fails when one of
+## them, or a package it imports, gains a go statement, t.Parallel,
+## net/http or os/signal: then it belongs under the race detector again.
+NORACE := ./sim ./render ./bench/trace
+
+## bench/run goes first: its tests are half of the step's CPU time, and
+## started last it ran on alone after the others were done.
 race:
-	CGO_ENABLED=1 $(GO) test -race -short -timeout 30m -skip '^TestCertification$$' ./...
+	CGO_ENABLED=1 $(GO) test -race -short -timeout 30m -skip '^TestCertification$$' \
+		./bench/run $$($(GO) list ./... | grep -vxF "$$($(GO) list ./bench/run $(NORACE))")
+	$(GO) test -timeout 30m $(NORACE)
 
 ## certify: generate and certify the obtain tasks of 200 seeds per tier.
 certify:

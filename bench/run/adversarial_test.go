@@ -38,6 +38,7 @@ func scriptModel(t *testing.T, script ...string) *httptest.Server {
 // on tasks past the easy tier (where a random agent succeeds about never):
 // each must succeed on none, and the probes it games must not reward it.
 func TestAdversarialAgents(t *testing.T) {
+	t.Parallel()
 	var specs []task.Spec
 	for _, fam := range []string{task.FamilyObtain, task.FamilyCollect, task.FamilyObtainReturn, task.FamilyWaypoints, task.FamilyAchievements} {
 		for _, tier := range []string{"medium", "hard", "expert"} {

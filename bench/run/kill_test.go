@@ -72,6 +72,7 @@ func TestKillAtEveryWrite(t *testing.T) {
 		fmt.Fprintln(os.Stderr, "child ended without being killed:", err)
 		os.Exit(3)
 	}
+	t.Parallel()
 	whole := t.TempDir()
 	_, err := Score(context.Background(), killable(whole), nil)
 	require.NoError(t, err)

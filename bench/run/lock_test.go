@@ -21,6 +21,7 @@ import (
 // them with the shipped lock: a generator, planner or rules change that
 // moves a task fails here until the lock is rewritten (and committed).
 func TestEmbeddedLocksAreFresh(t *testing.T) {
+	t.Parallel()
 	every := map[string]int{"default": 1, "standard": 35}
 	if testing.Short() {
 		every = map[string]int{"default": 3, "standard": 140}

@@ -15,6 +15,7 @@ import (
 // Recorded play scores exactly as the play it records: the planner's
 // traces, replayed as agent trace:FILE, give the planner's results.
 func TestRecordedPlayScoresAsThePlayer(t *testing.T) {
+	t.Parallel()
 	o := small(t.TempDir())
 	o.Agent, o.Traces, o.Seeds = "planner", "all", 1
 	live, err := Score(context.Background(), o, nil)

@@ -16,6 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// The long tests of this package (a scoring run or more each, 6 to 27 s
+// under the race detector) call t.Parallel, so that the race run's longest
+// package uses both cores once the other packages are done. Tests that
+// set the environment (t.Setenv) cannot, and run before them.
+
 // small is a quick slice of the default suite.
 func small(out string) Options {
 	return Options{Suite: "default", Agent: "explorer", Out: out, Traces: "failures",
@@ -53,6 +58,7 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 func TestScoreIsIndependentOfWorkers(t *testing.T) {
+	t.Parallel()
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for i, workers := range []int{1, 3} {
 		o := small(dirs[i])
@@ -68,6 +74,7 @@ func TestScoreIsIndependentOfWorkers(t *testing.T) {
 }
 
 func TestShardsMergeToTheSameRun(t *testing.T) {
+	t.Parallel()
 	whole := t.TempDir()
 	_, err := Score(context.Background(), small(whole), nil)
 	require.NoError(t, err)
@@ -115,6 +122,7 @@ func TestKilledRunResumes(t *testing.T) {
 		Score(context.Background(), o, nil)
 		os.Exit(0)
 	}
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestKilledRunResumes$")
 	cmd.Env = append(os.Environ(), "LONGCRAFT_SCORE_CHILD="+dir)

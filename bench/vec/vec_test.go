@@ -560,25 +560,28 @@ func TestSharedPool(t *testing.T) {
 // TestThreadsTakeFromSlowerSpans: a thread that finishes its own span
 // plays what is left of a slower thread's, and worlds played by another
 // thread than usual (RGB views and resets included) come out the same.
-// Thread 0 stalls on its first world until thread 1 has played every
-// other world: without taking from thread 0's span, thread 1 stops at
-// its own and the wait times out.
+// Thread 0 stalls on the first world it takes until thread 1 has played
+// every other world: without taking from thread 0's span, thread 1 stops
+// at its own and the wait times out. Thread 0 may also come to a step
+// after thread 1 has taken its whole span (on a busy machine it did):
+// then thread 1 plays all the worlds and thread 0 none.
 func TestThreadsTakeFromSlowerSpans(t *testing.T) {
 	atlas, err := render.LoadAtlas()
 	require.NoError(t, err)
 	cfg := Config{N: 16, Size: 16, Budget: 7, Threads: 2, ImageSize: 16}
-	played := func(stall bool) ([]uint64, []uint8, int) {
+	played := func(stall bool) ([]uint64, []uint8, int, int) {
 		b, err := New(cfg, atlas)
 		require.NoError(t, err)
 		defer b.Close()
 		rgb := make([]uint8, cfg.N*16*16*3)
 		require.NoError(t, b.SetBuffers(Buffers{RGB: rgb, Symbolic: make([]uint8, cfg.N*81)}))
 		require.NoError(t, b.Reset(nil))
-		var byOne atomic.Int64
-		stolen := 0
+		var byOne, byZero atomic.Int64
+		stolen, wantStolen := 0, 0
 		for s := 0; s < 20; s++ { // budget 7: resets on the way
 			if stall {
 				byOne.Store(0)
+				byZero.Store(0)
 				b.beforeWorld = func(k, i int) {
 					if k == 1 {
 						if i < cfg.N/2 {
@@ -587,7 +590,7 @@ func TestThreadsTakeFromSlowerSpans(t *testing.T) {
 						byOne.Add(1)
 						return
 					}
-					if i != 0 {
+					if byZero.Add(1) > 1 {
 						return
 					}
 					deadline := time.Now().Add(20 * time.Second)
@@ -598,19 +601,23 @@ func TestThreadsTakeFromSlowerSpans(t *testing.T) {
 			}
 			require.NoError(t, b.Step(actionsAt(s, cfg.N, b.Actions())))
 			if stall {
-				require.Equal(t, int64(cfg.N-1), byOne.Load(), "step %d: thread 1 played %d worlds, not the %d thread 0 left", s, byOne.Load(), cfg.N-1)
+				zero := int(byZero.Load())
+				require.LessOrEqual(t, zero, 1, "step %d: thread 0 played %d worlds: thread 1 did not take the rest of its span", s, zero)
+				require.Equal(t, int64(cfg.N-zero), byOne.Load(), "step %d: thread 1 played %d worlds, not the %d thread 0 left", s, byOne.Load(), cfg.N-zero)
+				wantStolen += cfg.N/2 - zero
 			}
 		}
 		b.beforeWorld = nil
 		h := make([]uint64, cfg.N)
 		require.NoError(t, b.Hashes(h))
-		return h, rgb, stolen
+		return h, rgb, stolen, wantStolen
 	}
-	want, wantRGB, _ := played(false)
-	got, gotRGB, stolen := played(true)
+	want, wantRGB, _, _ := played(false)
+	got, gotRGB, stolen, wantStolen := played(true)
 	assert.Equal(t, want, got)
 	assert.Equal(t, wantRGB, gotRGB)
-	assert.Equal(t, 20*(cfg.N/2-1), stolen, "worlds of thread 0's span played by thread 1")
+	assert.GreaterOrEqual(t, wantStolen, 20*(cfg.N/2-1))
+	assert.Equal(t, wantStolen, stolen, "worlds of thread 0's span played by thread 1")
 }
 
 // TestStreamedFrames: RGB frames drawn in the thread's frame and streamed

@@ -1,0 +1,157 @@
+package arch
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// concurrencyImports are the standard packages that run code of the
+// importer's on goroutines of their own (handlers, signal relays).
+var concurrencyImports = []string{"net/http", "net/http/httptest", "os/signal"}
+
+// concurrencyCalls are the methods and functions that start goroutines or
+// run a callback on one: t.Parallel, time.AfterFunc and context.AfterFunc,
+// finalizers and cleanups.
+var concurrencyCalls = []string{"Parallel", "AfterFunc", "SetFinalizer", "AddCleanup"}
+
+// concurrency returns how the Go file src could run code on more than one
+// goroutine: go statements, concurrencyCalls, concurrencyImports.
+func concurrency(name string, src []byte) ([]string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	if ignored(f) {
+		return nil, nil
+	}
+	var found []string
+	for _, s := range f.Imports {
+		p, _ := strconv.Unquote(s.Path.Value)
+		for _, c := range concurrencyImports {
+			if p == c {
+				found = append(found, fmt.Sprintf("%s imports %s", fset.Position(s.Pos()), p))
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			found = append(found, fmt.Sprintf("%s: a go statement", fset.Position(n.Pos())))
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
+				for _, c := range concurrencyCalls {
+					if sel.Sel.Name == c {
+						found = append(found, fmt.Sprintf("%s: calls %s", fset.Position(n.Pos()), c))
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found, nil
+}
+
+// singleThreaded returns every way the package in dir (relative to the
+// module root) could run on more than one goroutine in its tests: its
+// own files, tests included, and the non-test files of every package of
+// the module it imports, directly or not. It also returns the packages it
+// looked at.
+func singleThreaded(t *testing.T, dir string) (found, seen []string) {
+	t.Helper()
+	visited := map[string]bool{}
+	var visit func(dir string, tests bool)
+	visit = func(dir string, tests bool) {
+		key := fmt.Sprintf("%s %v", dir, tests)
+		if visited[key] {
+			return
+		}
+		visited[key] = true
+		if !tests {
+			seen = append(seen, dir)
+		}
+		entries, err := os.ReadDir(filepath.Join(root, dir))
+		require.NoError(t, err)
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") != tests {
+				continue
+			}
+			path := filepath.Join(root, dir, name)
+			src, err := os.ReadFile(path)
+			require.NoError(t, err)
+			bad, err := concurrency(filepath.ToSlash(filepath.Join(dir, name)), src)
+			require.NoError(t, err)
+			found = append(found, bad...)
+			f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly|parser.ParseComments)
+			require.NoError(t, err)
+			if ignored(f) {
+				continue
+			}
+			for _, s := range f.Imports {
+				p, _ := strconv.Unquote(s.Path.Value)
+				if rel, ours := strings.CutPrefix(p, module+"/"); ours && rel != dir {
+					visit(rel, false)
+				}
+			}
+		}
+	}
+	visit(dir, true)
+	visit(dir, false)
+	sort.Strings(seen)
+	return found, seen
+}
+
+// TestNoRacePackagesAreSingleThreaded: `make race` runs the packages of
+// the Makefile's NORACE without the race detector, which can find nothing
+// where one goroutine runs. That holds only while neither they nor what
+// they import start another: a go statement, t.Parallel, a callback on a
+// timer or finalizer, an HTTP server or a signal relay puts the package
+// back under the race detector (take it out of NORACE).
+func TestNoRacePackagesAreSingleThreaded(t *testing.T) {
+	mk, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^NORACE\s*:=\s*(.*)$`).FindSubmatch(mk)
+	require.NotNil(t, m, "the Makefile has no NORACE line")
+	pkgs := strings.Fields(string(m[1]))
+	require.NotEmpty(t, pkgs)
+	for _, p := range pkgs {
+		dir := strings.TrimPrefix(p, "./")
+		require.NotContains(t, dir, "...", "NORACE lists packages one by one")
+		found, seen := singleThreaded(t, dir)
+		if assert.Empty(t, found, "%s is in the Makefile's NORACE but could run on more than one goroutine", dir) {
+			t.Logf("%s: single-threaded, with %s", dir, strings.Join(seen, " "))
+		}
+	}
+}
+
+// TestConcurrencyFindsGoroutines: the checker itself, on made-up files.
+func TestConcurrencyFindsGoroutines(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{"package p\nfunc f() { x := 1; _ = x }\n", nil},
+		{"package p\nfunc f() { go f() }\n", []string{"p.go:2:12: a go statement"}},
+		{"package p\nimport \"testing\"\nfunc TestF(t *testing.T) {\n\tt.Parallel()\n}\n", []string{"p.go:4:2: calls Parallel"}},
+		{"package p\nimport \"time\"\nfunc f() { time.AfterFunc(0, f) }\n", []string{"p.go:3:12: calls AfterFunc"}},
+		{"package p\nimport _ \"net/http/httptest\"\n", []string{"p.go:2:8 imports net/http/httptest"}},
+		{"//go:build ignore\n\npackage p\nfunc f() { go f() }\n", nil},
+	} {
+		got, err := concurrency("p.go", []byte(c.src))
+		require.NoError(t, err)
+		assert.Equal(t, c.want, got, "%s", c.src)
+	}
+}
