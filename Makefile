@@ -68,12 +68,15 @@ vet:
 ## detector slows tenfold for nothing.
 ##
 ## NORACE: packages whose tests start no goroutine, nor do the packages
-## they use: the race detector can find nothing there and made them about
+## they use: the race detector can find no race there and made them about
 ## five times slower (63 s of the step's CPU time on a 2-core machine), so
-## they run without it, and without -short, their full samples.
+## they run without it, and without -short, their full samples. They keep
+## the unsafe-pointer checks that -race turns on (-d=checkptr).
 ## TestNoRacePackagesAreSingleThreaded (internal/arch) fails when one of
-## them, or a package it imports, gains a go statement, t.Parallel,
-## net/http or os/signal: then it belongs under the race detector again.
+## them, or a package it imports, gains a go statement, t.Parallel, a
+## WaitGroup.Go, a timer, finalizer or polling-assertion callback, a
+## command's copying goroutine, net/http or os/signal: then it belongs
+## under the race detector again.
 NORACE := ./sim ./render ./bench/trace
 
 ## bench/run goes first: its tests are half of the step's CPU time, and
@@ -81,7 +84,7 @@ NORACE := ./sim ./render ./bench/trace
 race:
 	CGO_ENABLED=1 $(GO) test -race -short -timeout 30m -skip '^TestCertification$$' \
 		./bench/run $$($(GO) list ./... | grep -vxF "$$($(GO) list ./bench/run $(NORACE))")
-	$(GO) test -timeout 30m $(NORACE)
+	$(GO) test -gcflags='github.com/longcraft/longcraft/...=-d=checkptr' -timeout 30m $(NORACE)
 
 ## certify: generate and certify the obtain tasks of 200 seeds per tier.
 certify:

@@ -76,7 +76,7 @@ func TestVectorCreaturesSameWorlds(t *testing.T) {
 		require.NoError(t, err)
 		plain.vectorNear = false
 		steps, seeds := 3000, uint64(4)
-		if testing.Short() { // make test's race run: a tenth
+		if testing.Short() { // -short (make test runs sim without it): a tenth
 			steps, seeds = 600, 2
 		}
 		acts := randomActions(steps, uint64(size))
@@ -149,7 +149,7 @@ func TestDueChunksKept(t *testing.T) {
 		require.NoError(t, err)
 		copied := w.Clone()
 		steps := 20000
-		if testing.Short() { // make test's race run
+		if testing.Short() { // -short (make test runs sim without it)
 			steps = 4000
 		}
 		acts := randomActions(steps, 11)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,12 +23,22 @@ import (
 var concurrencyImports = []string{"net/http", "net/http/httptest", "os/signal"}
 
 // concurrencyCalls are the methods and functions that start goroutines or
-// run a callback on one: t.Parallel, time.AfterFunc and context.AfterFunc,
-// finalizers and cleanups.
-var concurrencyCalls = []string{"Parallel", "AfterFunc", "SetFinalizer", "AddCleanup"}
+// run a callback on one: t.Parallel and b.RunParallel, sync.WaitGroup.Go,
+// time.AfterFunc and context.AfterFunc, finalizers and cleanups, and
+// testify's polling assertions, whose condition runs on a goroutine of
+// its own.
+var concurrencyCalls = []string{"Parallel", "RunParallel", "Go", "AfterFunc", "SetFinalizer", "AddCleanup",
+	"Eventually", "EventuallyWithT", "EventuallyWithTf", "Eventuallyf", "Never", "Neverf"}
+
+// concurrencyFields are os/exec's Cmd fields that, set to a reader or
+// writer of the caller's, have the command copy through it on a
+// goroutine of its own (Output and CombinedOutput keep theirs inside).
+var concurrencyFields = []string{"Stdin", "Stdout", "Stderr"}
 
 // concurrency returns how the Go file src could run code on more than one
-// goroutine: go statements, concurrencyCalls, concurrencyImports.
+// goroutine: go statements, concurrencyCalls (by method or bare name),
+// assignments to concurrencyFields, concurrencyImports. A dot import is
+// refused too, since its calls could not be told apart.
 func concurrency(name string, src []byte) ([]string, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
@@ -45,17 +56,26 @@ func concurrency(name string, src []byte) ([]string, error) {
 				found = append(found, fmt.Sprintf("%s imports %s", fset.Position(s.Pos()), p))
 			}
 		}
+		if s.Name != nil && s.Name.Name == "." {
+			found = append(found, fmt.Sprintf("%s dot-imports %s", fset.Position(s.Pos()), p))
+		}
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
 			found = append(found, fmt.Sprintf("%s: a go statement", fset.Position(n.Pos())))
-		case *ast.CallExpr:
-			if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
-				for _, c := range concurrencyCalls {
-					if sel.Sel.Name == c {
-						found = append(found, fmt.Sprintf("%s: calls %s", fset.Position(n.Pos()), c))
-					}
+		case *ast.SelectorExpr: // t.Parallel() and p := t.Parallel alike
+			if slices.Contains(concurrencyCalls, n.Sel.Name) {
+				found = append(found, fmt.Sprintf("%s: uses %s", fset.Position(n.Pos()), n.Sel.Name))
+			}
+		case *ast.CallExpr: // a bare name: a function of the package's own
+			if id, ok := n.Fun.(*ast.Ident); ok && slices.Contains(concurrencyCalls, id.Name) {
+				found = append(found, fmt.Sprintf("%s: calls %s", fset.Position(n.Pos()), id.Name))
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if sel, ok := l.(*ast.SelectorExpr); ok && slices.Contains(concurrencyFields, sel.Sel.Name) {
+					found = append(found, fmt.Sprintf("%s: sets %s", fset.Position(l.Pos()), sel.Sel.Name))
 				}
 			}
 		}
@@ -123,8 +143,10 @@ func singleThreaded(t *testing.T, dir string) (found, seen []string) {
 func TestNoRacePackagesAreSingleThreaded(t *testing.T) {
 	mk, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	require.NoError(t, err)
-	m := regexp.MustCompile(`(?m)^NORACE\s*:=\s*(.*)$`).FindSubmatch(mk)
-	require.NotNil(t, m, "the Makefile has no NORACE line")
+	require.Len(t, regexp.MustCompile(`(?m)^\s*(override\s+)?NORACE\s*[+:?!]*=`).FindAll(mk, -1), 1,
+		"the Makefile sets NORACE once, on the line this test reads")
+	m := regexp.MustCompile(`(?m)^NORACE := (.*)$`).FindSubmatch(mk)
+	require.NotNil(t, m, "the Makefile has no NORACE := line")
 	pkgs := strings.Fields(string(m[1]))
 	require.NotEmpty(t, pkgs)
 	for _, p := range pkgs {
@@ -145,8 +167,14 @@ func TestConcurrencyFindsGoroutines(t *testing.T) {
 	}{
 		{"package p\nfunc f() { x := 1; _ = x }\n", nil},
 		{"package p\nfunc f() { go f() }\n", []string{"p.go:2:12: a go statement"}},
-		{"package p\nimport \"testing\"\nfunc TestF(t *testing.T) {\n\tt.Parallel()\n}\n", []string{"p.go:4:2: calls Parallel"}},
-		{"package p\nimport \"time\"\nfunc f() { time.AfterFunc(0, f) }\n", []string{"p.go:3:12: calls AfterFunc"}},
+		{"package p\nimport \"testing\"\nfunc TestF(t *testing.T) {\n\tt.Parallel()\n}\n", []string{"p.go:4:2: uses Parallel"}},
+		{"package p\nimport \"testing\"\nfunc TestF(t *testing.T) {\n\tp := t.Parallel\n\tp()\n}\n", []string{"p.go:4:7: uses Parallel"}},
+		{"package p\nimport \"time\"\nfunc f() { time.AfterFunc(0, f) }\n", []string{"p.go:3:12: uses AfterFunc"}},
+		{"package p\nimport \"sync\"\nfunc f(wg *sync.WaitGroup) { wg.Go(f) }\n", []string{"p.go:3:30: uses Go"}},
+		{"package p\nfunc f() { Never() }\n", []string{"p.go:2:12: calls Never"}},
+		{"package p\nimport . \"runtime\"\nfunc f(p *int) { SetFinalizer(p, nil) }\n", []string{"p.go:2:8 dot-imports runtime", "p.go:3:18: calls SetFinalizer"}},
+		{"package p\nimport (\"bytes\"; \"os/exec\")\nfunc f(b *bytes.Buffer) { c := exec.Command(\"x\"); c.Stdout = b }\n", []string{"p.go:3:51: sets Stdout"}},
+		{"package p\nimport \"os/exec\"\nfunc f() { exec.Command(\"x\").CombinedOutput() }\n", nil},
 		{"package p\nimport _ \"net/http/httptest\"\n", []string{"p.go:2:8 imports net/http/httptest"}},
 		{"//go:build ignore\n\npackage p\nfunc f() { go f() }\n", nil},
 	} {
