@@ -72,6 +72,28 @@ func BenchmarkCertify(b *testing.B) {
 	b.ReportMetric(float64(total)/float64(b.N), "steps/op")
 }
 
+// BenchmarkCertifyReference is BenchmarkCertify with the planner's
+// reference mode, the whole cost field and whole-map scans at every step
+// as before the lazy field (a fresh planner a task, as play makes): the
+// lazy field's speed-up is the ratio of the two ns/step in one run.
+func BenchmarkCertifyReference(b *testing.B) {
+	cases := certWorkload(b)
+	worlds := make([]*sim.World, len(cases))
+	for i, c := range cases {
+		worlds[i] = c.w.Clone()
+	}
+	b.ResetTimer()
+	total := 0
+	for range b.N {
+		for i, c := range cases {
+			worlds[i].CopyFrom(c.w)
+			total += len(play(worlds[i], c.goal, c.budget, true))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(total, 1)), "ns/step")
+	b.ReportMetric(float64(total)/float64(b.N), "steps/op")
+}
+
 // play runs a planner (the reference when ref is set) on w for at most
 // budget steps and returns its actions.
 func play(w *sim.World, goal task.Goal, budget int, ref bool) []sim.Action {
