@@ -52,24 +52,11 @@ func certWorkload(tb testing.TB) []certCase {
 // certification attempts of 40 tasks, 10 per tier, and reports the time
 // per planner step.
 func BenchmarkCertify(b *testing.B) {
-	cases := certWorkload(b)
-	worlds := make([]*sim.World, len(cases))
-	for i, c := range cases {
-		worlds[i] = c.w.Clone()
-	}
 	var solver Solver // as a certifying worker holds one
-	b.ReportAllocs()
-	b.ResetTimer()
-	total := 0
-	for range b.N {
-		for i, c := range cases {
-			worlds[i].CopyFrom(c.w)
-			_, n := solver.Solve(worlds[i], c.goal, c.budget)
-			total += n
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(total, 1)), "ns/step")
-	b.ReportMetric(float64(total)/float64(b.N), "steps/op")
+	benchCertify(b, func(w *sim.World, c certCase) int {
+		_, n := solver.Solve(w, c.goal, c.budget)
+		return n
+	})
 }
 
 // BenchmarkCertifyReference is BenchmarkCertify with the planner's
@@ -77,17 +64,28 @@ func BenchmarkCertify(b *testing.B) {
 // as before the lazy field (a fresh planner a task, as play makes): the
 // lazy field's speed-up is the ratio of the two ns/step in one run.
 func BenchmarkCertifyReference(b *testing.B) {
+	benchCertify(b, func(w *sim.World, c certCase) int {
+		return len(play(w, c.goal, c.budget, true))
+	})
+}
+
+// benchCertify plays the workload's attempts with solve, which returns
+// the steps it took, on copies of their worlds, and reports the time per
+// planner step and the steps per pass (the same for every mode that plays
+// alike).
+func benchCertify(b *testing.B, solve func(*sim.World, certCase) int) {
 	cases := certWorkload(b)
 	worlds := make([]*sim.World, len(cases))
 	for i, c := range cases {
 		worlds[i] = c.w.Clone()
 	}
+	b.ReportAllocs()
 	b.ResetTimer()
 	total := 0
 	for range b.N {
 		for i, c := range cases {
 			worlds[i].CopyFrom(c.w)
-			total += len(play(worlds[i], c.goal, c.budget, true))
+			total += solve(worlds[i], c)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(total, 1)), "ns/step")

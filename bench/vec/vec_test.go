@@ -616,7 +616,6 @@ func TestThreadsTakeFromSlowerSpans(t *testing.T) {
 	got, gotRGB, stolen, wantStolen := played(true)
 	assert.Equal(t, want, got)
 	assert.Equal(t, wantRGB, gotRGB)
-	assert.GreaterOrEqual(t, wantStolen, 20*(cfg.N/2-1))
 	assert.Equal(t, wantStolen, stolen, "worlds of thread 0's span played by thread 1")
 }
 

@@ -45,8 +45,13 @@ func concurrency(name string, src []byte) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return concurrencyIn(fset, f), nil
+}
+
+// concurrencyIn is concurrency of the parsed file f.
+func concurrencyIn(fset *token.FileSet, f *ast.File) []string {
 	if ignored(f) {
-		return nil, nil
+		return nil
 	}
 	var found []string
 	for _, s := range f.Imports {
@@ -81,7 +86,7 @@ func concurrency(name string, src []byte) ([]string, error) {
 		}
 		return true
 	})
-	return found, nil
+	return found
 }
 
 // singleThreaded returns every way the package in dir (relative to the
@@ -109,17 +114,13 @@ func singleThreaded(t *testing.T, dir string) (found, seen []string) {
 			if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") != tests {
 				continue
 			}
-			path := filepath.Join(root, dir, name)
-			src, err := os.ReadFile(path)
-			require.NoError(t, err)
-			bad, err := concurrency(filepath.ToSlash(filepath.Join(dir, name)), src)
-			require.NoError(t, err)
-			found = append(found, bad...)
-			f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly|parser.ParseComments)
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, filepath.Join(root, dir, name), nil, parser.ParseComments)
 			require.NoError(t, err)
 			if ignored(f) {
 				continue
 			}
+			found = append(found, concurrencyIn(fset, f)...)
 			for _, s := range f.Imports {
 				p, _ := strconv.Unquote(s.Path.Value)
 				if rel, ours := strings.CutPrefix(p, module+"/"); ours && rel != dir {
