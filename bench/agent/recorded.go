@@ -46,7 +46,7 @@ func LoadRecorded(name string) (*Recorded, error) {
 		if ep.Header.Task == nil {
 			continue
 		}
-		id := ep.Header.Task.ID()
+		id := ep.Header.EpisodeID()
 		if _, dup := r.actions[id]; dup {
 			continue
 		}

@@ -223,6 +223,8 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 		}
 		return fmt.Sprintf("%.3g / %.3g", st.Mean, st.Median)
 	},
+	// seeds labels public and held-out seeds (docs/tasks.md).
+	"seeds": task.SeedsLabel,
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Longcraft: {{.S.Agent}} on {{.S.Suite}}</title>
@@ -242,7 +244,7 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <p>When, where and by which build it was played: <code>invocations.jsonl</code> beside this page.</p>{{end}}
 {{if .S.TracesMissing}}<p><b>{{.S.TracesMissing}} results have no trace</b>: their traces were lost (a deleted or damaged trace file) and the agent is not deterministic, so they could not be rebuilt; their results stand but cannot be checked by replay.</p>{{end}}
 {{if .S.Partial}}<p><b>Partial run</b>: {{.S.Episodes}} of {{.S.Planned}} episodes have a result; <code>longcraft score --resume</code> continues it.</p>{{end}}
-<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>. {{end}}{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{if .S.Errors}}; {{.S.Errors}} could not be generated{{end}}.
+<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>, {{else}}Tasks on {{end}}<b>{{seeds .S.SaltCommitment}}</b>{{if .S.SaltCommitment}} (salt commitment <code>{{.S.SaltCommitment}}</code>: the salt is revealed after the run is published, and <code>longcraft salt check</code> checks it){{end}}. {{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{if .S.Errors}}; {{.S.Errors}} could not be generated{{end}}.
 {{if .S.Progression}}Open-ended episodes (Crafter's mode): Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}% ± {{printf "%.2f" .S.ProgressionSE}} (standard error, as BALROG reports it).{{end}}</p>
 <h2>Success by tier and family</h2>
 {{.Success}}
