@@ -1,0 +1,290 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/suite"
+	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/bench/trace"
+)
+
+// testSalt is long enough that finding it in a file is no accident.
+const testSalt = "correct horse battery staple 42"
+
+// saltedRun is a small run of the default suite with the random agent,
+// on held-out seeds when salt is not empty.
+func saltedRun(out, salt string, workers int) Options {
+	o := Options{Suite: "default", Agent: "random", Out: out, Traces: "all", Families: []string{task.FamilyObtain, task.FamilyWaypoints},
+		Config: Config{Certify: true, Workers: workers}}
+	if salt != "" {
+		o.Salt = []byte(salt)
+	}
+	return o
+}
+
+func score(t *testing.T, o Options) Outcome {
+	t.Helper()
+	oc, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	require.True(t, oc.Complete)
+	return oc
+}
+
+// TestSaltedRunsReproduce: the same lock and salt play the same run
+// (whatever the workers: byte-identical results and summary); another
+// salt plays other worlds under other ids; public ids stay the lock's;
+// the salt is written nowhere in the run directory.
+func TestSaltedRunsReproduce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b, c, pub := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c"), filepath.Join(dir, "pub")
+	score(t, saltedRun(a, testSalt, 2))
+	score(t, saltedRun(b, testSalt, 1))
+	score(t, saltedRun(c, testSalt+"!", 2))
+	score(t, saltedRun(pub, "", 2))
+	for _, f := range []string{results.ResultsFile, results.SummaryFile, results.DefinitionFile, results.ReportFile} {
+		assert.Equal(t, string(readFile(t, filepath.Join(a, f))), string(readFile(t, filepath.Join(b, f))), "%s: one lock and salt, one run", f)
+	}
+	assert.Equal(t, traceSet(t, a), traceSet(t, b), "the traces too")
+
+	ra, err := results.Read(filepath.Join(a, results.ResultsFile))
+	require.NoError(t, err)
+	rc, err := results.Read(filepath.Join(c, results.ResultsFile))
+	require.NoError(t, err)
+	rp, err := results.Read(filepath.Join(pub, results.ResultsFile))
+	require.NoError(t, err)
+	require.Len(t, ra, 12)
+	require.Len(t, rc, len(ra))
+	require.Len(t, rp, len(ra))
+	lock, err := suite.LoadLock("default")
+	require.NoError(t, err)
+	commit := task.SaltCommitment([]byte(testSalt))
+	for i := range ra {
+		require.Equal(t, ra[i].Index, rp[i].Index)
+		assert.Equal(t, lock.Episodes[rp[i].Index].ID, rp[i].ID, "public ids are the lock's")
+		assert.Equal(t, lock.Episodes[rp[i].Index].Seed, rp[i].Seed, "public seeds are the lock's")
+		assert.Empty(t, rp[i].SaltCommitment)
+		assert.Equal(t, commit, ra[i].SaltCommitment)
+		assert.Equal(t, task.SaltedID(rp[i].ID, commit), ra[i].ID)
+		assert.NotEqual(t, rp[i].Seed, ra[i].Seed, "a salted world is not the public one")
+		assert.NotEqual(t, ra[i].Seed, rc[i].Seed, "another salt, another world")
+		assert.NotEqual(t, ra[i].ID, rc[i].ID, "another salt, another id")
+		assert.Equal(t, lock.Hash, ra[i].Lock, "the public seeds came from the lock")
+		assert.True(t, ra[i].Certified, "certified at run time")
+		assert.Empty(t, ra[i].Err)
+	}
+	def, err := results.ReadDefinition(a)
+	require.NoError(t, err)
+	assert.Equal(t, commit, def.SaltCommitment)
+	var s results.Summary
+	require.NoError(t, json.Unmarshal(readFile(t, filepath.Join(a, results.SummaryFile)), &s))
+	assert.Equal(t, commit, s.SaltCommitment)
+	assert.Contains(t, string(readFile(t, filepath.Join(a, results.ReportFile))), "held-out seeds (salt commitment "+commit[:8])
+	assert.Contains(t, string(readFile(t, filepath.Join(pub, results.ReportFile))), "public seeds (memorisable)")
+	filepath.Walk(a, func(path string, info os.FileInfo, err error) error {
+		require.NoError(t, err)
+		if !info.IsDir() {
+			assert.False(t, bytes.Contains(readFile(t, path), []byte(testSalt)), "%s holds the salt", path)
+		}
+		return nil
+	})
+}
+
+// TestSaltedTracesReplay: every trace of a salted run names its episode as
+// its result does, carries the commitment and replays from its seed.
+func TestSaltedTracesReplay(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	score(t, saltedRun(out, testSalt, 2))
+	rs, err := results.Read(filepath.Join(out, results.ResultsFile))
+	require.NoError(t, err)
+	byID := map[string]results.Result{}
+	for _, r := range rs {
+		byID[r.ID] = r
+	}
+	tf, err := trace.Open(filepath.Join(out, results.TraceFile))
+	require.NoError(t, err)
+	defer tf.Close()
+	require.Len(t, tf.Index, len(rs))
+	for i := range tf.Index {
+		ep, err := tf.Episode(i)
+		require.NoError(t, err)
+		r, ok := byID[ep.Header.EpisodeID()]
+		require.True(t, ok, "trace %d is of a result", i)
+		assert.Equal(t, task.SaltCommitment([]byte(testSalt)), ep.Header.SaltCommitment)
+		assert.Equal(t, r.Seed, ep.Header.Seed)
+		_, err = trace.Run(ep)
+		assert.NoError(t, err, "episode %d replays", i)
+	}
+}
+
+// TestSaltedResumeAndMerge: resume and merge refuse another salt (or
+// none) by its commitment, and accept the same one; shards of one salt
+// merge into the unsharded run.
+func TestSaltedResumeAndMerge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole")
+	score(t, saltedRun(whole, testSalt, 2))
+	for name, salt := range map[string]string{"another salt": "other", "no salt": ""} {
+		o := saltedRun(whole, salt, 2)
+		o.Resume = true
+		_, err := Score(context.Background(), o, nil)
+		assert.ErrorContains(t, err, "salt commitment differs", name)
+	}
+	o := saltedRun(whole, testSalt, 2)
+	o.Resume = true
+	oc := score(t, o)
+	assert.Equal(t, 12, oc.Skipped)
+	assert.Zero(t, oc.Played)
+
+	// A salted run that lost its last results plays them again on the
+	// same worlds.
+	part := filepath.Join(dir, "part")
+	score(t, saltedRun(part, testSalt, 2))
+	rs, err := results.Read(filepath.Join(part, results.ResultsFile))
+	require.NoError(t, err)
+	require.NoError(t, results.WriteSorted(filepath.Join(part, results.ResultsFile), rs[:7]))
+	o = saltedRun(part, testSalt, 1)
+	o.Resume = true
+	oc = score(t, o)
+	assert.Equal(t, 5, oc.Played)
+	assert.Equal(t, string(readFile(t, filepath.Join(whole, results.ResultsFile))), string(readFile(t, filepath.Join(part, results.ResultsFile))))
+
+	shard := func(name, salt string, i int) string {
+		d := filepath.Join(dir, name)
+		o := saltedRun(d, salt, 1)
+		o.Shard, o.Shards = i, 2
+		score(t, o)
+		return d
+	}
+	s0, s1, other := shard("s0", testSalt, 0), shard("s1", testSalt, 1), shard("x1", "other", 1)
+	_, err = Merge(filepath.Join(dir, "bad"), []string{s0, other})
+	assert.ErrorContains(t, err, "salt commitment differs")
+	merged := filepath.Join(dir, "merged")
+	_, err = Merge(merged, []string{s0, s1})
+	require.NoError(t, err)
+	for _, f := range []string{results.ResultsFile, results.SummaryFile} {
+		assert.Equal(t, string(readFile(t, filepath.Join(whole, f))), string(readFile(t, filepath.Join(merged, f))), f)
+	}
+	assert.Equal(t, traceSet(t, whole), traceSet(t, merged))
+
+	// A results line of another salt slipped into a shard is refused.
+	rs, err = results.Read(filepath.Join(s1, results.ResultsFile))
+	require.NoError(t, err)
+	rs[0].SaltCommitment = task.SaltCommitment([]byte("other"))
+	require.NoError(t, results.WriteSorted(filepath.Join(s1, results.ResultsFile), rs))
+	_, err = Merge(filepath.Join(dir, "bad2"), []string{s0, s1})
+	assert.ErrorContains(t, err, "salt commitment differs")
+}
+
+// TestCheckSalt: the revealed salt checks out against its run; another
+// salt, a public run and a result whose seed or goal was not derived from
+// the salt are refused, named.
+func TestCheckSalt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, pub := filepath.Join(dir, "salted"), filepath.Join(dir, "pub")
+	score(t, saltedRun(out, testSalt, 2))
+	score(t, saltedRun(pub, "", 2))
+	c, err := CheckSalt(out, []byte(testSalt), "")
+	require.NoError(t, err)
+	assert.Equal(t, 12, c.Checked)
+	assert.Equal(t, task.SaltCommitment([]byte(testSalt)), c.Commitment)
+
+	_, err = CheckSalt(out, []byte("guess"), "")
+	assert.ErrorContains(t, err, "salt commitment differs")
+	_, err = CheckSalt(pub, []byte(testSalt), "")
+	assert.ErrorContains(t, err, "public seeds")
+
+	path := filepath.Join(out, results.ResultsFile)
+	rs, err := results.Read(path)
+	require.NoError(t, err)
+	rs[3].Seed++
+	rs[5].Goal = "obtain 1 diamond"
+	require.NoError(t, results.WriteSorted(path, rs))
+	_, err = CheckSalt(out, []byte(testSalt), "")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "2 of 12 results do not follow")
+	assert.Contains(t, err.Error(), rs[3].ID)
+	assert.Contains(t, err.Error(), rs[5].ID)
+}
+
+func TestResolveSalt(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o600))
+		return p
+	}
+	for _, tc := range []struct {
+		name       string
+		value      string
+		given      bool
+		file       string
+		want       string
+		wantErr    string
+		wantSecret bool
+	}{
+		{name: "none"},
+		{name: "literal", value: "abc", given: true, want: "abc"},
+		{name: "empty", value: "", given: true, wantErr: "empty"},
+		{name: "too long", value: strings.Repeat("x", 5000), given: true, wantErr: "at most 4096"},
+		{name: "both", value: "abc", given: true, file: file("both", "x"), wantErr: "give one of them"},
+		{name: "file", file: file("f", "from a file\n"), want: "from a file"},
+		{name: "file crlf", file: file("crlf", "dos\r\n"), want: "dos"},
+		{name: "empty file", file: file("empty", "\n"), wantErr: "non-empty"},
+		{name: "missing file", file: filepath.Join(dir, "nope"), wantErr: "no such file"},
+		{name: "random", value: "random", given: true, wantSecret: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out-"+tc.name)
+			salt, secret, err := ResolveSalt(tc.value, tc.given, tc.file, out)
+			if tc.wantErr != "" {
+				assert.ErrorContains(t, err, tc.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			if !tc.wantSecret {
+				assert.Equal(t, tc.want, string(salt))
+				assert.Empty(t, secret)
+				return
+			}
+			assert.Regexp(t, `^[0-9a-f]{64}$`, string(salt))
+			assert.Equal(t, filepath.Join(out, SaltSecretFile), secret)
+			st, err := os.Stat(secret)
+			require.NoError(t, err)
+			assert.Equal(t, os.FileMode(0o600), st.Mode().Perm(), "only the evaluator reads it")
+			again, _, err := ResolveSalt("", false, secret, "")
+			require.NoError(t, err)
+			assert.Equal(t, salt, again, "--salt-file OUT/salt.secret gives the salt back")
+			_, _, err = ResolveSalt("random", true, "", out)
+			assert.ErrorContains(t, err, "already holds a run", "a second random salt is refused")
+		})
+	}
+	out, _, err := ResolveSalt("random", true, "", "")
+	assert.ErrorContains(t, err, "needs --out")
+	assert.Nil(t, out)
+}
+
+func TestRedactSalt(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"longcraft score --salt s3cret --out x", "longcraft score --salt REDACTED --out x"},
+		{"longcraft score --salt=s3cret --out x", "longcraft score --salt=REDACTED --out x"},
+		{"longcraft score --salt random --out x", "longcraft score --salt random --out x"},
+		{"longcraft score --salt-file f --out x", "longcraft score --salt-file f --out x"},
+		{"longcraft score --out x --salt", "longcraft score --out x --salt"},
+	} {
+		assert.Equal(t, tc.want, strings.Join(RedactSalt(strings.Fields(tc.in)), " "))
+	}
+}
