@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -286,5 +290,52 @@ func TestRedactSalt(t *testing.T) {
 		{"longcraft score --out x --salt", "longcraft score --out x --salt"},
 	} {
 		assert.Equal(t, tc.want, strings.Join(RedactSalt(strings.Fields(tc.in)), " "))
+	}
+}
+
+// TestKillSaltedRunResumes kills a salted run with SIGKILL after several
+// kinds of write (the test binary re-executed, as TestKillAtEveryWrite
+// does), resumes it with the same salt, and checks it ends as the
+// uninterrupted salted run: the salted tasks made again for the episodes
+// left are the same tasks.
+func TestKillSaltedRunResumes(t *testing.T) {
+	if dir := os.Getenv("LONGCRAFT_SALT_KILL_CHILD"); dir != "" {
+		point, nth, _ := strings.Cut(os.Getenv("LONGCRAFT_SALT_KILL_AT"), ":")
+		n, _ := strconv.Atoi(nth)
+		o := saltedRun(dir, testSalt, 2)
+		seen := 0
+		o.AfterWrite = func(what string) {
+			if what == point {
+				if seen++; seen == n {
+					_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+					select {} // the signal is on its way
+				}
+			}
+		}
+		_, err := Score(context.Background(), o, nil)
+		fmt.Fprintln(os.Stderr, "child ended without being killed:", err)
+		os.Exit(3)
+	}
+	t.Parallel()
+	whole := t.TempDir()
+	score(t, saltedRun(whole, testSalt, 2))
+	for _, at := range []string{"definition:1", "record:3", "result:3", "results:1", "summary:1"} {
+		t.Run(at, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(os.Args[0], "-test.run", "^TestKillSaltedRunResumes$")
+			cmd.Env = append(os.Environ(), "LONGCRAFT_SALT_KILL_CHILD="+dir, "LONGCRAFT_SALT_KILL_AT="+at)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "%s: %s", at, out)
+			ws, ok := exit.Sys().(syscall.WaitStatus)
+			require.True(t, ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL, "the child was killed at %s: %s", at, out)
+			o := saltedRun(dir, testSalt, 1)
+			o.Resume = true
+			score(t, o)
+			for _, f := range []string{results.ResultsFile, results.SummaryFile, results.ReportFile, results.DefinitionFile} {
+				assert.Equal(t, string(readFile(t, filepath.Join(whole, f))), string(readFile(t, filepath.Join(dir, f))), f)
+			}
+			assert.Equal(t, traceSet(t, whole), traceSet(t, dir), "the traces")
+		})
 	}
 }
