@@ -191,3 +191,64 @@ func TestLookupAgentLosesOnHeldOutSeeds(t *testing.T) {
 	require.LessOrEqual(t, successes(salted), noop+saltedHits, "on held-out seeds the attacker wins no more than noop")
 	require.LessOrEqual(t, 4*successes(salted), planned, "and far less than the planner it copied")
 }
+
+// BenchmarkLookupAttackStandard measures the memorisation attack on the
+// whole standard suite (its own conditions: partial observability, the
+// tiers' feedback, and the full/full diagnostic episodes): success by
+// tier of the planner it copies, of the attacker on public and on
+// held-out seeds, and of noop and the explorer on those held-out seeds.
+// It plays about 400,000 model calls: run it once,
+//
+//	go test ./bench/run -run '^$' -bench LookupAttackStandard -benchtime 1x
+func BenchmarkLookupAttackStandard(b *testing.B) {
+	for range b.N {
+		dir := b.TempDir()
+		run := func(name, agentName, salt string) Options {
+			o := Options{Suite: "standard", Out: filepath.Join(dir, name), Agent: agentName, Traces: "none", Config: Config{Certify: true}}
+			if salt != "" {
+				o.Salt = []byte(salt)
+			}
+			return o
+		}
+		play := func(o Options) []results.Result {
+			_, err := Score(context.Background(), o, nil)
+			require.NoError(b, err)
+			rs, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
+			require.NoError(b, err)
+			return rs
+		}
+		planner := run("planner", "planner", "")
+		planner.Traces = "all"
+		rows := map[string][]results.Result{"planner (public)": play(planner)}
+		table := learnTable(b, planner.Out, "standard")
+		var hits [2]int
+		rows["lookup (public)"], hits[0] = lookupScore(b, run("lookup-public", "", ""), table)
+		rows["lookup (held-out)"], hits[1] = lookupScore(b, run("lookup-salted", "", testSalt), table)
+		rows["noop (held-out)"] = play(run("noop-salted", "noop", testSalt))
+		rows["explorer (held-out)"] = play(run("explorer-salted", "explorer", testSalt))
+		rows["explorer (public)"] = play(run("explorer-public", "explorer", ""))
+		var out strings.Builder
+		fmt.Fprintf(&out, "step-0 observations known: %d of %d public, %d of %d held-out\n", hits[0], len(rows["lookup (public)"]), hits[1], len(rows["lookup (held-out)"]))
+		fmt.Fprintf(&out, "%-22s %8s %8s %8s %8s %8s\n", "success", "easy", "medium", "hard", "expert", "all")
+		for _, name := range []string{"planner (public)", "lookup (public)", "lookup (held-out)", "noop (held-out)", "explorer (public)", "explorer (held-out)"} {
+			fmt.Fprintf(&out, "%-22s", name)
+			for _, tier := range []string{"easy", "medium", "hard", "expert", ""} {
+				n, won := 0, 0
+				for _, r := range rows[name] {
+					if tier == "" || r.Spec.Tier == tier {
+						n++
+						if r.Success {
+							won++
+						}
+					}
+				}
+				fmt.Fprintf(&out, " %7.1f%%", 100*results.Fraction(won, n))
+				if tier == "" {
+					b.ReportMetric(100*results.Fraction(won, n), strings.NewReplacer(" ", "_", "(", "", ")", "").Replace(name)+"_%")
+				}
+			}
+			fmt.Fprintln(&out)
+		}
+		b.Log("\n" + out.String())
+	}
+}

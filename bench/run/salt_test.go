@@ -339,3 +339,35 @@ func TestKillSaltedRunResumes(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCertifySaltedStandard measures what held-out seeds cost before
+// the first episode: generating and certifying the standard suite's 700
+// salted tasks across the machine's cores (docs/tasks.md quotes it).
+//
+//	go test ./bench/run -run '^$' -bench CertifySaltedStandard -benchtime 1x
+func BenchmarkCertifySaltedStandard(b *testing.B) {
+	s, err := suite.Load("standard")
+	require.NoError(b, err)
+	l, err := suite.LoadLock("standard")
+	require.NoError(b, err)
+	specs := s.Expand()
+	indices := make([]int, len(specs))
+	for i := range indices {
+		indices[i] = i
+	}
+	for i := range b.N {
+		salted, err := makeSalted(context.Background(), []byte(fmt.Sprintf("bench %d", i)), l, specs, indices, true, 0, nil)
+		require.NoError(b, err)
+		attempts, failed := 0, 0
+		for _, st := range salted.tasks {
+			if st.err != nil {
+				failed++
+				continue
+			}
+			attempts += st.t.Attempts
+		}
+		b.ReportMetric(float64(attempts)/float64(len(specs)), "attempts/task")
+		b.ReportMetric(float64(failed), "failed")
+	}
+	b.ReportMetric(float64(len(specs)), "tasks")
+}

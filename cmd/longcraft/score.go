@@ -143,6 +143,9 @@ Agents (--agent):
 			if o.Salt, secret, err = run.ResolveSalt(salt, cmd.Flags().Changed("salt"), saltFile, o.Out); err != nil {
 				return err
 			}
+			if len(o.Salt) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "held-out seeds: salt commitment %s (results, run.json and traces record it; never the salt)\n", task.SaltCommitment(o.Salt))
+			}
 			if secret != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "held-out seeds: a random salt, kept in %s (mode 0600): reveal it only after the run is published; resume with --salt-file %s\n", secret, secret)
 			}
