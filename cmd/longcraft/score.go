@@ -145,6 +145,9 @@ Agents (--agent):
 			}
 			if len(o.Salt) > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "held-out seeds: salt commitment %s (results, run.json and traces record it; never the salt)\n", task.SaltCommitment(o.Salt))
+				if len(o.Salt) < 16 {
+					fmt.Fprintf(cmd.ErrOrStderr(), "warning: a salt of %d bytes can be guessed from its commitment by trying salts: --salt random draws 32 random bytes\n", len(o.Salt))
+				}
 			}
 			if secret != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "held-out seeds: a random salt, kept in %s (mode 0600): reveal it only after the run is published; resume with --salt-file %s\n", secret, secret)
@@ -403,6 +406,11 @@ compares them unpaired (Newcombe's interval, no test).`,
 			fmt.Fprintf(w, "%-10s %-7s %5s  %s\n", "agent", "tier", "n", "success (95% CI)")
 			for _, t := range c.Tiers {
 				fmt.Fprintf(w, "%-10s %-7s %5d  %5.1f%% [%5.1f, %5.1f]\n", t.Agent, t.Tier, t.Episodes, 100*t.Rate, 100*t.Low, 100*t.High)
+			}
+			for i, r := range c.Runs {
+				if r != nil {
+					fmt.Fprintf(w, "%s: %s\n", c.Agents[i], task.SeedsLabel(r.SaltCommitment))
+				}
 			}
 			for _, p := range c.Pairs {
 				fmt.Fprintln(w, p.Sentence)
