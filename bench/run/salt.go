@@ -272,6 +272,23 @@ func CheckSalt(dir string, salt []byte, lockFile string) (SaltCheck, error) {
 	if err != nil {
 		return c, fmt.Errorf("salt check: %w", err)
 	}
+	c = CheckSaltedResults(salt, l, rs)
+	if len(c.Problems) > 0 {
+		return c, fmt.Errorf("salt check: %s: %d of %d results do not follow from the salt:\n%s", dir, len(c.Problems), len(rs), strings.Join(c.Problems, "\n"))
+	}
+	return c, nil
+}
+
+// CheckSaltedResults re-derives every result of rs from salt: its
+// commitment, its id, its world seed (the salted seed of its public seed,
+// the lock l's or SeedFor's when l is nil, after its recorded attempts)
+// and its goal, naming each that does not follow in Problems.
+func CheckSaltedResults(salt []byte, l *suite.Lock, rs []results.Result) SaltCheck {
+	c := SaltCheck{Commitment: task.SaltCommitment(salt)}
+	if len(salt) == 0 {
+		c.Problems = append(c.Problems, "no salt given: "+SaltUsage)
+		return c
+	}
 	bad := func(r results.Result, format string, a ...any) {
 		c.Problems = append(c.Problems, fmt.Sprintf("episode %d (%s): ", r.Index, r.ID)+fmt.Sprintf(format, a...))
 	}
@@ -312,10 +329,7 @@ func CheckSalt(dir string, salt []byte, lockFile string) (SaltCheck, error) {
 		}
 		c.Checked++
 	}
-	if len(c.Problems) > 0 {
-		return c, fmt.Errorf("salt check: %s: %d of %d results do not follow from the salt:\n%s", dir, len(c.Problems), len(rs), strings.Join(c.Problems, "\n"))
-	}
-	return c, nil
+	return c
 }
 
 // lockOf finds the lock of hash def.Lock a run's public seeds came from:
