@@ -20,20 +20,20 @@ const DefinitionFile = "run.json"
 // Settings that cannot change a result (workers, progress display, call
 // retries) are not part of it.
 type Definition struct {
-	Suite     string `json:"suite"`      // the suite's name
-	SuiteHash string `json:"suite_hash"` // of every spec the suite expands to, before filters
-	Lock      string `json:"lock"`       // hash of the suite lock the tasks come from ("": generated)
+	Suite     string   `json:"suite"`      // the suite's name
+	SuiteHash string   `json:"suite_hash"` // of every spec the suite expands to, before filters
+	Lock      string   `json:"lock"`       // hash of the suite lock the tasks come from ("": generated)
+	Episodes  int      `json:"episodes"`   // planned over all shards, after filters
+	Tiers     []string `json:"tiers,omitempty"`
+	Families  []string `json:"families,omitempty"`
+	Seeds     int      `json:"seeds,omitempty"`
+	Shard     int      `json:"shard"`
+	Shards    int      `json:"shards"` // 1: not sharded
+	Rules     []string `json:"rules"`  // "name vN" of each ruleset
+	Agent     string   `json:"agent"`
 	// SaltCommitment names the salt of held-out seeds (never the salt
 	// itself); "": public seeds.
-	SaltCommitment string   `json:"salt_commitment,omitempty"`
-	Episodes       int      `json:"episodes"` // planned over all shards, after filters
-	Tiers          []string `json:"tiers,omitempty"`
-	Families       []string `json:"families,omitempty"`
-	Seeds          int      `json:"seeds,omitempty"`
-	Shard          int      `json:"shard"`
-	Shards         int      `json:"shards"` // 1: not sharded
-	Rules          []string `json:"rules"`  // "name vN" of each ruleset
-	Agent          string   `json:"agent"`
+	SaltCommitment string `json:"salt_commitment,omitempty"`
 	// The external player's settings (zero for built-in agents).
 	Model       string  `json:"model,omitempty"`
 	BaseURL     string  `json:"base_url,omitempty"` // scheme and host only: never a path's secrets

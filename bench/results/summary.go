@@ -67,16 +67,16 @@ type Group struct {
 // interrupted-and-resumed, sharded-and-merged or differently parallel run
 // of the same suite and agent writes it byte for byte the same.
 type Summary struct {
-	Suite string `json:"suite"`
-	Lock  string `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)
+	Suite        string  `json:"suite"`
+	Lock         string  `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)
+	Agent        string  `json:"agent"`
+	Episodes     int     `json:"episodes"`
+	Errors       int     `json:"errors"`
+	CrafterScore float64 `json:"crafter_score"` // over the achievements episodes, %
+	Progression  float64 `json:"progression"`   // BALROG progression over them, %
 	// SaltCommitment names the salt of held-out seeds ("": public seeds,
 	// "mixed" if the results differ).
-	SaltCommitment string  `json:"salt_commitment,omitempty"`
-	Agent          string  `json:"agent"`
-	Episodes       int     `json:"episodes"`
-	Errors         int     `json:"errors"`
-	CrafterScore   float64 `json:"crafter_score"` // over the achievements episodes, %
-	Progression    float64 `json:"progression"`   // BALROG progression over them, %
+	SaltCommitment string `json:"salt_commitment,omitempty"`
 	// ProgressionSE is its standard error (percent points), BALROG's ±.
 	ProgressionSE float64 `json:"progression_se"`
 	// AchievementRates are the Crafter achievements' unlock rates over the
