@@ -247,8 +247,7 @@ var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncM
 		}
 		return fmt.Sprintf("%.3f", p)
 	},
-	"lock":  lockName,
-	"seeds": task.SeedsLabel,
+	"lock": lockName,
 	"ms": func(x float64) string {
 		if x >= 1000 {
 			return fmt.Sprintf("%.2f s", x/1000)
@@ -264,6 +263,8 @@ var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncM
 		}
 		return fmt.Sprintf("%s [%s, %s]", figure(m.Mean), figure(m.Lo), figure(m.Hi))
 	},
+	// seeds labels public and held-out seeds (docs/tasks.md).
+	"seeds": task.SeedsLabel,
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Longcraft: {{.C.Suite}} suite</title>
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -277,7 +278,7 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 <td class="l">{{if $r}}<code>{{lock $r.Lock}}</code>, {{seeds $r.SaltCommitment}}{{else}}–{{end}}</td><td class="l">{{if $r}}{{range $r.Rules}}{{.}} {{end}}{{else}}–{{end}}</td>
 {{$t := index $.C.Times $i}}<td>{{if $t.Episodes}}{{ms $t.WallMedianMs}} / {{ms $t.WallP90Ms}}{{else}}–{{end}}</td><td>{{if $t.Episodes}}{{ms $t.PerStepMedianMs}} / {{ms $t.PerStepP90Ms}}{{else}}–{{end}}</td></tr>
 {{end}}</table>
-{{if .C.Mixed}}<p><b>The runs played from different suite locks</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
+{{if .C.Mixed}}<p><b>The runs played from different suite locks or seeds</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
 <h2>Comparisons</h2>
 <p>Every two runs, by tier and over all tiers. Paired on the episodes both played (the same lock, episode id, world seed and goal): the difference in success with Newcombe's 95% interval for paired proportions (his 1998 method 10) and an exact McNemar test on the discordant episodes; the other metrics' differences get 95% paired bootstrap intervals (2,000 resamples, seeded); unpaired runs get Newcombe's interval for independent proportions and no test.</p>
 <ul>{{range .C.Pairs}}<li>{{.Sentence}}</li>{{end}}</ul>

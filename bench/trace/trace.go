@@ -31,10 +31,10 @@ type Header struct {
 	Feedback     string
 	View         string // observability
 	Agent        string // the agent's name (and model, for external players)
+	StartUnixMs  int64  // wall-clock start; informational, never replayed
 	// SaltCommitment names the salt the task's world seed was derived
 	// from (held-out seeds, bench/task/salt.go); "": public seeds.
 	SaltCommitment string
-	StartUnixMs    int64 // wall-clock start; informational, never replayed
 }
 
 // EpisodeID is the id of the episode's task as its results line names
