@@ -8,7 +8,31 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/longcraft/longcraft/bench/run"
+	"github.com/longcraft/longcraft/bench/task"
 )
+
+// applySalt reads score's salt flags into o and says what they do: the
+// commitment, a short salt's weakness, where a random salt is kept, and
+// (unless quiet) the progress of making the salted tasks.
+func applySalt(cmd *cobra.Command, o *run.Options, salt, saltFile string, quiet bool) error {
+	var secret string
+	var err error
+	if o.Salt, secret, err = run.ResolveSalt(salt, cmd.Flags().Changed("salt"), saltFile, o.Out); err != nil || len(o.Salt) == 0 {
+		return err
+	}
+	w := cmd.ErrOrStderr()
+	fmt.Fprintf(w, "held-out seeds: salt commitment %s (results, run.json and traces record it; never the salt)\n", task.SaltCommitment(o.Salt))
+	if len(o.Salt) < 16 {
+		fmt.Fprintf(w, "warning: a salt of %d bytes can be guessed from its commitment by trying salts: --salt random draws 32 random bytes\n", len(o.Salt))
+	}
+	if secret != "" {
+		fmt.Fprintf(w, "held-out seeds: a random salt, kept in %s (mode 0600): reveal it only after the run is published; resume with --salt-file %s\n", secret, secret)
+	}
+	if !quiet {
+		o.SaltProgress = saltProgress(w)
+	}
+	return nil
+}
 
 // saltProgress prints the making of a salted run's tasks on w: a line
 // every 10 seconds and at the end.

@@ -139,21 +139,8 @@ Agents (--agent):
 				return err
 			}
 			o.Args = run.RedactSalt(append([]string{"longcraft"}, os.Args[1:]...))
-			var secret string
-			if o.Salt, secret, err = run.ResolveSalt(salt, cmd.Flags().Changed("salt"), saltFile, o.Out); err != nil {
+			if err := applySalt(cmd, &o, salt, saltFile, quiet); err != nil {
 				return err
-			}
-			if len(o.Salt) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "held-out seeds: salt commitment %s (results, run.json and traces record it; never the salt)\n", task.SaltCommitment(o.Salt))
-				if len(o.Salt) < 16 {
-					fmt.Fprintf(cmd.ErrOrStderr(), "warning: a salt of %d bytes can be guessed from its commitment by trying salts: --salt random draws 32 random bytes\n", len(o.Salt))
-				}
-			}
-			if secret != "" {
-				fmt.Fprintf(cmd.ErrOrStderr(), "held-out seeds: a random salt, kept in %s (mode 0600): reveal it only after the run is published; resume with --salt-file %s\n", secret, secret)
-			}
-			if len(o.Salt) > 0 && !quiet {
-				o.SaltProgress = saltProgress(cmd.ErrOrStderr())
 			}
 			return runScore(cmd, o, quiet)
 		},
