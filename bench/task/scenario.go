@@ -456,7 +456,7 @@ func (t *Task) placeScenario(w *sim.World) error {
 	// On a fixed map a place that does not fit never will: an error. On
 	// a generated or varied world, the next world may fit (errUnfit).
 	unfit := func(err error) error {
-		if !s.Varies() {
+		if !s.layoutVaries() {
 			return err
 		}
 		return fmt.Errorf("%w: %v", errUnfit, err)

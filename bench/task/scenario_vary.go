@@ -43,6 +43,11 @@ func VaryChoices() []string { return []string{VarySymmetry, VaryStart, VaryWaypo
 // a Vary on its hand-written map.
 func (s *Scenario) Varies() bool { return s.Map == "" || s.Variants || len(s.Vary) > 0 }
 
+// layoutVaries reports whether the seed changes the map, start, objects
+// or goal positions (a generated map or a Vary), so that a placement that
+// fails, or a goal that holds at step 0, on one seed may not on the next.
+func (s *Scenario) layoutVaries() bool { return s.Map == "" || len(s.Vary) > 0 }
+
 // checkVary validates Vary and Fixed.
 func (s *Scenario) checkVary() error {
 	for i, v := range s.Vary {
@@ -53,6 +58,9 @@ func (s *Scenario) checkVary() error {
 			return fmt.Errorf("vary: %s given twice", v)
 		}
 	}
+	if slices.Contains(s.Vary, VaryWaypoints) && !hasReach(&s.Goal) {
+		return fmt.Errorf("vary: waypoints draws the goal's positions, and this goal has none (reach or waypoints of [x, y])")
+	}
 	if len(s.Vary) > 0 && s.Map == "" {
 		return fmt.Errorf("vary: a generated world is drawn from its seed already; vary is for a hand-written map")
 	}
@@ -60,6 +68,19 @@ func (s *Scenario) checkVary() error {
 		return fmt.Errorf("fixed: the scenario's seed changes its world (a generated map, variants or vary), so it is not one fixed map")
 	}
 	return nil
+}
+
+// hasReach reports whether g has a position to reach.
+func hasReach(g *Goal) bool {
+	if g.Kind == KindReach {
+		return true
+	}
+	for i := range g.Goals {
+		if hasReach(&g.Goals[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // layout is a scenario as one seed lays it out: its map, start, facing,

@@ -105,9 +105,13 @@ func TestVaryChecks(t *testing.T) {
 		"given twice":      {Map: grid, Vary: []string{VaryStart, VaryStart}},
 		"hand-written map": {Size: 16, Vary: []string{VaryStart}},
 		"not one fixed":    {Map: grid, Vary: []string{VaryStart}, Fixed: true},
+		"has none":         {Map: grid, Vary: []string{VaryWaypoints}, Goal: Obtain("wood", 1)},
 	}
 	for want, sc := range cases {
-		sc.Name, sc.Ruleset, sc.Goal = "x", "classic", Reach(2, 2)
+		sc.Name, sc.Ruleset = "x", "classic"
+		if sc.Goal.Kind == "" {
+			sc.Goal = Reach(2, 2)
+		}
 		err := sc.Check()
 		require.Error(t, err, want)
 		assert.Contains(t, err.Error(), want)
