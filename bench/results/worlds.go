@@ -18,11 +18,17 @@ func distinctWorlds(rs []Result) (worlds int, fixed bool) {
 		if sc := r.Spec.Scenario; sc != nil && !sc.Varies() {
 			fixed = true
 		}
-		view, fb := condition(r)
-		key := fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00%s", r.Spec.Family, r.Spec.Tier, r.Spec.Split, view, fb, budget(r), task.World(r.Spec, r.Seed))
-		seen[key] = true
+		seen[WorldKey(r)] = true
 	}
 	return len(seen), fixed
+}
+
+// WorldKey names the world r played on within its condition (family,
+// tier, split, observability, feedback, budget): two results with one key
+// are two plays of one world, one observation for an interval or a test.
+func WorldKey(r Result) string {
+	view, fb := condition(r)
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00%s", r.Spec.Family, r.Spec.Tier, r.Spec.Split, view, fb, budget(r), task.World(r.Spec, r.Seed))
 }
 
 // countWorlds sets g's Worlds and FixedMap and, when its episodes played
@@ -34,13 +40,13 @@ func countWorlds(g *Group, rs []Result) {
 		return
 	}
 	g.Worlds, g.FixedMap = worlds, fixed
-	g.Low, g.High = wilsonRate(g.Rate, worlds)
+	g.Low, g.High = WilsonRate(g.Rate, worlds)
 }
 
-// wilsonRate is the 95% Wilson score interval of a success rate p
+// WilsonRate is the 95% Wilson score interval of a success rate p
 // observed over n independent worlds (p need not be k/n: repeated
 // episodes of one world average into it).
-func wilsonRate(p float64, n int) (lo, hi float64) {
+func WilsonRate(p float64, n int) (lo, hi float64) {
 	if n == 0 {
 		return 0, 0
 	}
@@ -50,6 +56,15 @@ func wilsonRate(p float64, n int) (lo, hi float64) {
 	c := (p + z*z/(2*fn)) / d
 	h := z * math.Sqrt(p*(1-p)/fn+z*z/(4*fn*fn)) / d
 	return max(c-h, 0), min(c+h, 1)
+}
+
+// Observations is what the group's interval counts: its distinct worlds
+// when they are fewer than its episodes, else its episodes.
+func (g Group) Observations() int {
+	if g.Worlds > 0 {
+		return g.Worlds
+	}
+	return g.Episodes
 }
 
 // WorldsNote is what a table or report says of a group that played fewer

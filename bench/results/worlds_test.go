@@ -47,7 +47,7 @@ func TestFixedMapIntervalsCountWorlds(t *testing.T) {
 			if c.worlds > 0 {
 				n = c.worlds
 			}
-			lo, hi := wilsonRate(0.5, n)
+			lo, hi := WilsonRate(0.5, n)
 			assert.InDelta(t, lo, g.Low, 1e-12)
 			assert.InDelta(t, hi, g.High, 1e-12)
 			if c.worlds == 1 {
@@ -63,7 +63,7 @@ func TestFixedMapIntervalsCountWorlds(t *testing.T) {
 func TestWilsonRateAgreesWithWilson(t *testing.T) {
 	for _, c := range [][2]int{{0, 10}, {3, 10}, {10, 10}, {7, 20}, {0, 1}, {1, 1}} {
 		lo, hi := Wilson(c[0], c[1])
-		l2, h2 := wilsonRate(float64(c[0])/float64(c[1]), c[1])
+		l2, h2 := WilsonRate(float64(c[0])/float64(c[1]), c[1])
 		assert.InDelta(t, lo, l2, 1e-12, "%v", c)
 		assert.InDelta(t, hi, h2, 1e-12, "%v", c)
 	}

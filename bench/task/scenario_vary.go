@@ -401,25 +401,27 @@ func (t symmetry) goal(g Goal) Goal {
 
 // World names the world an episode of spec played on world seed seed, so
 // that summaries count distinct worlds rather than episodes: a generated
-// family's or generated map's world is its seed's; a hand-written map's is
-// its layout (symmetry, start, facing, the goal's positions), so that ten
-// seeds of one fixed map are one world. Two episodes that differ only in
-// the random numbers their creatures move by are one world.
+// family's episode, or a scenario's on a generated map or with rule
+// variants, is a world of its own; a hand-written map's is its layout
+// (symmetry, start, facing, the goal's positions), so that ten seeds of
+// one fixed map are one world. Two episodes that differ only in the
+// random numbers their creatures move by are one world.
 func World(spec Spec, seed uint64) string {
+	own := "episode " + spec.ID() + " seed " + strconv.FormatUint(seed, 10)
 	s := spec.Scenario
 	if s == nil || s.Map == "" || s.Variants {
-		return "seed " + strconv.FormatUint(seed, 10)
+		return own
 	}
 	if len(s.Vary) == 0 {
 		return "fixed"
 	}
 	r, err := s.rules()
 	if err != nil {
-		return "seed " + strconv.FormatUint(seed, 10)
+		return own
 	}
 	l, err := s.layoutFor(seed, r)
 	if err != nil {
-		return "seed " + strconv.FormatUint(seed, 10)
+		return own
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%v\x00%d\x00%v\x00%v\x00%s", l.symmetry, l.start, l.facing, l.objects, l.landmarks, l.goal.String())
