@@ -267,33 +267,34 @@ func (l *layout) freeTiles(s *Scenario, r *sim.Rules, hidden bool) ([][2]int, er
 	mark(&l.goal)
 	px, py := w.Player()
 	ground := w.Material(px, py)
-	seen := func(x, y int) map[sim.Material]bool {
-		out := map[sim.Material]bool{}
-		const half = sim.ViewSize / 2
+	const half = sim.ViewSize / 2
+	var own [256]bool // the materials the start's view shows
+	for vy := py - half; vy <= py+half; vy++ {
+		for vx := px - half; vx <= px+half; vx++ {
+			if w.Inside(vx, vy) {
+				own[w.Material(vx, vy)] = true
+			}
+		}
+	}
+	showsOnlyOwn := func(x, y int) bool {
 		for vy := y - half; vy <= y+half; vy++ {
 			for vx := x - half; vx <= x+half; vx++ {
-				if w.Inside(vx, vy) {
-					out[w.Material(vx, vy)] = true
+				if w.Inside(vx, vy) && !own[w.Material(vx, vy)] {
+					return false
 				}
 			}
 		}
-		return out
+		return true
 	}
-	own := seen(px, py)
 	reach := reachable(w)
 	var spots [][2]int
 	for y := 0; y < side; y++ {
-	tile:
 		for x := 0; x < side; x++ {
 			if !reach[y*side+x] || w.Material(x, y) != ground || taken[[2]int{x, y}] {
 				continue
 			}
-			if hidden {
-				for m := range seen(x, y) {
-					if !own[m] {
-						continue tile
-					}
-				}
+			if hidden && !showsOnlyOwn(x, y) {
+				continue
 			}
 			spots = append(spots, [2]int{x, y})
 		}
