@@ -13,9 +13,9 @@ import (
 
 // What a scenario's seed may change on its hand-written map (Scenario.Vary).
 // Without one, every seed of a hand-written map is the same map: a fixed
-// plan learnt on one seed wins them all, so the suite must either vary it
-// or declare it fixed (Scenario.Fixed), and its intervals then count
-// distinct worlds, not episodes (World).
+// plan learnt on one seed wins them all. A suite varies it, or declares it
+// one world by design (Scenario.Fixed); either way summaries count its
+// distinct worlds (World), so a fixed map's ten seeds are one observation.
 const (
 	// VarySymmetry applies one of the 8 symmetries of the square (the
 	// rotations and reflections), drawn from the seed, to the map, the
