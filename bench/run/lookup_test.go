@@ -137,7 +137,7 @@ func lookupScore(t testing.TB, o Options, table []lookupEntry) ([]results.Result
 	return rs, m.hits
 }
 
-func successes(rs []results.Result) int {
+func lookupWins(rs []results.Result) int {
 	n := 0
 	for _, r := range rs {
 		if r.Success {
@@ -174,22 +174,22 @@ func TestLookupAgentLosesOnHeldOutSeeds(t *testing.T) {
 	prs, err := results.Read(filepath.Join(planner.Out, results.ResultsFile))
 	require.NoError(t, err)
 	require.Len(t, prs, 24)
-	planned := successes(prs)
+	planned := lookupWins(prs)
 	require.GreaterOrEqual(t, planned, 20, "the planner wins the tasks the attacker copies")
 
 	pub, pubHits := lookupScore(t, run("lookup-public", "", ""), table)
 	salted, saltedHits := lookupScore(t, run("lookup-salted", "", testSalt), table)
 	noop := score(t, run("noop-salted", "noop", testSalt)).Summary.Overall.Successes
 	t.Logf("planner %d/24; lookup on public seeds %d/24 (%d observations known); on held-out seeds %d/24 (%d known); noop there %d/24",
-		planned, successes(pub), pubHits, successes(salted), saltedHits, noop)
+		planned, lookupWins(pub), pubHits, lookupWins(salted), saltedHits, noop)
 
 	// The attack works on public seeds: that is what "memorisable" means.
 	require.Equal(t, len(pub), pubHits, "every public step-0 observation is in the table")
-	require.GreaterOrEqual(t, successes(pub), planned-1, "on public seeds the blind replay wins like the planner")
+	require.GreaterOrEqual(t, lookupWins(pub), planned-1, "on public seeds the blind replay wins like the planner")
 	// And fails on held-out seeds.
 	require.LessOrEqual(t, saltedHits, 1, "a held-out world's step-0 observation is not in the table")
-	require.LessOrEqual(t, successes(salted), noop+saltedHits, "on held-out seeds the attacker wins no more than noop")
-	require.LessOrEqual(t, 4*successes(salted), planned, "and far less than the planner it copied")
+	require.LessOrEqual(t, lookupWins(salted), noop+saltedHits, "on held-out seeds the attacker wins no more than noop")
+	require.LessOrEqual(t, 4*lookupWins(salted), planned, "and far less than the planner it copied")
 }
 
 // BenchmarkLookupAttackStandard measures the memorisation attack on the
