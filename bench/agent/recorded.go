@@ -26,6 +26,7 @@ type Recorded struct {
 	specs   []task.Spec // in file order, each task once
 	seeds   map[string]uint64
 	actions map[string][]byte
+	salted  string // a salt commitment the play was recorded under ("": public seeds only)
 }
 
 // LoadRecorded reads the episodes of a trace file (name is trace:FILE)
@@ -52,6 +53,9 @@ func LoadRecorded(name string) (*Recorded, error) {
 		}
 		r.specs = append(r.specs, *ep.Header.Task)
 		r.seeds[id], r.actions[id] = ep.Header.Seed, ep.Actions
+		if ep.Header.SaltCommitment != "" {
+			r.salted = ep.Header.SaltCommitment
+		}
 	}
 	if len(r.specs) == 0 {
 		return nil, fmt.Errorf("%s: no episode played on a task", path)
@@ -68,6 +72,9 @@ func (r *Recorded) Specs() []task.Spec { return r.specs }
 // policy returns the replay of task t's recorded actions.
 func (r *Recorded) policy(t *task.Task) (*recordedPolicy, error) {
 	acts, ok := r.actions[t.ID]
+	if !ok && r.salted != "" && t.SaltCommitment != r.salted {
+		return nil, fmt.Errorf("%s has no play of task %s: it was played on held-out seeds (salt commitment %.12s…): score it with that run's salt", r.path, t.ID, r.salted)
+	}
 	if !ok {
 		return nil, fmt.Errorf("%s has no play of task %s", r.path, t.ID)
 	}

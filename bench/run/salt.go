@@ -139,16 +139,35 @@ func (s *salted) task(index int, spec task.Spec) (*task.Task, error) {
 	return st.t, st.err
 }
 
-// baseSeed is the public seed of the episode at suite position index: the
-// lock's when the run has one, SeedFor's otherwise.
-func baseSeed(l *suite.Lock, index int, spec task.Spec) (uint64, error) {
-	if l == nil {
-		return task.SeedFor(spec.Split, spec.Family, spec.Tier, spec.Index), nil
+// publicSeeds finds the public seed a salted seed is derived from: the
+// seed of the episode at its suite position in the run's lock when the
+// run has one; else its seed in the embedded lock that holds it (recorded
+// play of an embedded suite's episodes has no lock of its own, and must
+// derive what their run derived); else SeedFor's.
+type publicSeeds struct {
+	lock   *suite.Lock
+	frozen *suite.FrozenTasks
+}
+
+func newPublicSeeds(l *suite.Lock) (publicSeeds, error) {
+	if l != nil {
+		return publicSeeds{lock: l}, nil
 	}
-	if index < 0 || index >= len(l.Episodes) || l.Episodes[index].ID != spec.ID() {
-		return 0, fmt.Errorf("lock %s: episode %d is not %s", short(l.Hash), index, spec.ID())
+	f, err := suite.LoadFrozen()
+	return publicSeeds{frozen: f}, err
+}
+
+func (p publicSeeds) seed(index int, spec task.Spec) (uint64, error) {
+	if l := p.lock; l != nil {
+		if index < 0 || index >= len(l.Episodes) || l.Episodes[index].ID != spec.ID() {
+			return 0, fmt.Errorf("lock %s: episode %d is not %s", short(l.Hash), index, spec.ID())
+		}
+		return l.Episodes[index].Seed, nil
 	}
-	return l.Episodes[index].Seed, nil
+	if s, ok := p.frozen.Seed(spec); ok {
+		return s, nil
+	}
+	return task.SeedFor(spec.Split, spec.Family, spec.Tier, spec.Index), nil
 }
 
 // makeSalted generates (and, with certify, certifies) the salted tasks of
@@ -161,12 +180,16 @@ func makeSalted(ctx context.Context, salt []byte, l *suite.Lock, specs []task.Sp
 	if l != nil {
 		s.lock = l.Hash
 	}
+	public, err := newPublicSeeds(l)
+	if err != nil {
+		return nil, err
+	}
 	made := make([]saltedTask, len(specs))
 	var done atomic.Int64
 	pool := workers.Pool[*planner.Solver]{Jobs: len(specs), Workers: nWorkers,
 		New: func(int) (*planner.Solver, error) { return &planner.Solver{}, nil }}
-	err := pool.Run(ctx, func(solver *planner.Solver, i int) error {
-		base, err := baseSeed(l, indices[i], specs[i])
+	err = pool.Run(ctx, func(solver *planner.Solver, i int) error {
+		base, err := public.seed(indices[i], specs[i])
 		if err != nil {
 			return err
 		}
@@ -272,7 +295,9 @@ func CheckSalt(dir string, salt []byte, lockFile string) (SaltCheck, error) {
 	if err != nil {
 		return c, fmt.Errorf("salt check: %w", err)
 	}
-	c = CheckSaltedResults(salt, l, rs)
+	if c, err = CheckSaltedResults(salt, l, rs); err != nil {
+		return c, fmt.Errorf("salt check: %w", err)
+	}
 	if len(c.Problems) > 0 {
 		return c, fmt.Errorf("salt check: %s: %d of %d results do not follow from the salt:\n%s", dir, len(c.Problems), len(rs), strings.Join(c.Problems, "\n"))
 	}
@@ -283,11 +308,14 @@ func CheckSalt(dir string, salt []byte, lockFile string) (SaltCheck, error) {
 // commitment, its id, its world seed (the salted seed of its public seed,
 // the lock l's or SeedFor's when l is nil, after its recorded attempts)
 // and its goal, naming each that does not follow in Problems.
-func CheckSaltedResults(salt []byte, l *suite.Lock, rs []results.Result) SaltCheck {
+func CheckSaltedResults(salt []byte, l *suite.Lock, rs []results.Result) (SaltCheck, error) {
 	c := SaltCheck{Commitment: task.SaltCommitment(salt)}
 	if len(salt) == 0 {
-		c.Problems = append(c.Problems, "no salt given: "+SaltUsage)
-		return c
+		return c, fmt.Errorf("no salt given: %s", SaltUsage)
+	}
+	public, err := newPublicSeeds(l)
+	if err != nil {
+		return c, err
 	}
 	bad := func(r results.Result, format string, a ...any) {
 		c.Problems = append(c.Problems, fmt.Sprintf("episode %d (%s): ", r.Index, r.ID)+fmt.Sprintf(format, a...))
@@ -305,7 +333,7 @@ func CheckSaltedResults(salt []byte, l *suite.Lock, rs []results.Result) SaltChe
 			c.Errors++
 			continue
 		}
-		base, err := baseSeed(l, r.Index, r.Spec)
+		base, err := public.seed(r.Index, r.Spec)
 		if err != nil {
 			bad(r, "%v", err)
 			continue
@@ -329,7 +357,7 @@ func CheckSaltedResults(salt []byte, l *suite.Lock, rs []results.Result) SaltChe
 		}
 		c.Checked++
 	}
-	return c
+	return c, nil
 }
 
 // lockOf finds the lock of hash def.Lock a run's public seeds came from:

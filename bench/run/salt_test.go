@@ -371,3 +371,43 @@ func BenchmarkCertifySaltedStandard(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(specs)), "tasks")
 }
+
+// TestRecordedSaltedPlay: a trace of held-out seeds scores again as
+// trace:FILE under its salt (the same worlds, the same results), and
+// without it says which salt its play needs.
+func TestRecordedSaltedPlay(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	played := saltedRun(filepath.Join(dir, "planner"), testSalt, 2)
+	// Survive at medium holds the default lock's one episode whose public
+	// seed is not SeedFor's (its first world was replaced): recorded play
+	// must derive from the lock's, as the run did.
+	played.Agent, played.Families, played.Tiers = "planner", []string{task.FamilySurvive}, []string{"medium"}
+	score(t, played)
+	want, err := results.Read(filepath.Join(played.Out, results.ResultsFile))
+	require.NoError(t, err)
+	rec := "trace:" + filepath.Join(played.Out, results.TraceFile)
+	again := Options{Suite: rec, Agent: rec, Out: filepath.Join(dir, "again"), Traces: "none", Salt: []byte(testSalt), Config: Config{Certify: true, Workers: 2}}
+	score(t, again)
+	got, err := results.Read(filepath.Join(again.Out, results.ResultsFile))
+	require.NoError(t, err)
+	require.Len(t, got, len(want))
+	byID := map[string]results.Result{}
+	for _, r := range want {
+		byID[r.ID] = r
+	}
+	for _, r := range got { // in the trace file's order
+		w, ok := byID[r.ID]
+		require.True(t, ok, "%s is an episode of the salted run", r.ID)
+		assert.Equal(t, w.Seed, r.Seed)
+		assert.Equal(t, w.Success, r.Success, r.Err)
+	}
+	public := again
+	public.Out, public.Salt = filepath.Join(dir, "public"), nil
+	score(t, public)
+	got, err = results.Read(filepath.Join(public.Out, results.ResultsFile))
+	require.NoError(t, err)
+	for _, r := range got {
+		assert.Contains(t, r.Err, "played on held-out seeds")
+	}
+}
