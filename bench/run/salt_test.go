@@ -411,3 +411,42 @@ func TestRecordedSaltedPlay(t *testing.T) {
 		assert.Contains(t, r.Err, "played on held-out seeds")
 	}
 }
+
+// TestSaltedRunRebuildsLostTraces: a salted run whose trace file was lost
+// is resumed with its salt; the traces are rebuilt by playing the
+// episodes again on the same salted worlds, which give the recorded
+// results.
+func TestSaltedRunRebuildsLostTraces(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	whole, lost := filepath.Join(dir, "whole"), filepath.Join(dir, "lost")
+	score(t, saltedRun(whole, testSalt, 2))
+	score(t, saltedRun(lost, testSalt, 2))
+	require.NoError(t, os.Remove(filepath.Join(lost, results.TraceFile)))
+	o := saltedRun(lost, testSalt, 2)
+	o.Resume = true
+	oc := score(t, o)
+	assert.Equal(t, 12, oc.Replayed)
+	assert.Equal(t, traceSet(t, whole), traceSet(t, lost))
+	assert.Equal(t, string(readFile(t, filepath.Join(whole, results.ResultsFile))), string(readFile(t, filepath.Join(lost, results.ResultsFile))))
+}
+
+// TestSaltedSuiteFile: a suite file without a lock is not locked for a
+// salted run (its salted tasks are certified at run time anyway); the run
+// reproduces, and its salt checks out.
+func TestSaltedSuiteFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mine.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("name: mine\nepisodes:\n  - families: [obtain, collect]\n    tiers: [easy]\n    split: eval\n    seeds: {from: 500, count: 3}\n"), 0o644))
+	run := func(name string) Options {
+		return Options{Suite: file, Agent: "random", Out: filepath.Join(dir, name), Traces: "all", Salt: []byte(testSalt), Config: Config{Certify: true, Workers: 2}}
+	}
+	score(t, run("a"))
+	score(t, run("b"))
+	assert.NoFileExists(t, filepath.Join(dir, "a", LockFile), "no public lock certified for nothing")
+	assert.Equal(t, string(readFile(t, filepath.Join(dir, "a", results.ResultsFile))), string(readFile(t, filepath.Join(dir, "b", results.ResultsFile))))
+	c, err := CheckSalt(filepath.Join(dir, "a"), []byte(testSalt), "")
+	require.NoError(t, err)
+	assert.Equal(t, 6, c.Checked)
+}
