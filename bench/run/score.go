@@ -217,9 +217,11 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	if err != nil {
 		return oc, err
 	}
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+	unlock, err := lockRun(o) // one writer per run directory, for the whole run
+	if err != nil {
 		return oc, err
 	}
+	defer unlock()
 	resultsPath := filepath.Join(o.Out, results.ResultsFile)
 	var have []results.Result
 	switch prev, err := results.Read(resultsPath); {
@@ -482,6 +484,11 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 			}
 		}
 	}
+	unlock, err := lockMerge(out, dirs)
+	if err != nil {
+		return fail("%w", err)
+	}
+	defer unlock()
 	var def results.Definition
 	byShard := map[int]string{}
 	var all []results.Result
@@ -540,9 +547,6 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 	}
 	if len(all) != def.Episodes {
 		return fail("the shards hold %d results, the run plans %d", len(all), def.Episodes)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return results.Summary{}, err
 	}
 	// The traces first: they are the last thing that can refuse the
 	// shard set (a lost trace file), and a refused merge should leave no
