@@ -226,6 +226,13 @@ func WriteTable(w io.Writer, s Summary) error {
 		fmt.Fprintf(&b, " %7s", "budget")
 	}
 	fmt.Fprintf(&b, " %5s  %-22s", "n", "success (95% CI)")
+	// Agent errors and missing episodes get columns of their own when
+	// there are any: a group's figures then are not the agent's whole play.
+	agentErrors, missing := s.Unfinished()
+	failures := agentErrors > 0 || missing > 0
+	if failures {
+		fmt.Fprintf(&b, " %9s %7s", "agent_err", "missing")
+	}
 	for _, m := range cols {
 		fmt.Fprintf(&b, " %9s", m.Column)
 	}
@@ -244,6 +251,9 @@ func WriteTable(w io.Writer, s Summary) error {
 			}
 		}
 		fmt.Fprintf(&b, " %5d  %5.1f%% [%5.1f, %5.1f]", g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
+		if failures {
+			fmt.Fprintf(&b, " %9d %7d", g.AgentErrors, g.Missing)
+		}
 		for _, m := range cols {
 			st := g.Metrics[m.Name]
 			switch {
@@ -270,6 +280,9 @@ func WriteTable(w io.Writer, s Summary) error {
 		fmt.Fprintf(&b, "%s %s = %s", sep, m.Column, m.Name)
 	}
 	b.WriteByte('\n')
+	if failures {
+		fmt.Fprintf(&b, "agent_err: episodes that ended agent_error (the agent failed, not the task); missing: planned episodes without a result. A group with either is not the agent's whole play\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

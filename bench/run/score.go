@@ -396,7 +396,11 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		}
 	}
 	o.Config.spend = newSpend(o.Config, have, o.Out)
+	starts := &startWatch{agent: o.Agent}
 	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
+		if err := starts.check(&d.Result); err != nil {
+			return err // the agent cannot start: no result, no trace
+		}
 		// The trace first, then the result: a result on disk means its
 		// trace is too.
 		if tw != nil && d.Trace != nil && needsTrace(o.Traces, &d.Result) {
@@ -434,6 +438,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	oc.Summary = results.Summarize(p.name, o.Agent, have, results.ClassicAchievements)
 	oc.Summary.Run = &def
 	oc.Summary.TracesMissing = oc.TracesMissing
+	results.CountMissing(&oc.Summary, p.specs, p.indices, have)
 	oc.Complete = len(have) == len(p.specs)
 	if oc.Complete && errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		runErr = nil // the signal came after the last episode: the run is whole

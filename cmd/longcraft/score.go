@@ -30,6 +30,7 @@ func newScoreCmd() *cobra.Command {
 	var shard string
 	var quiet bool
 	var concurrency int
+	var allowAgentErrors bool
 	cmd := &cobra.Command{
 		Use:   "score",
 		Short: "Score an agent on a suite: results.jsonl, summary.json, report.html, traces",
@@ -66,6 +67,24 @@ oracle), and external players, play that level too. The reference setups:
   longcraft score --suite explorer-chain --agent explorer --out runs/chain
   longcraft score --suite multigoal-grid --agent random --out runs/grid
 
+A run directory has one writer at a time: while a score (or a merge) writes
+--out, another score, --resume or merge into it is refused at once, naming
+the process that holds it (OUT/.longcraft.lock; a run that was killed
+leaves the file, which blocks nothing).
+
+An episode the agent fails (no reply, a crash, a timeout, a model server
+that errs) ends as agent_error: the table, summary.json ("agent_errors",
+also in "errors") and report.html count them per group, and the run exits
+with code 3 unless --allow-agent-errors. An agent that fails its first
+episode before playing a step (a command that does not exist, a server not
+listening) stops the run there, with the cause, and records no result for
+that episode: fix the agent and --resume.
+
+Exit codes: 0 the run is complete (or its --max-run-* budget was reached);
+1 bad usage or another error (an interrupted run too); 3 agent errors: the
+run finished with agent_error episodes, or stopped because the agent could
+not start; 4 the results do not match their traces.
+
 --shard i/n plays every n-th episode (defaults from Kubernetes Indexed Jobs,
 JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
 and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards
@@ -97,6 +116,8 @@ Agents (--agent):
 				return fmt.Errorf("--price-in and --price-out: US dollars per million tokens, not negative")
 			case o.MaxEpisodeTokens < 0 || o.MaxRunTokens < 0 || o.MaxRunCost < 0 || math.IsNaN(o.MaxRunCost) || o.External.HistoryTokens < 0:
 				return fmt.Errorf("--max-episode-tokens, --max-run-tokens, --max-run-cost and --history-tokens must not be negative")
+			case o.External.Retries < 0:
+				return fmt.Errorf("--retries %d: 0 (no retry) or more", o.External.Retries)
 			case o.MaxRunCost > 0 && o.PriceIn == 0 && o.PriceOut == 0:
 				return fmt.Errorf("--max-run-cost needs the prices (--price-in, --price-out) to count the cost")
 			case !slices.Contains([]string{"json", "schema", "tools"}, o.External.Reply):
@@ -127,7 +148,7 @@ Agents (--agent):
 				return err
 			}
 			o.Args = append([]string{"longcraft"}, os.Args[1:]...)
-			return runScore(cmd, o, quiet)
+			return runScore(cmd, o, quiet, allowAgentErrors)
 		},
 	}
 	f := cmd.Flags()
@@ -148,6 +169,7 @@ Agents (--agent):
 	f.StringArrayVar(&sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability and the scenario knobs grid, size, tour, decisions; the report plots success against each")
 	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); of every scenario those and grid, size, tour, decisions, actions; the changed suite is certified and locked in --out")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
+	f.BoolVar(&allowAgentErrors, "allow-agent-errors", false, "exit 0 even when episodes ended agent_error (they are still counted and shown)")
 	x := &o.External
 	f.IntVar(&concurrency, "concurrency", 0, "external agents: episodes played at once (sets --workers)")
 	f.StringVar(&x.Model, "model", "", "openai: the model name")
@@ -158,7 +180,7 @@ Agents (--agent):
 	f.IntVar(&x.MaxTokens, "max-tokens", 0, "openai: completion token limit (0: the server's)")
 	f.IntVar(&x.History, "history", 4, "openai: past observation/reply pairs kept in the prompt")
 	f.DurationVar(&x.CallTimeout, "call-timeout", 60*time.Second, "openai: timeout of one call")
-	f.IntVar(&x.Retries, "retries", 5, "openai: retries on 429, 5xx and timeouts (exponential backoff with jitter)")
+	f.IntVar(&x.Retries, "retries", 5, "openai: retries on 429, 5xx, timeouts and connection errors (exponential backoff with jitter; 0: none)")
 	f.DurationVar(&x.StepTimeout, "step-timeout", 30*time.Second, "exec: timeout of one reply")
 	f.IntVar(&x.ImageSize, "image-size", 0, "external agents: include a PNG agent view of this size (0: text only)")
 	f.BoolVar(&x.Symbolic, "symbolic", false, "external agents: include the 9×9 semantic view")
@@ -227,7 +249,7 @@ func parseShard(s string, shardsSet bool, shards int) (int, int, error) {
 	return i, n, nil
 }
 
-func runScore(cmd *cobra.Command, o run.Options, quiet bool) error {
+func runScore(cmd *cobra.Command, o run.Options, quiet, allowAgentErrors bool) (err error) {
 	var progress func(done, total int)
 	if !quiet {
 		if term.IsTerminal(int(os.Stderr.Fd())) {
@@ -258,6 +280,13 @@ func runScore(cmd *cobra.Command, o run.Options, quiet bool) error {
 			fmt.Fprintf(cmd.OutOrStdout(), "wall time on this machine (timings.jsonl): %.3g ms per episode, %.3g ms per decision (medians; 90th percentiles %.3g and %.3g)\n",
 				t.WallMedianMs, t.PerStepMedianMs, t.WallP90Ms, t.PerStepP90Ms)
 		}
+	}
+	var cannotStart *run.AgentStartError
+	if errors.As(err, &cannotStart) {
+		return withExitCode(exitAgentErrors, err)
+	}
+	if err == nil && (oc.Complete || oc.BudgetSpent != "") {
+		defer func() { err = agentErrorsExit(oc.Summary, allowAgentErrors, err) }()
 	}
 	switch {
 	case err == nil && oc.Complete:
@@ -307,8 +336,11 @@ func printTable(w io.Writer, oc run.Outcome) {
 	if s.CrafterScore > 0 || s.Progression > 0 {
 		fmt.Fprintf(w, "open-ended episodes: Crafter score %.2f%%, progression %.2f%% ± %.2f (standard error)\n", s.CrafterScore, s.Progression, s.ProgressionSE)
 	}
-	if s.Errors > 0 {
-		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", s.Errors)
+	if n := s.Errors - s.AgentErrors; n > 0 {
+		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", n)
+	}
+	if s.AgentErrors > 0 {
+		fmt.Fprintf(w, "%d of %d episodes ended agent_error: the agent failed (no reply, a crash, a timeout), they are not its play (see \"agent_error\" in results.jsonl)\n", s.AgentErrors, s.Episodes)
 	}
 	if oc.Replayed > 0 {
 		fmt.Fprintf(w, "%d lost traces rebuilt by playing their episodes again (each gave its recorded result)\n", oc.Replayed)
@@ -364,6 +396,17 @@ compares them unpaired (Newcombe's interval, no test).`,
 		Example: "  longcraft report --out runs/compare.html runs/random runs/explorer runs/planner",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// No run may write a directory while it is read.
+			for _, d := range args {
+				if _, err := os.Stat(d); err != nil {
+					continue // Compare names it
+				}
+				l, err := run.ReadLockDir(d)
+				if err != nil {
+					return err
+				}
+				defer func() { _ = l.Unlock() }()
+			}
 			c, err := report.Compare(args, report.CompareOptions{AllowMixed: allowMixed})
 			if err != nil {
 				return err
@@ -386,4 +429,14 @@ compares them unpaired (Newcombe's interval, no test).`,
 	cmd.Flags().StringVarP(&out, "out", "o", "compare.html", "the page to write")
 	cmd.Flags().BoolVar(&allowMixed, "allow-mixed", false, "compare runs of different suite locks, unpaired")
 	return cmd
+}
+
+// agentErrorsExit is the error a finished run returns: err, or when
+// episodes ended agent_error and they are not allowed, exit code 3 saying
+// so (the files are written: the run is whole, its agent failed).
+func agentErrorsExit(s results.Summary, allow bool, err error) error {
+	if err != nil || s.AgentErrors == 0 || allow {
+		return err
+	}
+	return withExitCode(exitAgentErrors, fmt.Errorf("%d of %d episodes ended agent_error (the agent failed, see \"agent_error\" in results.jsonl): the figures are not the agent's play; exit code 3 (--allow-agent-errors accepts them)", s.AgentErrors, s.Episodes))
 }
