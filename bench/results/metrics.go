@@ -147,6 +147,16 @@ TestMetricsDocumented fails when they differ; regenerate it with
   when the tier's count of achievements is unlocked by its end.
 - **ends**: how many episodes ended each way: goal, death, budget,
   no_progress, timeout, agent_error, stopped, error.
+- **agent errors** (` + "`agent_errors`" + `): episodes that ended agent_error:
+  the agent failed (no reply, a crash, a timeout, a model server that
+  errs), so the episode is not its play. summary.json's ` + "`errors`" + ` counts
+  them with the episodes that could not be generated (` + "`error`" + `). The
+  terminal table shows them (column ` + "`agent_err`" + `) when there are any,
+  ` + "`longcraft score`" + ` exits with code 3 unless ` + "`--allow-agent-errors`" + `, and
+  a comparison states no difference for a scope where either run has them.
+- **missing**: episodes planned in the group that have no result (a
+  partial run: interrupted, or stopped because the agent could not start);
+  shown and treated like agent errors.
 - **Crafter score** (achievements episodes): the geometric mean of the
   achievements' success rates, exp(mean ln(1 + rate%)) − 1, as Crafter
   defines it.

@@ -417,7 +417,11 @@ compares them unpaired (Newcombe's interval, no test).`,
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%-10s %-7s %5s  %s\n", "agent", "tier", "n", "success (95% CI)")
 			for _, t := range c.Tiers {
-				fmt.Fprintf(w, "%-10s %-7s %5d  %5.1f%% [%5.1f, %5.1f]\n", t.Agent, t.Tier, t.Episodes, 100*t.Rate, 100*t.Low, 100*t.High)
+				fmt.Fprintf(w, "%-10s %-7s %5d  %5.1f%% [%5.1f, %5.1f]", t.Agent, t.Tier, t.Episodes, 100*t.Rate, 100*t.Low, 100*t.High)
+				if t.AgentErrors > 0 || t.Missing > 0 {
+					fmt.Fprintf(w, "  (%d agent errors, %d missing)", t.AgentErrors, t.Missing)
+				}
+				fmt.Fprintln(w)
 			}
 			for _, p := range c.Pairs {
 				fmt.Fprintln(w, p.Sentence)
