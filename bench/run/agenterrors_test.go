@@ -3,10 +3,12 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -103,6 +105,13 @@ func TestAgentErrorsCounted(t *testing.T) {
 		assert.Zero(t, g.Missing)
 	}
 	assert.Equal(t, failed, n, "and their groups")
+	page, err := os.ReadFile(filepath.Join(o.Out, results.ReportFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), fmt.Sprintf("<b>%d of 6 episodes ended agent_error</b>", failed))
+	assert.Contains(t, string(page), `>agent errors</th>`, "report.html has the column")
+	var table strings.Builder
+	require.NoError(t, results.WriteTable(&table, s))
+	assert.Contains(t, table.String(), "agent_err", "so does the terminal table")
 }
 
 // TestComparisonRefusesAgentErrors: the comparison page states no

@@ -23,6 +23,15 @@ const DirLockFile = ".longcraft.lock"
 // process (or another writer in this one) holds.
 var ErrDirInUse = errors.New("run directory in use")
 
+// dirInUse is the refusal of a directory another holder has.
+type dirInUse struct{ dir, owner string }
+
+func (e *dirInUse) Error() string {
+	return fmt.Sprintf("%s is in use by %s: wait for it to end, or use another directory", e.dir, e.owner)
+}
+
+func (e *dirInUse) Is(target error) bool { return target == ErrDirInUse }
+
 // DirOwner is what the lock file says about its holder.
 type DirOwner struct {
 	PID     int       `json:"pid"`
@@ -89,7 +98,7 @@ func lockDir(dir string, command []string, exclusive bool) (*DirLock, error) {
 		case !held:
 			owner := readOwner(f)
 			f.Close()
-			return nil, fmt.Errorf("%w: %s is in use by %s: wait for it to end, or use another directory", ErrDirInUse, dir, owner)
+			return nil, &dirInUse{dir: dir, owner: owner}
 		}
 		fi, err1 := f.Stat()
 		pi, err2 := os.Stat(path)
@@ -117,15 +126,19 @@ func lockDir(dir string, command []string, exclusive bool) (*DirLock, error) {
 	return nil, fmt.Errorf("lock %s: %s keeps being replaced", dir, path)
 }
 
-// Unlock releases the lock. A writer removes the lock file first (a
-// newcomer that opened it meanwhile then finds the name gone and takes a
-// new file); readers leave it, since other readers may share it.
+// Unlock releases the lock. The last holder removes the lock file first
+// (a newcomer that opened it meanwhile then finds the name gone and takes
+// a new file): a writer always, a reader when no other reader shares it.
 func (l *DirLock) Unlock() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
 	var err error
-	if l.writer {
+	last := l.writer
+	if !last {
+		last, _ = tryLock(l.f, true) // no other reader shares it
+	}
+	if last {
 		if err = os.Remove(l.path); errors.Is(err, os.ErrNotExist) {
 			err = nil
 		}

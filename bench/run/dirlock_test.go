@@ -40,7 +40,9 @@ func TestDirLockModes(t *testing.T) {
 	_, err = LockDir(dir, nil)
 	require.ErrorIs(t, err, ErrDirInUse, "a writer waits for the readers")
 	require.NoError(t, r1.Unlock())
+	assert.FileExists(t, filepath.Join(dir, DirLockFile), "another reader holds it")
 	require.NoError(t, r2.Unlock())
+	assert.NoFileExists(t, filepath.Join(dir, DirLockFile), "the last reader removes it")
 
 	// What a killed holder leaves: its record, and no lock.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, DirLockFile), []byte(`{"pid":999999,"host":"gone","command":["longcraft","score"]}`), 0o644))
