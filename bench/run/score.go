@@ -48,10 +48,10 @@ type Options struct {
 	Args []string
 
 	// AfterWrite, if not nil, is called after each write reaches the run
-	// directory: "definition", "record" (a trace), "result" (a results
-	// line), "index" and "footer" (the trace's), "results" (the sorted
-	// rewrite), "summary" and "report". The kill tests crash the process
-	// there; nothing else should need it.
+	// directory: "lock" (its lock file), "definition", "record" (a
+	// trace), "result" (a results line), "index" and "footer" (the
+	// trace's), "results" (the sorted rewrite), "summary" and "report".
+	// The kill tests crash the process there; nothing else should need it.
 	AfterWrite func(what string)
 }
 
@@ -222,6 +222,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		return oc, err
 	}
 	defer unlock()
+	o.after("lock")
 	resultsPath := filepath.Join(o.Out, results.ResultsFile)
 	var have []results.Result
 	switch prev, err := results.Read(resultsPath); {

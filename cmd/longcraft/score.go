@@ -358,7 +358,8 @@ func newMergeCmd() *cobra.Command {
 		Long: `merge reads the results of finished shard runs (longcraft score --shard i/n)
 and writes, in --out, the results.jsonl, summary.json and report.html that an
 unsharded run would have written, byte for byte. It refuses overlapping or
-mismatched shards.`,
+mismatched shards, an --out another process writes, and shards a score run
+is still writing (each directory's .longcraft.lock names its holder).`,
 		Example: "  longcraft merge --out runs/all runs/shard-*",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
