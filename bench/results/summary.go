@@ -73,15 +73,12 @@ type Group struct {
 // interrupted-and-resumed, sharded-and-merged or differently parallel run
 // of the same suite and agent writes it byte for byte the same.
 type Summary struct {
-	Suite    string `json:"suite"`
-	Lock     string `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)
-	Agent    string `json:"agent"`
-	Episodes int    `json:"episodes"`
-	// Errors counts the episodes that were not the agent's play: those
-	// that could not be generated ("error") and those the agent failed
-	// ("agent_error", also counted alone in AgentErrors).
-	Errors       int     `json:"errors"`
-	AgentErrors  int     `json:"agent_errors"`
+	Suite        string  `json:"suite"`
+	Lock         string  `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)
+	Agent        string  `json:"agent"`
+	Episodes     int     `json:"episodes"`
+	Errors       int     `json:"errors"`        // episodes not the agent's play: not generated ("error") or failed by the agent ("agent_error")
+	AgentErrors  int     `json:"agent_errors"`  // the agent_error ones alone
 	CrafterScore float64 `json:"crafter_score"` // over the achievements episodes, %
 	Progression  float64 `json:"progression"`   // BALROG progression over them, %
 	// ProgressionSE is its standard error (percent points), BALROG's ±.
