@@ -71,7 +71,8 @@ type Group struct {
 
 // Summary is summary.json: a pure function of the results, so an
 // interrupted-and-resumed, sharded-and-merged or differently parallel run
-// of the same suite and agent writes it byte for byte the same.
+// of the same suite and agent writes it byte for byte the same (a partial
+// run's also counts what it planned and lacks: CountMissing).
 type Summary struct {
 	Suite        string  `json:"suite"`
 	Lock         string  `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)

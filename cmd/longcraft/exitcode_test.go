@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/run"
 )
 
 // TestScoreExitCodes: a run with agent_error episodes exits 3 unless
@@ -58,4 +60,22 @@ func TestScoreExitCodes(t *testing.T) {
 	assert.Equal(t, exitError, exitCode(err))
 	assert.Equal(t, exitOK, exitCode(nil))
 	assert.Equal(t, exitError, exitCode(errors.New("other")))
+}
+
+// TestReportAndMergeWaitForTheWriter: report and merge refuse a run
+// directory a score run is writing, naming it.
+func TestReportAndMergeWaitForTheWriter(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	out, err := runCLI(t, "score", "--agent", "random", "--seeds", "1", "-q", "--out", dir)
+	require.NoError(t, err, out)
+	l, err := run.LockDir(dir, []string{"longcraft", "score", "--resume", "--out", dir})
+	require.NoError(t, err)
+	_, err = runCLI(t, "report", "--out", filepath.Join(t.TempDir(), "c.html"), dir)
+	assert.ErrorContains(t, err, dir+" is in use by pid")
+	assert.ErrorContains(t, err, "(longcraft score --resume --out "+dir+")")
+	_, err = runCLI(t, "merge", "--out", filepath.Join(t.TempDir(), "m"), dir)
+	assert.ErrorContains(t, err, dir+" is in use by pid")
+	require.NoError(t, l.Unlock())
+	_, err = runCLI(t, "report", "--out", filepath.Join(t.TempDir(), "c.html"), dir)
+	require.NoError(t, err)
 }
