@@ -102,6 +102,9 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		c.Agents, c.Dirs, c.Runs = append(c.Agents, label), append(c.Dirs, d), append(c.Runs, s.Run)
 		byTier := map[string]*TierSuccess{}
 		for _, g := range s.Groups {
+			if g.AgentErrors == 0 {
+				g.AgentErrors = g.Ends[string(task.EndAgentError)] // a summary written before groups counted them
+			}
 			ts := byTier[g.Tier]
 			if ts == nil {
 				ts = &TierSuccess{Run: len(c.Agents) - 1, Agent: label, Tier: g.Tier}

@@ -52,10 +52,10 @@ func refusal(scope string, runs ...unfinishedRun) string {
 	for _, r := range runs {
 		var parts []string
 		if r.agentErrors > 0 {
-			parts = append(parts, fmt.Sprintf("%d agent errors", r.agentErrors))
+			parts = append(parts, count(r.agentErrors, "agent error"))
 		}
 		if r.missing > 0 {
-			parts = append(parts, fmt.Sprintf("%d missing episodes", r.missing))
+			parts = append(parts, count(r.missing, "missing episode"))
 		}
 		if len(parts) > 0 {
 			why = append(why, r.label+" has "+strings.Join(parts, " and "))
@@ -84,4 +84,12 @@ func refuse(p *Paired, why string) {
 	p.Diff, p.Lo, p.Hi, p.P, p.Metrics = 0, 0, 0, 0, nil
 	p.Sentence = fmt.Sprintf("%s vs %s on %s: no difference stated: %s (an episode the agent failed or did not play is not its play; fix the agent and play them again)",
 		p.A, p.B, p.Scope, why)
+}
+
+// count says "1 agent error", "3 agent errors".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
