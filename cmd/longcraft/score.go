@@ -435,13 +435,3 @@ compares them unpaired (Newcombe's interval, no test).`,
 	cmd.Flags().BoolVar(&allowMixed, "allow-mixed", false, "compare runs of different suite locks, unpaired")
 	return cmd
 }
-
-// agentErrorsExit is the error a finished run returns: err, or when
-// episodes ended agent_error and they are not allowed, exit code 3 saying
-// so (the files are written: the run is whole, its agent failed).
-func agentErrorsExit(s results.Summary, allow bool, err error) error {
-	if err != nil || s.AgentErrors == 0 || allow {
-		return err
-	}
-	return withExitCode(exitAgentErrors, fmt.Errorf("%d of %d episodes ended agent_error (the agent failed, see \"agent_error\" in results.jsonl): the figures are not the agent's play; exit code 3 (--allow-agent-errors accepts them)", s.AgentErrors, s.Episodes))
-}

@@ -58,7 +58,6 @@ func TestScoreExitCodes(t *testing.T) {
 	_, err = runCLI(t, "score", "--agent", "random", "--retries", "-1", "--out", filepath.Join(dir, "d"))
 	assert.ErrorContains(t, err, "--retries -1")
 	assert.Equal(t, exitError, exitCode(err))
-	assert.Equal(t, exitOK, exitCode(nil))
 	assert.Equal(t, exitError, exitCode(errors.New("other")))
 }
 
