@@ -20,6 +20,7 @@ type TierSuccess struct {
 	Run                 int // the run's position in Agents
 	Agent, Tier         string
 	Episodes, Successes int
+	observations        int // the worlds the interval counts (results.Group.Observations)
 	Rate, Low, High     float64
 	// The tier's episodes the agent failed (agent_error) and the planned
 	// ones without a result: its success is not the agent's whole play.
@@ -114,6 +115,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			ts.Successes += g.Successes
 			ts.AgentErrors += g.AgentErrors
 			ts.Missing += g.Missing
+			ts.observations += g.Observations()
 			k := fmt.Sprintf("%s/%s (%s view, %s feedback, budget %d)", g.Family, g.Tier, g.Observability, g.Feedback, g.Budget)
 			if _, ok := c.Groups[k]; !ok {
 				c.Keys = append(c.Keys, k)
@@ -131,7 +133,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		for _, t := range task.TierOrder() {
 			if ts := byTier[t]; ts != nil {
 				ts.Rate = results.Fraction(ts.Successes, ts.Episodes)
-				ts.Low, ts.High = results.Wilson(ts.Successes, ts.Episodes)
+				ts.Low, ts.High = results.WilsonRate(ts.Rate, ts.observations) // over worlds: a fixed map's seeds are one
 				c.Tiers = append(c.Tiers, *ts)
 			}
 		}
