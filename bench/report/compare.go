@@ -57,9 +57,9 @@ type CompareOptions struct {
 func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 	c := &Comparison{Groups: map[string][]results.Group{}}
 	order := map[string]results.Group{}
+	var missing []map[string]int // each run's missing episodes by scope
 	var all [][]results.Result
 	var locks []string
-	var missing []map[string]int // each run's missing episodes by scope
 	for _, d := range dirs {
 		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
 		if err != nil {

@@ -223,6 +223,9 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	}
 	defer unlock()
 	o.after("lock")
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return oc, err
+	}
 	resultsPath := filepath.Join(o.Out, results.ResultsFile)
 	var have []results.Result
 	switch prev, err := results.Read(resultsPath); {
@@ -439,8 +442,8 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	oc.Summary = results.Summarize(p.name, o.Agent, have, results.ClassicAchievements)
 	oc.Summary.Run = &def
 	oc.Summary.TracesMissing = oc.TracesMissing
-	results.CountMissing(&oc.Summary, p.specs, p.indices, have)
 	oc.Complete = len(have) == len(p.specs)
+	results.CountMissing(&oc.Summary, p.specs, p.indices, have)
 	if oc.Complete && errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		runErr = nil // the signal came after the last episode: the run is whole
 	}

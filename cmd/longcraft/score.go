@@ -30,7 +30,6 @@ func newScoreCmd() *cobra.Command {
 	var shard string
 	var quiet bool
 	var concurrency int
-	var allowAgentErrors bool
 	cmd := &cobra.Command{
 		Use:   "score",
 		Short: "Score an agent on a suite: results.jsonl, summary.json, report.html, traces",
@@ -59,14 +58,6 @@ continues a run, refusing one of another definition. --set key=value
 changes every block (and scenario) of the suite, --sweep key=v1,v2 plays it
 once per value into one run (docs/tasks.md).
 
-Scenarios (hand-written episodes in a suite: a goal, a map, a start, …) play
-like any episode. At the skill level (docs/skills.md) every decision is a
-skill (collect wood, make compass, explore east) that the simulation carries
-out step by step; the agents random, explorer (the learner) and planner (the
-oracle), and external players, play that level too. The reference setups:
-  longcraft score --suite explorer-chain --agent explorer --out runs/chain
-  longcraft score --suite multigoal-grid --agent random --out runs/grid
-
 A run directory has one writer at a time: while a score (or a merge) writes
 --out, another score, --resume or merge into it is refused at once, naming
 the process that holds it (OUT/.longcraft.lock; a run that was killed
@@ -84,6 +75,14 @@ Exit codes: 0 the run is complete (or its --max-run-* budget was reached);
 1 bad usage or another error (an interrupted run too); 3 agent errors: the
 run finished with agent_error episodes, or stopped because the agent could
 not start; 4 the results do not match their traces.
+
+Scenarios (hand-written episodes in a suite: a goal, a map, a start, …) play
+like any episode. At the skill level (docs/skills.md) every decision is a
+skill (collect wood, make compass, explore east) that the simulation carries
+out step by step; the agents random, explorer (the learner) and planner (the
+oracle), and external players, play that level too. The reference setups:
+  longcraft score --suite explorer-chain --agent explorer --out runs/chain
+  longcraft score --suite multigoal-grid --agent random --out runs/grid
 
 --shard i/n plays every n-th episode (defaults from Kubernetes Indexed Jobs,
 JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
@@ -148,7 +147,7 @@ Agents (--agent):
 				return err
 			}
 			o.Args = append([]string{"longcraft"}, os.Args[1:]...)
-			return runScore(cmd, o, quiet, allowAgentErrors)
+			return runScore(cmd, o, quiet)
 		},
 	}
 	f := cmd.Flags()
@@ -161,6 +160,7 @@ Agents (--agent):
 	f.DurationVar(&o.Timeout, "timeout", 0, "end an episode after this wall-clock time (0: never)")
 	f.StringVar(&o.Traces, "traces", "all", "record traces of all episodes, failures only, or none")
 	f.BoolVar(&o.Resume, "resume", false, "continue the run in --out, skipping finished episodes")
+	f.Bool("allow-agent-errors", false, "exit 0 even when episodes ended agent_error (they are still counted and shown)")
 	f.StringVar(&shard, "shard", "", "play shard i of n (\"i/n\"); default from the job environment")
 	f.IntVar(&o.Shards, "shards", 0, "shard count, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
 	f.StringSliceVar(&o.Tiers, "tier", nil, "only these tiers (repeatable)")
@@ -169,7 +169,6 @@ Agents (--agent):
 	f.StringArrayVar(&sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability and the scenario knobs grid, size, tour, decisions; the report plots success against each")
 	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); of every scenario those and grid, size, tour, decisions, actions; the changed suite is certified and locked in --out")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
-	f.BoolVar(&allowAgentErrors, "allow-agent-errors", false, "exit 0 even when episodes ended agent_error (they are still counted and shown)")
 	x := &o.External
 	f.IntVar(&concurrency, "concurrency", 0, "external agents: episodes played at once (sets --workers)")
 	f.StringVar(&x.Model, "model", "", "openai: the model name")
@@ -249,7 +248,7 @@ func parseShard(s string, shardsSet bool, shards int) (int, int, error) {
 	return i, n, nil
 }
 
-func runScore(cmd *cobra.Command, o run.Options, quiet, allowAgentErrors bool) (err error) {
+func runScore(cmd *cobra.Command, o run.Options, quiet bool) (err error) {
 	var progress func(done, total int)
 	if !quiet {
 		if term.IsTerminal(int(os.Stderr.Fd())) {
@@ -281,6 +280,7 @@ func runScore(cmd *cobra.Command, o run.Options, quiet, allowAgentErrors bool) (
 				t.WallMedianMs, t.PerStepMedianMs, t.WallP90Ms, t.PerStepP90Ms)
 		}
 	}
+	allowAgentErrors, _ := cmd.Flags().GetBool("allow-agent-errors")
 	var cannotStart *run.AgentStartError
 	if errors.As(err, &cannotStart) {
 		return withExitCode(exitAgentErrors, err)
