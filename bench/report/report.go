@@ -244,9 +244,9 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 </table>
 <p>When, where and by which build it was played: <code>invocations.jsonl</code> beside this page.</p>{{end}}
 {{if .S.TracesMissing}}<p><b>{{.S.TracesMissing}} results have no trace</b>: their traces were lost (a deleted or damaged trace file) and the agent is not deterministic, so they could not be rebuilt; their results stand but cannot be checked by replay.</p>{{end}}
+{{if .S.AgentErrors}}<p><b>{{.S.AgentErrors}} of {{.S.Episodes}} episodes ended agent_error</b>: the agent failed (no reply, a crash, a timeout), so they are not its play; the groups below count them, and a comparison states no difference for a group that has them.</p>{{end}}
 {{if .S.Partial}}<p><b>Partial run</b>: {{.S.Episodes}} of {{.S.Planned}} episodes have a result; <code>longcraft score --resume</code> continues it.</p>{{end}}
 <p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>. {{end}}{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{with ungenerated .S}}; {{.}} could not be generated{{end}}.
-{{if .S.AgentErrors}}<p><b>{{.S.AgentErrors}} of {{.S.Episodes}} episodes ended agent_error</b>: the agent failed (no reply, a crash, a timeout), so they are not its play; the groups below count them, and a comparison states no difference for a group that has them.</p>{{end}}
 {{if .S.Progression}}Open-ended episodes (Crafter's mode): Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}% ± {{printf "%.2f" .S.ProgressionSE}} (standard error, as BALROG reports it).{{end}}</p>
 <h2>Success by tier and family</h2>
 {{.Success}}
