@@ -24,7 +24,7 @@ func main() {
 	close(finished)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "longcraft:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
