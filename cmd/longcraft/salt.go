@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/longcraft/longcraft/bench/run"
 	"github.com/longcraft/longcraft/bench/task"
@@ -34,9 +37,20 @@ func applySalt(cmd *cobra.Command, o *run.Options, salt, saltFile string, quiet 
 	return nil
 }
 
-// saltProgress prints the making of a salted run's tasks on w: a line
-// every 10 seconds and at the end.
+// saltProgress shows the making of a salted run's tasks on w: a bar on a
+// terminal, else a line every 10 seconds and at the end.
 func saltProgress(w io.Writer) func(done, total int) {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		var bar *progressbar.ProgressBar
+		return func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w),
+					progressbar.OptionSetDescription("held-out seeds: certifying"), progressbar.OptionShowCount(),
+					progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+			}
+			_ = bar.Set(done)
+		}
+	}
 	start, last := time.Now(), time.Now()
 	return func(done, total int) {
 		if time.Since(last) > 10*time.Second || done == total {
