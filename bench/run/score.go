@@ -54,6 +54,7 @@ type Options struct {
 	// called after each.
 	Salt         []byte
 	SaltProgress func(done, total int)
+	SaltFile     string // where the salt was read from (--salt-file): hidden from exec agents
 
 	// AfterWrite, if not nil, is called after each write reaches the run
 	// directory: "lock" (its lock file), "definition", "record" (a
