@@ -73,8 +73,9 @@ func newSaltCmd() *cobra.Command {
 		Long: `check reads RUN_DIR's run.json and results.jsonl and checks, for a run played
 with --salt: that the salt's commitment is the run's (run.json and every
 results line), and that every result's episode id, world seed and goal are
-the ones the salt derives from the run's public seeds (its lock's, or
-SeedFor's). It names every result that does not follow. It does not replay
+the ones the salt derives from the run's public seeds (its lock's; without
+one, the embedded lock's that holds the episode, or SeedFor's). It names
+every result that does not follow. It does not replay
 the traces ("longcraft replay" does), nor play the episodes again: to
 reproduce the run, score it again with the same suite, lock and salt.`,
 		Example: "  longcraft salt check --salt-file runs/pub/salt.secret runs/pub",
