@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,8 +25,18 @@ func main() {
 	close(finished)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "longcraft:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
+}
+
+// exitCode is the process's exit code for a command's error: the code an
+// error carries (ExitCode, as run.VerifyError's 4), else 1.
+func exitCode(err error) int {
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) {
+		return coded.ExitCode()
+	}
+	return 1
 }
 
 // stopGrace is how long a second signal (or SIGTERM) leaves the command to
@@ -86,6 +97,6 @@ Start with:
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScoreCmd(), newDemoCmd(), newBenchCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newFidelityCmd(), newSuiteCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
-		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd())
+		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd(), newVerifyCmd())
 	return root
 }

@@ -313,9 +313,17 @@ func printTable(w io.Writer, oc run.Outcome) {
 	if oc.Replayed > 0 {
 		fmt.Fprintf(w, "%d lost traces rebuilt by playing their episodes again (each gave its recorded result)\n", oc.Replayed)
 	}
-	if s.TracesMissing > 0 {
-		fmt.Fprintf(w, "warning: %d results have no trace (lost, and the agent is not deterministic): they stand, unverifiable by replay\n", s.TracesMissing)
+	if s.Unverified > 0 {
+		fmt.Fprintf(w, "unverified: %d of %d results have no trace (--traces %s, or traces lost): they stand on the runner's word, unchecked by replay\n", s.Unverified, s.Episodes, traces(s))
 	}
+}
+
+// traces is the run's --traces, for messages.
+func traces(s results.Summary) string {
+	if s.Run != nil && s.Run.Traces != "" {
+		return s.Run.Traces
+	}
+	return "?"
 }
 
 func newMergeCmd() *cobra.Command {
@@ -364,6 +372,15 @@ compares them unpaired (Newcombe's interval, no test).`,
 		Example: "  longcraft report --out runs/compare.html runs/random runs/explorer runs/planner",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, d := range args { // what is compared must be what the traces say
+				v, err := run.Verify(d)
+				if err != nil {
+					return err
+				}
+				if err := v.Refuse("report", d); err != nil {
+					return err
+				}
+			}
 			c, err := report.Compare(args, report.CompareOptions{AllowMixed: allowMixed})
 			if err != nil {
 				return err
