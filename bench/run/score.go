@@ -179,13 +179,14 @@ func definition(o Options, p planned, lock string) results.Definition {
 // Outcome is what Score leaves: the summary of every result in the run
 // directory, and how this invocation went.
 type Outcome struct {
-	Summary  results.Summary
-	Played   int // episodes played by this invocation
-	Skipped  int // already in results.jsonl (resume)
-	Replayed int // a deterministic agent's result whose trace was lost: played again to rebuild it, giving the same result
-	Steps    int // steps played by this invocation
-	Elapsed  time.Duration
-	Complete bool // every planned episode has a result
+	Summary       results.Summary
+	Played        int // episodes played by this invocation
+	Skipped       int // already in results.jsonl (resume)
+	Replayed      int // a deterministic agent's result whose trace was lost: played again to rebuild it, giving the same result
+	TracesMissing int // results whose traces were lost and cannot be rebuilt (an agent that is not deterministic)
+	Steps         int // steps played by this invocation
+	Elapsed       time.Duration
+	Complete      bool // every planned episode has a result
 	// BudgetSpent is the end of the run's budget once it was reached
 	// (budget_tokens, budget_cost): the episodes without a result were not
 	// started. A resume with the same budget starts none either.
@@ -342,8 +343,12 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		// it unverified.
 		kind, _ := agent.Lookup(o.Agent)
 		for _, r := range have {
-			if needsTrace(o.Traces, &r) && !traced[r.ID] && kind.Offline {
-				rebuild = append(rebuild, r)
+			if needsTrace(o.Traces, &r) && !traced[r.ID] {
+				if kind.Offline {
+					rebuild = append(rebuild, r)
+				} else {
+					oc.TracesMissing++
+				}
 			}
 		}
 	}
