@@ -541,7 +541,7 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 			return fail("%w", err)
 		}
 		if err := v.Refuse("merge", d); err != nil {
-			return fail("%w", err)
+			return results.Summary{}, err // "merge: DIR does not match its traces: …"
 		}
 		for id := range v.traced {
 			traced[id] = true

@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/internal/workers"
 )
 
 // Verification is what checking a run's results against its traces
@@ -74,9 +76,16 @@ type VerifyError struct {
 	What string // what was refused: "resume runs/x", "merge: runs/s1", "report: runs/x"
 	Dir  string
 	V    *Verification
+	// Brief counts the mismatches instead of naming the first ones: for
+	// a command that has printed them all.
+	Brief bool
 }
 
 func (e *VerifyError) Error() string {
+	if e.Brief {
+		return fmt.Sprintf("%s: %s does not match its traces: %d lines, %d traces and %d summary fields differ (above)",
+			e.What, e.Dir, len(e.V.Lines), len(e.V.Traces), len(e.V.Summary))
+	}
 	const shown = 5
 	p := e.V.Problems()
 	msg := fmt.Sprintf("%s: %s does not match its traces: %s", e.What, e.Dir, strings.Join(p[:min(len(p), shown)], "; "))
@@ -196,33 +205,53 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 			traces[id], v.traced[id] = ep, true
 		}
 	}
-	for i := range rs {
+	// Each line on its own, across the cores (the replays are
+	// independent), into its slot.
+	type checked struct {
+		derived results.Result
+		msg     string
+		steps   int
+	}
+	out := make([]checked, len(rs))
+	pool := workers.Pool[struct{}]{Jobs: len(rs), New: func(int) (struct{}, error) { return struct{}{}, nil }}
+	_ = pool.Run(context.Background(), func(_ struct{}, i int) error {
 		r := &rs[i]
-		d := *r
+		c := &out[i]
+		c.derived = *r
 		ep := traces[r.ID]
 		switch {
 		case r.Err != "":
-			v.Errored++
 			if diffs := errorDiffs(r, ep != nil); len(diffs) > 0 {
-				msgs = append(msgs, indexed{r.Index, lineName(r) + ": " + strings.Join(diffs, ", ")})
+				c.msg = lineName(r) + ": " + strings.Join(diffs, ", ")
 			}
-		case ep == nil:
+		case ep != nil:
+			e, err := episode.Replay(ep, def.NoProgress)
+			if err != nil {
+				c.msg = fmt.Sprintf("%s: its trace does not replay: %v", lineName(r), err)
+				break
+			}
+			c.steps = e.Steps()
+			var diffs []string
+			if c.derived, diffs = deriveLine(r, ep, e); len(diffs) > 0 {
+				c.msg = lineName(r) + ": " + strings.Join(diffs, ", ")
+			}
+		}
+		return nil
+	})
+	for i := range rs {
+		switch {
+		case rs[i].Err != "":
+			v.Errored++
+		case traces[rs[i].ID] == nil:
 			v.Unverified++
 		default:
 			v.Checked++
-			e, err := episode.Replay(ep, def.NoProgress)
-			if err != nil {
-				msgs = append(msgs, indexed{r.Index, fmt.Sprintf("%s: its trace does not replay: %v", lineName(r), err)})
-				break
-			}
-			v.Steps += e.Steps()
-			var diffs []string
-			d, diffs = deriveLine(r, ep, e)
-			if len(diffs) > 0 {
-				msgs = append(msgs, indexed{r.Index, lineName(r) + ": " + strings.Join(diffs, ", ")})
-			}
 		}
-		v.derived = append(v.derived, d)
+		v.Steps += out[i].steps
+		v.derived = append(v.derived, out[i].derived)
+		if out[i].msg != "" {
+			msgs = append(msgs, indexed{rs[i].Index, out[i].msg})
+		}
 	}
 	sort.SliceStable(msgs, func(a, b int) bool { return msgs[a].index < msgs[b].index })
 	for _, m := range msgs {
@@ -444,7 +473,7 @@ const maxSummaryDiffs = 50
 
 func showJSON(v any) string {
 	if v == nil {
-		return "null"
+		return "none"
 	}
 	data, _ := json.Marshal(v)
 	if len(data) > 80 {

@@ -253,7 +253,7 @@ func TestHandEditsAreRefused(t *testing.T) {
 			_, err := Merge(t.TempDir(), []string{shards[0], edited})
 			var ve *VerifyError
 			require.ErrorAs(t, err, &ve)
-			assert.Contains(t, err.Error(), "merge: merge: "+edited+" does not match its traces: "+want)
+			assert.Contains(t, err.Error(), "merge: "+edited+" does not match its traces: "+want)
 		})
 	}
 	// The shards as played merge, with nothing unverified.
@@ -333,4 +333,25 @@ func TestCopiedTraceScoresAsItsPlayer(t *testing.T) {
 	require.NoError(t, err, "the run resumes")
 	_, err = os.Stat(filepath.Join(r.Out, results.SummaryFile))
 	require.False(t, errors.Is(err, os.ErrNotExist))
+}
+
+// BenchmarkVerify checks a default-suite run (36 episodes, every trace
+// kept) against its traces: steps replayed a second and the cost an
+// episode. A 700-episode standard-suite planner run costs about 0.8 s
+// (docs/verify.md).
+func BenchmarkVerify(b *testing.B) {
+	dir := b.TempDir()
+	_, err := Score(context.Background(), killable(dir), nil)
+	require.NoError(b, err)
+	b.ResetTimer()
+	steps, episodes := 0, 0
+	for range b.N {
+		v, err := Verify(dir)
+		if err != nil || !v.OK() {
+			b.Fatal(err, v.Problems())
+		}
+		steps, episodes = steps+v.Steps, episodes+v.Checked
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(episodes), "µs/episode")
 }

@@ -45,7 +45,11 @@ on what they read and refuse a run that fails it.`, run.ExitVerify),
 			}
 			fmt.Fprintf(w, "%s: %d results verified against their traces, %d unverified (no trace), %d could not be played; %d steps replayed in %.2fs\n",
 				args[0], v.Checked, v.Unverified, v.Errored, v.Steps, v.Elapsed.Seconds())
-			return v.Refuse("verify", args[0])
+			if err := v.Refuse("verify", args[0]); err != nil {
+				err.(*run.VerifyError).Brief = true // each is printed above
+				return err
+			}
+			return nil
 		},
 	}
 	return cmd
