@@ -466,7 +466,11 @@ func diffJSON(prefix, path string, a, b any, out *[]string) {
 		}
 		return
 	}
-	*out = append(*out, fmt.Sprintf("%s%s %s in %s, %s from the lines as their traces say", prefix, path, showJSON(a), results.SummaryFile, showJSON(b)))
+	msg := fmt.Sprintf("%s%s %s in %s, %s from the lines as their traces say", prefix, path, showJSON(a), results.SummaryFile, showJSON(b))
+	if path == "unverified" && a == nil {
+		msg += " (if the run predates this count, score --resume rewrites summary.json)"
+	}
+	*out = append(*out, msg)
 }
 
 const maxSummaryDiffs = 50
