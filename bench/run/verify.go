@@ -170,7 +170,9 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 		byID[rs[i].ID] = &rs[i]
 	}
 	var msgs []indexed
-	traces := map[string]*trace.Episode{}
+	// Where each line's trace is (its record), read again when its line
+	// is checked: a run's traces with their notes need not fit in memory.
+	traces := map[string]int{}
 	tf, err := trace.Open(filepath.Join(dir, results.TraceFile))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -202,7 +204,7 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 				v.Traces = append(v.Traces, fmt.Sprintf("trace record %d (%s) has no results line", i, id))
 				continue
 			}
-			traces[id], v.traced[id] = ep, true
+			traces[id], v.traced[id] = i, true
 		}
 	}
 	// Each line on its own, across the cores (the replays are
@@ -218,7 +220,14 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 		r := &rs[i]
 		c := &out[i]
 		c.derived = *r
-		ep := traces[r.ID]
+		var ep *trace.Episode
+		if at, ok := traces[r.ID]; ok {
+			var err error
+			if ep, err = tf.Episode(at); err != nil { // it read before: the file changed under us
+				c.msg = fmt.Sprintf("%s: its trace: %v", lineName(r), err)
+				return nil
+			}
+		}
 		switch {
 		case r.Err != "":
 			if diffs := errorDiffs(r, ep != nil); len(diffs) > 0 {
@@ -242,7 +251,7 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 		switch {
 		case rs[i].Err != "":
 			v.Errored++
-		case traces[rs[i].ID] == nil:
+		case !v.traced[rs[i].ID]:
 			v.Unverified++
 		default:
 			v.Checked++
