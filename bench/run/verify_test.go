@@ -337,8 +337,8 @@ func TestCopiedTraceScoresAsItsPlayer(t *testing.T) {
 
 // BenchmarkVerify checks a default-suite run (36 episodes, every trace
 // kept) against its traces: steps replayed a second and the cost an
-// episode. A 700-episode standard-suite planner run costs about 0.8 s
-// (docs/verify.md).
+// episode. A 700-episode standard-suite planner run costs about 0.4 s
+// on 2 cores (docs/verify.md).
 func BenchmarkVerify(b *testing.B) {
 	dir := b.TempDir()
 	_, err := Score(context.Background(), killable(dir), nil)
