@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,16 +26,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "longcraft:", err)
 		os.Exit(exitCode(err))
 	}
-}
-
-// exitCode is the process's exit code for a command's error: the code an
-// error carries (ExitCode, as run.VerifyError's 4), else 1.
-func exitCode(err error) int {
-	var coded interface{ ExitCode() int }
-	if errors.As(err, &coded) {
-		return coded.ExitCode()
-	}
-	return 1
 }
 
 // stopGrace is how long a second signal (or SIGTERM) leaves the command to
