@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/longcraft/longcraft/bench/task"
@@ -65,7 +66,23 @@ func LoadRecorded(name string) (*Recorded, error) {
 // a browser recording, whatever the file is called. The run's agent
 // stays trace:FILE (run.json, --resume): the file is what is replayed,
 // its header what says who played.
-func (r *Recorded) Label(id string) string { return RecordedLabel(r.players[id]) }
+func (r *Recorded) Label(id string) string {
+	if p, ok := r.players[id]; ok {
+		return RecordedLabel(p)
+	}
+	// A task the file has no play of (its episode is an error): the
+	// file's players.
+	seen := map[string]bool{}
+	var labels []string
+	for _, sp := range r.specs {
+		if l := RecordedLabel(r.players[sp.ID()]); !seen[l] {
+			seen[l] = true
+			labels = append(labels, l)
+		}
+	}
+	sort.Strings(labels)
+	return strings.Join(labels, ", ")
+}
 
 // RecordedLabel is the label of recorded play by player (a trace
 // header's agent). A replay's own trace names its player so already

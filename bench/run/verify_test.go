@@ -355,3 +355,24 @@ func BenchmarkVerify(b *testing.B) {
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(episodes), "µs/episode")
 }
+
+// TestRecordedPlayOnOtherTasks: on a suite with tasks the trace has no
+// play of, those episodes are errors labelled with the file's player, so
+// the summary still names one player.
+func TestRecordedPlayOnOtherTasks(t *testing.T) {
+	t.Parallel()
+	o := small(t.TempDir())
+	o.Agent, o.Traces, o.Seeds = "planner", "all", 1
+	_, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	m := small(t.TempDir())
+	m.Agent, m.Seeds, m.Traces = agent.RecordedPrefix+filepath.Join(o.Out, results.TraceFile), 2, "all"
+	oc, err := Score(context.Background(), m, nil)
+	require.NoError(t, err)
+	require.Positive(t, oc.Summary.Errors)
+	assert.Equal(t, "trace (planner)", oc.Summary.Agent)
+	v, err := Verify(m.Out)
+	require.NoError(t, err)
+	assert.True(t, v.OK(), "%v", v.Problems())
+	assert.Equal(t, oc.Summary.Errors, v.Errored)
+}
