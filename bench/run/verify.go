@@ -52,7 +52,7 @@ type Verification struct {
 	// Summary names the summary.json fields that differ from the summary
 	// of the lines as their traces say.
 	Summary []string
-	Elapsed time.Duration
+	Elapsed time.Duration // the check's wall time
 
 	traced  map[string]bool  // ids that have a trace
 	derived []results.Result // the lines, their trace-derived fields as the traces say
@@ -73,8 +73,8 @@ const ExitVerify = 4
 // VerifyError refuses results that do not match their traces. Its
 // message names the first mismatches; ExitCode is ExitVerify.
 type VerifyError struct {
-	What string // what was refused: "resume runs/x", "merge: runs/s1", "report: runs/x"
-	Dir  string
+	What string // what was refused: "resume", "merge", "report", "verify"
+	Dir  string // the run directory
 	V    *Verification
 	// Brief counts the mismatches instead of naming the first ones: for
 	// a command that has printed them all.
@@ -126,10 +126,7 @@ func Verify(dir string) (*Verification, error) {
 	}
 	// The last trace may lack its line only in a run a crash stopped
 	// between the two writes; in a finished run it is a deleted line.
-	v, err := verifyResults(rs, dir, def, file == nil || file.Partial)
-	if err != nil {
-		return nil, err
-	}
+	v := verifyResults(rs, dir, def, file == nil || file.Partial)
 	if file != nil {
 		start := time.Now()
 		v.checkSummary(file, def)
@@ -161,8 +158,10 @@ func traceID(ep *trace.Episode) string { return ep.Header.Task.ID() }
 // verifyResults checks the lines rs of the run in dir (defined by def)
 // against dir's traces. tolerateLast accepts a last trace record without
 // a line: an episode whose line a crash cut off, which a resume plays
-// again.
-func verifyResults(rs []results.Result, dir string, def results.Definition, tolerateLast bool) (*Verification, error) {
+// again (or a first one torn). A trace file that cannot be read is one
+// of the traces' problems, not an error: every line is then unverified,
+// and the run refused.
+func verifyResults(rs []results.Result, dir string, def results.Definition, tolerateLast bool) *Verification {
 	start := time.Now()
 	v := &Verification{traced: map[string]bool{}}
 	byID := map[string]*results.Result{}
@@ -176,6 +175,9 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 	tf, err := trace.Open(filepath.Join(dir, results.TraceFile))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, trace.ErrNoWholeRecord) && tolerateLast:
+		// A crash while the first trace was written (with --traces
+		// failures, after successes that have none): no line rests on it.
 	case err != nil:
 		v.Traces = append(v.Traces, err.Error())
 	default:
@@ -267,7 +269,7 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 		v.Lines = append(v.Lines, m.msg)
 	}
 	v.Elapsed = time.Since(start)
-	return v, nil
+	return v
 }
 
 type indexed struct {

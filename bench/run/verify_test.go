@@ -376,3 +376,25 @@ func TestRecordedPlayOnOtherTasks(t *testing.T) {
 	assert.True(t, v.OK(), "%v", v.Problems())
 	assert.Equal(t, oc.Summary.Errors, v.Errored)
 }
+
+// TestResumeAfterATornFirstTraceOfFailures: with traces of failures
+// only, a crash while the first failure's trace was written leaves lines
+// (successes, without traces) beside a trace file with no whole record:
+// a resume continues it.
+func TestResumeAfterATornFirstTraceOfFailures(t *testing.T) {
+	t.Parallel()
+	o := killable(t.TempDir())
+	o.Agent, o.Traces = "explorer", "failures"
+	_, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	editLines(t, o.Out, func(_ int, m map[string]any) bool { return m["success"] == true })
+	require.NoError(t, os.Remove(filepath.Join(o.Out, results.SummaryFile)))
+	require.NoError(t, os.WriteFile(filepath.Join(o.Out, results.TraceFile), []byte("LCTRACE\x01\x90\x03\x8c"), 0o644))
+	o.Resume = true
+	oc, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	assert.True(t, oc.Complete)
+	v, err := Verify(o.Out)
+	require.NoError(t, err)
+	assert.True(t, v.OK(), "%v", v.Problems())
+}
