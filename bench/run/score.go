@@ -314,7 +314,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			if ep.Header.Task == nil {
 				return false
 			}
-			id := traceID(ep)
+			id := ep.Header.Task.ID()
 			r := byID[id]
 			if r == nil || traced[id] || !needsTrace(o.Traces, r) {
 				return false
@@ -641,9 +641,9 @@ func mergeTraces(out string, dirs []string, all []results.Result, traces string)
 			if ep.Header.Task == nil {
 				return fmt.Errorf("%s: episode %d has no task", tf.Path, i)
 			}
-			at, ok := index[traceID(ep)]
+			at, ok := index[ep.Header.Task.ID()]
 			if !ok {
-				return fmt.Errorf("%s: episode %d (%s) has no result", tf.Path, i, traceID(ep))
+				return fmt.Errorf("%s: episode %d (%s) has no result", tf.Path, i, ep.Header.Task.ID())
 			}
 			eps = append(eps, located{tf, i, at})
 		}
