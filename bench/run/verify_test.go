@@ -181,6 +181,9 @@ func TestResumeRefusesTheForger(t *testing.T) {
 		}
 	})
 	require.ErrorIs(t, err, context.Canceled)
+	v, err := Verify(out)
+	require.NoError(t, err)
+	require.True(t, v.OK(), "the partial run as played verifies: %v", v.Problems())
 	forged := 0
 	editLines(t, out, func(_ int, m map[string]any) bool {
 		if m["success"] == false {
