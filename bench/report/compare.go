@@ -20,6 +20,7 @@ type TierSuccess struct {
 	Run                 int // the run's position in Agents
 	Agent, Tier         string
 	Episodes, Successes int
+	observations        int // the worlds the interval counts (results.Group.Observations)
 	Rate, Low, High     float64
 }
 
@@ -101,6 +102,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			}
 			ts.Episodes += g.Episodes
 			ts.Successes += g.Successes
+			ts.observations += g.Observations()
 			k := fmt.Sprintf("%s/%s (%s view, %s feedback, budget %d)", g.Family, g.Tier, g.Observability, g.Feedback, g.Budget)
 			if _, ok := c.Groups[k]; !ok {
 				c.Keys = append(c.Keys, k)
@@ -118,7 +120,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		for _, t := range task.TierOrder() {
 			if ts := byTier[t]; ts != nil {
 				ts.Rate = results.Fraction(ts.Successes, ts.Episodes)
-				ts.Low, ts.High = results.Wilson(ts.Successes, ts.Episodes)
+				ts.Low, ts.High = results.WilsonRate(ts.Rate, ts.observations) // over worlds: a fixed map's seeds are one
 				c.Tiers = append(c.Tiers, *ts)
 			}
 		}

@@ -72,6 +72,7 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 				pairs = append(pairs, [2]*results.Result{&ra[i], q})
 			}
 		}
+		pairs = onePerWorld(pairs)
 		if len(pairs) == 0 {
 			// Unpaired: the runs' episodes in this scope, independent.
 			for i := range ra {

@@ -263,7 +263,7 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <h2>Per family and tier</h2>
 <p>Percentages are means; other figures mean / median, over the episodes that measured the metric ("–": none did). Hover a column for its definition (docs/metrics.md has them all).</p>
 <table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>budget</th><th>episodes</th><th>success</th><th>95% CI</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
-{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
+{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td>{{.Episodes}}{{with .WorldsNote}}<br><small>{{.}}</small>{{end}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}{{if .Worlds}} over {{.Worlds}}{{end}}</td>
 {{range $.Cols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>

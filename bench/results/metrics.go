@@ -255,6 +255,9 @@ func WriteTable(w io.Writer, s Summary) error {
 				fmt.Fprintf(&b, " %9.0f", st.Mean)
 			}
 		}
+		if note := g.WorldsNote(); note != "" {
+			fmt.Fprintf(&b, "  (%s: the interval counts worlds, not episodes)", note)
+		}
 		b.WriteByte('\n')
 	}
 	for _, g := range s.Groups {

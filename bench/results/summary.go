@@ -47,6 +47,12 @@ type Group struct {
 	Ends      map[string]int    `json:"ends"`         // goal, death, budget, no_progress, timeout, error
 	Metrics   map[string]Stat   `json:"metrics"`
 	Failed    []string          `json:"failed"` // ids of the episodes that did not reach their goal
+	// Worlds is the number of distinct worlds the episodes played on when
+	// it is fewer than the episodes (a fixed map's seeds are one world);
+	// the interval is then over the worlds (worlds.go). FixedMap: one of
+	// them is a scenario's fixed map.
+	Worlds   int  `json:"worlds,omitempty"`
+	FixedMap bool `json:"fixed_map,omitempty"`
 	// External agents' cost: totals over the group, and tokens per success
 	// (null, not measured, when nothing succeeded).
 	Calls            int             `json:"model_calls"`
@@ -325,6 +331,7 @@ func group(family, tier string, rs []Result) Group {
 	}
 	g.Rate = Fraction(g.Successes, g.Episodes)
 	g.Low, g.High = Wilson(g.Successes, g.Episodes)
+	countWorlds(&g, rs)
 	for name, v := range series {
 		g.Metrics[name] = stat(v)
 	}
