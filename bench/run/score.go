@@ -48,10 +48,10 @@ type Options struct {
 	Args []string
 
 	// AfterWrite, if not nil, is called after each write reaches the run
-	// directory: "definition", "record" (a trace), "result" (a results
-	// line), "index" and "footer" (the trace's), "results" (the sorted
-	// rewrite), "summary" and "report". The kill tests crash the process
-	// there; nothing else should need it.
+	// directory: "lock" (its lock file), "definition", "record" (a
+	// trace), "result" (a results line), "index" and "footer" (the
+	// trace's), "results" (the sorted rewrite), "summary" and "report".
+	// The kill tests crash the process there; nothing else should need it.
 	AfterWrite func(what string)
 }
 
@@ -218,6 +218,12 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	if err != nil {
 		return oc, err
 	}
+	unlock, err := lockRun(o) // one writer per run directory, for the whole run
+	if err != nil {
+		return oc, err
+	}
+	defer unlock()
+	o.after("lock")
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return oc, err
 	}
@@ -405,7 +411,11 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	times := json.NewEncoder(tf)
 	start := time.Now()
 	o.Config.spend = newSpend(o.Config, have, o.Out)
+	starts := &startWatch{agent: o.Agent}
 	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
+		if err := starts.check(&d.Result); err != nil {
+			return err // the agent cannot start: no result, no trace
+		}
 		// The trace first, then the result: a result on disk means its
 		// trace is too.
 		if tw != nil && d.Trace != nil && needsTrace(o.Traces, &d.Result) {
@@ -443,6 +453,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	}
 	oc.Summary = summarize(def, have, traced)
 	oc.Complete = len(have) == len(p.specs)
+	results.CountMissing(&oc.Summary, p.specs, p.indices, have)
 	if oc.Complete && errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		runErr = nil // the signal came after the last episode: the run is whole
 	}
@@ -492,6 +503,11 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 			}
 		}
 	}
+	unlock, err := lockMerge(out, dirs)
+	if err != nil {
+		return fail("%w", err)
+	}
+	defer unlock()
 	var def results.Definition
 	byShard := map[int]string{}
 	var all []results.Result
@@ -562,9 +578,6 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 	}
 	if len(all) != def.Episodes {
 		return fail("the shards hold %d results, the run plans %d", len(all), def.Episodes)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return results.Summary{}, err
 	}
 	// The traces first: they are the last thing that can refuse the
 	// shard set (a lost trace file), and a refused merge should leave no
