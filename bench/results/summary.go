@@ -105,10 +105,11 @@ type Summary struct {
 	// played is in invocations.jsonl, which would break the summary's
 	// byte-identity across resumes, shards and machines.
 	Run *Definition `json:"run,omitempty"`
-	// TracesMissing counts results whose traces were lost (a deleted or
-	// damaged trace file) and could not be rebuilt, since the agent is not
-	// deterministic: their results stand, unverifiable by replay.
-	TracesMissing int `json:"traces_missing,omitempty"`
+	// Unverified counts the results of played episodes that have no
+	// trace (--traces failures or none, or a trace lost and not rebuilt):
+	// their figures stand on the runner's word, unchecked by replay
+	// (longcraft verify checks the others).
+	Unverified int `json:"unverified,omitempty"`
 	// Partial: the run stopped (Ctrl-C, a crash resumed later, an error)
 	// before all Planned episodes had a result; the figures cover those
 	// that have one.

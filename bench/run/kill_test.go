@@ -113,6 +113,9 @@ func TestKillAtEveryWrite(t *testing.T) {
 				assert.Equal(t, string(readFile(t, filepath.Join(whole, f))), string(readFile(t, filepath.Join(dir, f))), f)
 			}
 			assert.Equal(t, want, traceSet(t, dir), "the traces")
+			v, err := Verify(dir)
+			require.NoError(t, err)
+			assert.True(t, v.OK(), "the resumed run matches its traces: %v", v.Problems())
 			t.Logf("killed at %v: resumed %d, replayed %d for a lost trace, played %d", c, oc.Skipped, oc.Replayed, oc.Played)
 		})
 	}

@@ -86,6 +86,6 @@ Start with:
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScoreCmd(), newSaltCmd(), newDemoCmd(), newBenchCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newFidelityCmd(), newSuiteCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
-		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd())
+		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd(), newVerifyCmd())
 	return root
 }

@@ -363,9 +363,17 @@ func printTable(w io.Writer, oc run.Outcome) {
 	if oc.Replayed > 0 {
 		fmt.Fprintf(w, "%d lost traces rebuilt by playing their episodes again (each gave its recorded result)\n", oc.Replayed)
 	}
-	if s.TracesMissing > 0 {
-		fmt.Fprintf(w, "warning: %d results have no trace (lost, and the agent is not deterministic): they stand, unverifiable by replay\n", s.TracesMissing)
+	if s.Unverified > 0 {
+		fmt.Fprintf(w, "unverified: %d of %d results have no trace (--traces %s, or traces lost): they stand on the runner's word, unchecked by replay\n", s.Unverified, s.Episodes, traces(s))
 	}
+}
+
+// traces is the run's --traces, for messages.
+func traces(s results.Summary) string {
+	if s.Run != nil && s.Run.Traces != "" {
+		return s.Run.Traces
+	}
+	return "?"
 }
 
 func newMergeCmd() *cobra.Command {
@@ -425,6 +433,18 @@ compares them unpaired (Newcombe's interval, no test).`,
 					return err
 				}
 				defer func() { _ = l.Unlock() }()
+			}
+			for _, d := range args { // what is compared must be what the traces say
+				if _, err := os.Stat(d); err != nil {
+					continue // Compare names it
+				}
+				v, err := run.Verify(d)
+				if err != nil {
+					return err
+				}
+				if err := v.Refuse("report", d); err != nil {
+					return err
+				}
 			}
 			c, err := report.Compare(args, report.CompareOptions{AllowMixed: allowMixed})
 			if err != nil {
