@@ -450,3 +450,28 @@ func TestSaltedSuiteFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 6, c.Checked)
 }
+
+// TestVerifySaltedRun: verify matches a salted run's traces to its lines
+// by their salted ids, and a line whose salt commitment was edited (to
+// another salt's, or to none, claiming public seeds) differs from its
+// trace.
+func TestVerifySaltedRun(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	score(t, saltedRun(out, testSalt, 2))
+	v, err := Verify(out)
+	require.NoError(t, err)
+	require.True(t, v.OK(), "%v", v.Problems())
+	assert.Equal(t, 12, v.Checked)
+	path := filepath.Join(out, results.ResultsFile)
+	rs, err := results.Read(path)
+	require.NoError(t, err)
+	rs[2].SaltCommitment = task.SaltCommitment([]byte("other"))
+	rs[4].SaltCommitment = ""
+	require.NoError(t, results.WriteSorted(path, rs))
+	v, err = Verify(out)
+	require.NoError(t, err)
+	problems := strings.Join(v.Problems(), "\n")
+	assert.Contains(t, problems, lineName(&rs[2])+": salt_commitment")
+	assert.Contains(t, problems, lineName(&rs[4])+": salt_commitment")
+}
