@@ -152,17 +152,20 @@ func TestSaltedResumeAndMerge(t *testing.T) {
 	assert.Equal(t, 12, oc.Skipped)
 	assert.Zero(t, oc.Played)
 
-	// A salted run that lost its last results plays them again on the
-	// same worlds.
+	// A salted run that lost its last results and its trace file plays
+	// those episodes again, and rebuilds the others' traces, on the same
+	// worlds.
 	part := filepath.Join(dir, "part")
 	score(t, saltedRun(part, testSalt, 2))
 	rs, err := results.Read(filepath.Join(part, results.ResultsFile))
 	require.NoError(t, err)
 	require.NoError(t, results.WriteSorted(filepath.Join(part, results.ResultsFile), rs[:7]))
+	require.NoError(t, os.Remove(filepath.Join(part, results.TraceFile)))
 	o = saltedRun(part, testSalt, 1)
 	o.Resume = true
 	oc = score(t, o)
 	assert.Equal(t, 5, oc.Played)
+	assert.Equal(t, 7, oc.Replayed)
 	assert.Equal(t, string(readFile(t, filepath.Join(whole, results.ResultsFile))), string(readFile(t, filepath.Join(part, results.ResultsFile))))
 
 	shard := func(name, salt string, i int) string {
