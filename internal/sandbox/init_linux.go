@@ -1,0 +1,211 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// init runs the namespace's init when this process is one, and never
+// returns then; in any other process it does nothing.
+func init() {
+	if len(os.Args) == 1 && os.Args[0] == initArg0 && os.Getenv(initEnv) == "1" {
+		os.Exit(runInit())
+	}
+}
+
+// The init's descriptors, as Process.Start passes them.
+const (
+	fdConfig   = 3
+	fdStatus   = 4
+	fdLifeline = 5
+)
+
+// runInit sets the sandbox up, starts the agent, reaps every process of
+// the namespace until the agent exits, and returns the agent's exit code.
+// When it returns, the kernel kills whatever else runs in the namespace.
+func runInit() int {
+	// Capabilities, the bounding set and no_new_privs belong to a thread,
+	// and a child inherits those of the thread that forks it: one thread
+	// drops them and starts the agent.
+	runtime.LockOSThread()
+	for _, fd := range []int{fdConfig, fdStatus, fdLifeline} {
+		syscall.CloseOnExec(fd)
+	}
+	status := os.NewFile(fdStatus, "status")
+	report := func(format string, args ...any) { fmt.Fprintf(status, format+"\n", args...) }
+	var c config
+	cfg := os.NewFile(fdConfig, "config")
+	if err := json.NewDecoder(cfg).Decode(&c); err != nil {
+		report("error: setup: reading the sandbox's configuration: %v", err)
+		return 126
+	}
+	cfg.Close()
+	if err := setup(c); err != nil {
+		report("error: setup: %v", err)
+		return 126
+	}
+	// The evaluator's end closes the lifeline's write end, however it
+	// ends (SIGKILL included): the sandbox ends with it.
+	go func() {
+		_, _ = io.Copy(io.Discard, os.NewFile(fdLifeline, "lifeline"))
+		os.Exit(137)
+	}()
+	if len(c.Argv) == 0 {
+		report("ok")
+		return 0
+	}
+	pid, err := syscall.ForkExec(c.Argv[0], c.Argv, &syscall.ProcAttr{Dir: Home, Env: c.Env, Files: []uintptr{0, 1, 2}})
+	if err != nil {
+		report("error: starting %s in the sandbox: %v", c.Argv[0], err)
+		return 127
+	}
+	report("ok")
+	for {
+		var ws syscall.WaitStatus
+		got, err := syscall.Wait4(-1, &ws, 0, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			report("exit %v", err)
+			return 125
+		}
+		if got != pid {
+			continue // an orphan of the agent's, reparented to the init
+		}
+		switch {
+		case ws.Exited():
+			report("exit exit status %d", ws.ExitStatus())
+			return ws.ExitStatus()
+		case ws.Signaled():
+			report("exit signal: %v", ws.Signal())
+			return 128 + int(ws.Signal())
+		}
+	}
+}
+
+// setup builds the agent's view of the system in the init's fresh mount
+// namespace, then drops every privilege of the calling thread.
+func setup(c config) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mounts private: %w", err)
+	}
+	// What the agent needs of the host's /tmp, held open before the
+	// private /tmp covers it.
+	expose := make([]int, len(c.Expose))
+	for i, p := range c.Expose {
+		fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("opening %s: %w", p, err)
+		}
+		expose[i] = fd
+	}
+	if err := unix.MountSetattr(-1, "/", unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
+		return fmt.Errorf("making the file tree read-only: %w", err)
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting a private /proc: %w", err)
+	}
+	for _, dir := range []string{"/tmp", "/dev/shm"} {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+			return fmt.Errorf("mounting a private %s: %w", dir, err)
+		}
+	}
+	if err := os.MkdirAll(Home, 0o755); err != nil {
+		return err
+	}
+	for i, p := range c.Expose {
+		if err := bindReadOnly(fmt.Sprintf("/proc/self/fd/%d", expose[i]), p); err != nil {
+			return fmt.Errorf("showing %s to the agent: %w", p, err)
+		}
+		unix.Close(expose[i])
+	}
+	for _, p := range c.Hidden {
+		if err := cover(p); err != nil {
+			return fmt.Errorf("hiding %s: %w", p, err)
+		}
+	}
+	if err := os.Chdir(Home); err != nil {
+		return err
+	}
+	return dropPrivileges()
+}
+
+// bindReadOnly mounts src (a path or a /proc/self/fd link) read-only at
+// dst, creating dst's mount point in the private /tmp.
+func bindReadOnly(src, dst string) error {
+	fi, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		err = os.MkdirAll(dst, 0o755)
+	} else if err = os.MkdirAll(filepath.Dir(dst), 0o755); err == nil {
+		var f *os.File
+		if f, err = os.OpenFile(dst, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	return unix.MountSetattr(-1, dst, unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY})
+}
+
+// cover hides p: an empty, read-only, unlistable tmpfs over a directory,
+// an empty read-only file over a file. A path that does not exist in the
+// agent's view (or lies in the private /tmp) is already out of its reach.
+func cover(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil
+	}
+	if fi.IsDir() {
+		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=000")
+	}
+	return bindReadOnly("/dev/null", p)
+}
+
+// dropPrivileges leaves the calling thread, and what it starts, without
+// any capability, unable to gain one (an empty bounding set, no ambient
+// or inheritable ones, no_new_privs: root inside the namespace execs with
+// none, set-user-ID programs give none).
+func dropPrivileges() error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	last := 40
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
+	}
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clearing the ambient capabilities: %w", err)
+	}
+	var data [2]unix.CapUserData
+	if err := unix.Capset(&unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}, &data[0]); err != nil {
+		return fmt.Errorf("dropping the capabilities: %w", err)
+	}
+	return nil
+}
