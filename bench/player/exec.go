@@ -544,8 +544,8 @@ func (pr *execProc) stop(grace time.Duration) {
 			pr.kill()
 		}
 		<-pr.exited
-		pr.kill() // what the agent started, still running without it
-		_ = pr.stdout.Close()     // unblocks the reader if a grandchild holds the pipe
+		pr.kill()             // what the agent started, still running without it
+		_ = pr.stdout.Close() // unblocks the reader if a grandchild holds the pipe
 		pr.wg.Wait()
 	})
 }
