@@ -152,6 +152,8 @@ func bindReadOnly(src, dst string) error {
 	}
 	if fi.IsDir() {
 		err = os.MkdirAll(dst, 0o755)
+	} else if _, serr := os.Stat(dst); serr == nil {
+		err = nil // the mount point is there (a file to cover)
 	} else if err = os.MkdirAll(filepath.Dir(dst), 0o755); err == nil {
 		var f *os.File
 		if f, err = os.OpenFile(dst, os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
