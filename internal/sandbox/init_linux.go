@@ -132,10 +132,8 @@ func setup(c config) error {
 		}
 		unix.Close(expose[i])
 	}
-	for _, p := range c.Hidden {
-		if err := cover(p); err != nil {
-			return fmt.Errorf("hiding %s: %w", p, err)
-		}
+	if err := hide(c.Hidden); err != nil {
+		return err
 	}
 	if err := os.Chdir(Home); err != nil {
 		return err
@@ -169,18 +167,34 @@ func bindReadOnly(src, dst string) error {
 	return unix.MountSetattr(-1, dst, unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY})
 }
 
-// cover hides p: an empty, read-only, unlistable tmpfs over a directory,
-// an empty read-only file over a file. A path that does not exist in the
-// agent's view (or lies in the private /tmp) is already out of its reach.
-func cover(p string) error {
-	fi, err := os.Stat(p)
+// hide covers every path of paths: a directory with an empty, read-only
+// tmpfs the agent cannot list, a file with an empty read-only file it
+// cannot open (mode 0, and it has no capability to override it). A path
+// that does not exist in the agent's view (or lies in the private /tmp)
+// is already out of its reach.
+func hide(paths []string) error {
+	const cover = "/tmp/.longcraft-cover" // bound over each hidden file, then unlinked
+	f, err := os.OpenFile(cover, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0)
 	if err != nil {
-		return nil
+		return err
 	}
-	if fi.IsDir() {
-		return unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=000")
+	f.Close()
+	defer os.Remove(cover)
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			continue
+		case fi.IsDir():
+			err = unix.Mount("tmpfs", p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=000")
+		default:
+			err = bindReadOnly(cover, p)
+		}
+		if err != nil {
+			return fmt.Errorf("hiding %s: %w", p, err)
+		}
 	}
-	return bindReadOnly("/dev/null", p)
+	return nil
 }
 
 // dropPrivileges leaves the calling thread, and what it starts, without
