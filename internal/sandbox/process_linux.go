@@ -88,7 +88,7 @@ func (p *Process) Start() error {
 		cfgW.Close()
 		stR.Close()
 		lifeW.Close()
-		return fmt.Errorf("%w: starting its init (user, PID and mount namespaces): %v", ErrUnavailable, err)
+		return unavailable("starting its init in new user, PID and mount namespaces: " + explain(err))
 	}
 	p.status, p.lifeline = stR, lifeW
 	go func() {
@@ -118,11 +118,11 @@ func (p *Process) Start() error {
 	_ = p.Cmd.Wait()
 	p.Close()
 	if line == "" {
-		return fmt.Errorf("%w: its init exited (%v) before starting the agent", ErrUnavailable, p.Cmd.ProcessState)
+		return unavailable(fmt.Sprintf("its init exited (%v) before starting the agent", p.Cmd.ProcessState))
 	}
 	msg := strings.TrimPrefix(line, "error: ")
 	if strings.HasPrefix(msg, "setup: ") {
-		return fmt.Errorf("%w: %s", ErrUnavailable, msg)
+		return unavailable(strings.TrimPrefix(msg, "setup: "))
 	}
 	return errors.New(msg)
 }
@@ -172,14 +172,28 @@ func Check() error {
 	}
 	if err := p.Start(); err != nil {
 		if !errors.Is(err, ErrUnavailable) {
-			err = fmt.Errorf("%w: %v", ErrUnavailable, err)
+			err = unavailable(err.Error())
 		}
 		return err
 	}
 	err = p.Cmd.Wait()
 	p.Close()
 	if err != nil {
-		return fmt.Errorf("%w: the probe sandbox exited with %v", ErrUnavailable, err)
+		return unavailable(fmt.Sprintf("the probe sandbox exited with %v", err))
 	}
 	return nil
+}
+
+// explain adds what the usual causes of a failure to create namespaces
+// mean.
+func explain(err error) string {
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		return err.Error() + ": the limit of user namespaces is reached or zero (sysctl user.max_user_namespaces)"
+	case errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EACCES):
+		return err.Error() + ": unprivileged user namespaces are not allowed here (sysctl kernel.unprivileged_userns_clone, kernel.apparmor_restrict_unprivileged_userns, or a container's seccomp profile)"
+	case errors.Is(err, syscall.EINVAL):
+		return err.Error() + ": this kernel lacks user or PID namespaces"
+	}
+	return err.Error()
 }

@@ -11,15 +11,15 @@ import (
 // Process is an agent started in a sandbox; there is none on this system.
 type Process struct{ Cmd *exec.Cmd }
 
-func unavailable() error {
-	return fmt.Errorf("%w: it needs Linux namespaces, and this is %s", ErrUnavailable, runtime.GOOS)
+func unsupported() error {
+	return unavailable(fmt.Sprintf("it needs Linux namespaces, and this is %s", runtime.GOOS))
 }
 
 // New fails: the sandbox needs Linux.
-func New(Options) (*Process, error) { return nil, unavailable() }
+func New(Options) (*Process, error) { return nil, unsupported() }
 
 // Start fails: the sandbox needs Linux.
-func (p *Process) Start() error { return unavailable() }
+func (p *Process) Start() error { return unsupported() }
 
 // Kill does nothing.
 func (p *Process) Kill() {}
@@ -31,4 +31,4 @@ func (p *Process) Status() string { return "an unknown status" }
 func (p *Process) Close() {}
 
 // Check says why there is no sandbox here.
-func Check() error { return unavailable() }
+func Check() error { return unsupported() }

@@ -55,7 +55,13 @@ const (
 
 // ErrUnavailable is wrapped by every error saying the sandbox cannot be
 // set up here.
-var ErrUnavailable = errors.New("the exec agent sandbox is unavailable here (--no-sandbox runs exec agents without it, as the evaluator's user: they can then read and write everything longcraft can)")
+var ErrUnavailable = errors.New("cannot sandbox the exec agent")
+
+// unavailable is the error saying why the sandbox cannot be set up, and
+// what the user can do.
+func unavailable(why string) error {
+	return fmt.Errorf("%w: %s (--no-sandbox runs exec agents unsandboxed, as longcraft's own user and environment: they can then read and write everything longcraft can)", ErrUnavailable, why)
+}
 
 // config is what the evaluator sends the init, as JSON on fd 3.
 type config struct {

@@ -157,3 +157,29 @@ func TestSandboxExitStatus(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestRefusedWithoutUserNamespaces runs Check where no user namespace
+// can be made (this test binary in a user namespace whose limit of
+// nested ones is 0): it must say why and name --no-sandbox.
+func TestRefusedWithoutUserNamespaces(t *testing.T) {
+	if os.Getenv("LONGCRAFT_TEST_NO_USERNS") == "1" {
+		err := Check()
+		require.Error(t, err)
+		assert.ErrorIs(t, err, ErrUnavailable)
+		assert.Contains(t, err.Error(), "user.max_user_namespaces")
+		assert.Contains(t, err.Error(), "--no-sandbox")
+		return
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's")
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("no unshare(1) to make a namespace without user namespaces")
+	}
+	cmd := exec.Command(unshare, "-Ur", "sh", "-c", `echo 0 > /proc/sys/user/max_user_namespaces && exec "$0" -test.run='^TestRefusedWithoutUserNamespaces$' -test.count=1 -test.v`, os.Args[0])
+	cmd.Env = append(os.Environ(), "LONGCRAFT_TEST_NO_USERNS=1")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "--- PASS: TestRefusedWithoutUserNamespaces")
+}
