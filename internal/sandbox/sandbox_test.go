@@ -183,3 +183,22 @@ func TestRefusedWithoutUserNamespaces(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "--- PASS: TestRefusedWithoutUserNamespaces")
 }
+
+// BenchmarkStart measures starting a sandboxed program (/bin/true) and
+// reaping it: what each agent (re)start costs.
+func BenchmarkStart(b *testing.B) {
+	if runtime.GOOS != "linux" {
+		b.Skip("the sandbox is Linux's")
+	}
+	for b.Loop() {
+		p, err := New(Options{Command: []string{"/bin/true"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := p.Start(); err != nil {
+			b.Fatal(err)
+		}
+		_ = p.Cmd.Wait()
+		p.Close()
+	}
+}
