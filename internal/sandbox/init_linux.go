@@ -37,9 +37,7 @@ func runInit() int {
 	// and a child inherits those of the thread that forks it: one thread
 	// drops them and starts the agent.
 	runtime.LockOSThread()
-	for _, fd := range []int{fdConfig, fdStatus, fdLifeline} {
-		syscall.CloseOnExec(fd)
-	}
+	closeOnExec()
 	status := os.NewFile(fdStatus, "status")
 	report := func(format string, args ...any) { fmt.Fprintf(status, format+"\n", args...) }
 	var c config
@@ -89,6 +87,22 @@ func runInit() int {
 		case ws.Signaled():
 			report("exit signal: %v", ws.Signal())
 			return 128 + int(ws.Signal())
+		}
+	}
+}
+
+// closeOnExec marks every descriptor but stdin, stdout and stderr
+// close-on-exec: the init's own, and those the evaluator inherited
+// without the flag from its own parent (a shell's, a job system's), which
+// would otherwise pass through to the agent.
+func closeOnExec() {
+	for _, fd := range []int{fdConfig, fdStatus, fdLifeline} {
+		syscall.CloseOnExec(fd)
+	}
+	entries, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
 		}
 	}
 }
@@ -202,6 +216,13 @@ func hide(paths []string) error {
 // or inheritable ones, no_new_privs: root inside the namespace execs with
 // none, set-user-ID programs give none).
 func dropPrivileges() error {
+	// The init's other threads keep their capabilities: were it dumpable,
+	// the agent (same uid, no capability) could ptrace its main thread
+	// and run code in its memory. Not dumpable, it needs CAP_SYS_PTRACE,
+	// which the agent has not. The agent's execve makes it dumpable again.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("making the init undumpable: %w", err)
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}

@@ -102,6 +102,15 @@ func TestSandboxView(t *testing.T) {
 		"unmount_in_new_ns":    `unshare -Urm sh -c 'umount ` + secretDir + ` && cat ` + secretDir + `/results.jsonl'`,
 		"remount_rw_in_new_ns": `unshare -Urm sh -c 'mount -o remount,rw,bind /etc && touch /etc/longcraft-sandbox-test'`,
 	}
+	probes["read_init_environ"] = `cat /proc/1/environ`
+	probes["extra_fds"] = `[ $(ls /proc/self/fd | wc -l) -gt 4 ]` // 0, 1, 2 and ls's own
+	if _, err := exec.LookPath("python3"); err == nil {
+		// Attach to the init (and let it go at once): its other threads
+		// hold capabilities over the namespaces.
+		probes["ptrace_init"] = `python3 -c 'import ctypes, sys, time; c = ctypes.CDLL(None); r = c.ptrace(16, 1, 0, 0); time.sleep(0.05); c.ptrace(17, 1, 0, 0); sys.exit(r != 0)'`
+	} else {
+		t.Log("no python3: the ptrace probe is not run")
+	}
 	var script strings.Builder
 	for name, probe := range probes {
 		script.WriteString("if (" + probe + ") >/dev/null 2>&1; then echo ok " + name + "; else echo no " + name + "; fi\n")
