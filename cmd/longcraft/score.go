@@ -169,6 +169,7 @@ Agents (--agent):
 	f.IntVar(&x.Retries, "retries", 5, "openai: retries on 429, 5xx and timeouts (exponential backoff with jitter)")
 	f.DurationVar(&x.StepTimeout, "step-timeout", 30*time.Second, "exec: timeout of one reply")
 	f.StringArrayVar(&x.Env, "agent-env", nil, "exec: pass an environment variable to the sandboxed agent, NAME (its value here) or NAME=VALUE (repeatable); it gets only these, PATH, LANG, LC_ALL, HOME and TMPDIR")
+	f.StringArrayVar(&x.Hidden, "agent-hide", nil, "exec: a path the sandboxed agent must neither read nor write, besides --out, the suite file and its lock (repeatable), e.g. ~/.ssh")
 	f.BoolVar(&x.NoSandbox, "no-sandbox", false, "exec: run the agent without the sandbox, as longcraft's own user and environment: it can read and write the run's files (docs/players.md)")
 	f.IntVar(&x.ImageSize, "image-size", 0, "external agents: include a PNG agent view of this size (0: text only)")
 	f.BoolVar(&x.Symbolic, "symbolic", false, "external agents: include the 9×9 semantic view")
