@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/longcraft/longcraft/bench/task"
@@ -26,6 +27,7 @@ type Recorded struct {
 	specs   []task.Spec // in file order, each task once
 	seeds   map[string]uint64
 	actions map[string][]byte
+	players map[string]string // who played each task: its header's agent
 }
 
 // LoadRecorded reads the episodes of a trace file (name is trace:FILE)
@@ -37,7 +39,7 @@ func LoadRecorded(name string) (*Recorded, error) {
 		return nil, err
 	}
 	defer tf.Close()
-	r := &Recorded{path: path, seeds: map[string]uint64{}, actions: map[string][]byte{}}
+	r := &Recorded{path: path, seeds: map[string]uint64{}, actions: map[string][]byte{}, players: map[string]string{}}
 	for i := range tf.Index {
 		ep, err := tf.Episode(i)
 		if err != nil {
@@ -51,12 +53,48 @@ func LoadRecorded(name string) (*Recorded, error) {
 			continue
 		}
 		r.specs = append(r.specs, *ep.Header.Task)
-		r.seeds[id], r.actions[id] = ep.Header.Seed, ep.Actions
+		r.seeds[id], r.actions[id], r.players[id] = ep.Header.Seed, ep.Actions, ep.Header.Agent
 	}
 	if len(r.specs) == 0 {
 		return nil, fmt.Errorf("%s: no episode played on a task", path)
 	}
 	return r, nil
+}
+
+// Label names whose play task id's episode is, for results and summaries:
+// "trace (planner)" for a planner's recorded episode, "trace (human)" for
+// a browser recording, whatever the file is called. The run's agent
+// stays trace:FILE (run.json, --resume): the file is what is replayed,
+// its header what says who played.
+func (r *Recorded) Label(id string) string {
+	if p, ok := r.players[id]; ok {
+		return RecordedLabel(p)
+	}
+	// A task the file has no play of (its episode is an error): the
+	// file's players.
+	seen := map[string]bool{}
+	var labels []string
+	for _, sp := range r.specs {
+		if l := RecordedLabel(r.players[sp.ID()]); !seen[l] {
+			seen[l] = true
+			labels = append(labels, l)
+		}
+	}
+	sort.Strings(labels)
+	return strings.Join(labels, ", ")
+}
+
+// RecordedLabel is the label of recorded play by player (a trace
+// header's agent). A replay's own trace names its player so already
+// ("trace (planner)"): scoring it again keeps the label.
+func RecordedLabel(player string) string {
+	switch {
+	case strings.HasPrefix(player, "trace ("):
+		return player
+	case player == "":
+		return "trace (unnamed player)"
+	}
+	return "trace (" + player + ")"
 }
 
 // SuiteName names the suite of a trace's tasks in summaries.

@@ -47,7 +47,8 @@ type OpenAIOptions struct {
 	// Timeout bounds each HTTP attempt (default 60s).
 	Timeout time.Duration
 	// Retries is the number of further attempts after a 429, a 5xx, a
-	// timeout or a connection error (0: the default 5; negative: none).
+	// timeout or a connection error: 0 means none (`--retries 0`), and
+	// `longcraft score` gives 5 unless told; negative is refused.
 	// Backoff is exponential with full jitter (base 500ms, cap 20s); a
 	// Retry-After header in seconds (or an HTTP date) takes precedence.
 	Retries int
@@ -59,7 +60,6 @@ type OpenAIOptions struct {
 // OpenAI-transport constants.
 const (
 	openAIDefaultTimeout = 60 * time.Second
-	openAIDefaultRetries = 5
 	openAIBackoffBase    = 500 * time.Millisecond
 	openAIBackoffCap     = 20 * time.Second
 	openAIRetryAfterMax  = 5 * time.Minute // a longer Retry-After is clamped
@@ -116,11 +116,8 @@ func NewOpenAI(o OpenAIOptions) (*OpenAI, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = openAIDefaultTimeout
 	}
-	switch {
-	case o.Retries == 0:
-		o.Retries = openAIDefaultRetries
-	case o.Retries < 0:
-		o.Retries = 0
+	if o.Retries < 0 {
+		return nil, fmt.Errorf("openai: Retries %d is negative (0: no retry)", o.Retries)
 	}
 	p := &OpenAI{
 		o:      o,

@@ -89,7 +89,7 @@ func (s *sleeps) got() []time.Duration {
 func newTestOpenAI(t *testing.T, url string, edit func(*OpenAIOptions)) (*OpenAI, *sleeps) {
 	t.Helper()
 	s := &sleeps{}
-	o := OpenAIOptions{BaseURL: url + "/v1", Model: "test-model", APIKey: openAITestKey, Temperature: 0.2, Sleep: s.sleep, Seed: 7}
+	o := OpenAIOptions{BaseURL: url + "/v1", Model: "test-model", APIKey: openAITestKey, Temperature: 0.2, Sleep: s.sleep, Seed: 7, Retries: 5} // the CLI's default
 	if edit != nil {
 		edit(&o)
 	}
@@ -319,8 +319,8 @@ func TestOpenAIAlways500(t *testing.T) {
 	assert.Contains(t, msg, "3 retries")
 	assert.Less(t, len(msg), 600, "the body is only excerpted")
 
-	// The default is 5 retries.
-	p, s = newTestOpenAI(t, f.URL, nil)
+	// 5 retries, the CLI's default.
+	p, s = newTestOpenAI(t, f.URL, func(o *OpenAIOptions) { o.Retries = 5 })
 	_, u, err = p.Act(context.Background(), testObs(0))
 	require.Error(t, err)
 	assert.Equal(t, 5, u.Retries)
@@ -330,8 +330,8 @@ func TestOpenAIAlways500(t *testing.T) {
 		assert.Less(t, d, min(20*time.Second, 500*time.Millisecond<<i), "retry %d", i)
 	}
 
-	// Negative: no retries.
-	p, s = newTestOpenAI(t, f.URL, func(o *OpenAIOptions) { o.Retries = -1 })
+	// 0: no retry. Before, 0 meant the default, 5 retries.
+	p, s = newTestOpenAI(t, f.URL, func(o *OpenAIOptions) { o.Retries = 0 })
 	_, u, err = p.Act(context.Background(), testObs(0))
 	require.Error(t, err)
 	assert.Equal(t, 0, u.Retries)
@@ -366,7 +366,7 @@ func TestOpenAIErrorHidesKey(t *testing.T) {
 			_, _ = io.WriteString(w, "not json "+openAITestKey)
 		}
 	})
-	p, _ := newTestOpenAI(t, f.URL, func(o *OpenAIOptions) { o.Retries = -1 })
+	p, _ := newTestOpenAI(t, f.URL, func(o *OpenAIOptions) { o.Retries = 0 })
 	for i := 0; i < 3; i++ {
 		_, _, err := p.Act(context.Background(), testObs(0))
 		require.Error(t, err)
@@ -524,6 +524,7 @@ func TestNewOpenAIValidates(t *testing.T) {
 		{BaseURL: "localhost:1/v1", Model: "m"},
 		{BaseURL: "http://localhost:1/v1", Model: "m", History: -1},
 		{BaseURL: "http://localhost:1/v1", Model: "m", MaxTokens: -1},
+		{BaseURL: "http://localhost:1/v1", Model: "m", Retries: -1},
 	} {
 		_, err := NewOpenAI(o)
 		assert.Error(t, err, "%+v", o)
@@ -532,7 +533,7 @@ func TestNewOpenAIValidates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "http://localhost:1/v1/chat/completions", p.url)
 	assert.Equal(t, 60*time.Second, p.o.Timeout)
-	assert.Equal(t, 5, p.o.Retries)
+	assert.Equal(t, 0, p.o.Retries, "no retry unless asked")
 	require.NoError(t, p.Close())
 	var _ Player = p
 }

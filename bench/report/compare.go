@@ -20,7 +20,11 @@ type TierSuccess struct {
 	Run                 int // the run's position in Agents
 	Agent, Tier         string
 	Episodes, Successes int
+	observations        int // the worlds the interval counts (results.Group.Observations)
 	Rate, Low, High     float64
+	// The tier's episodes the agent failed (agent_error) and the planned
+	// ones without a result: its success is not the agent's whole play.
+	AgentErrors, Missing int
 }
 
 // Comparison is several runs of one suite side by side.
@@ -53,6 +57,7 @@ type CompareOptions struct {
 func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 	c := &Comparison{Groups: map[string][]results.Group{}}
 	order := map[string]results.Group{}
+	var missing []map[string]int // each run's missing episodes by scope
 	var all [][]results.Result
 	var locks []string
 	for _, d := range dirs {
@@ -67,6 +72,9 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		if c.Suite != "" && s.Suite != c.Suite {
 			return nil, fmt.Errorf("compare: %s ran suite %s, not %s", d, s.Suite, c.Suite)
 		}
+		if s.Lock == "" && s.Episodes == 0 && s.Run != nil {
+			s.Lock = s.Run.Lock // no result yet (an agent that could not start): the lock it was to play
+		}
 		if len(locks) > 0 && s.Lock != locks[0] {
 			if !o.AllowMixed {
 				return nil, fmt.Errorf("compare: %s played from suite lock %s, %s from %s: not the same episodes (--allow-mixed compares them unpaired)",
@@ -80,6 +88,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			return nil, fmt.Errorf("compare: %w", err)
 		}
 		all = append(all, rs)
+		missing = append(missing, missingByScope(s))
 		c.Overall = append(c.Overall, s.Overall)
 		ts, err := results.ReadTimings(d)
 		if err != nil {
@@ -94,6 +103,9 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		c.Agents, c.Dirs, c.Runs = append(c.Agents, label), append(c.Dirs, d), append(c.Runs, s.Run)
 		byTier := map[string]*TierSuccess{}
 		for _, g := range s.Groups {
+			if g.AgentErrors == 0 {
+				g.AgentErrors = g.Ends[string(task.EndAgentError)] // a summary written before groups counted them
+			}
 			ts := byTier[g.Tier]
 			if ts == nil {
 				ts = &TierSuccess{Run: len(c.Agents) - 1, Agent: label, Tier: g.Tier}
@@ -101,6 +113,9 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			}
 			ts.Episodes += g.Episodes
 			ts.Successes += g.Successes
+			ts.AgentErrors += g.AgentErrors
+			ts.Missing += g.Missing
+			ts.observations += g.Observations()
 			k := fmt.Sprintf("%s/%s (%s view, %s feedback, budget %d)", g.Family, g.Tier, g.Observability, g.Feedback, g.Budget)
 			if _, ok := c.Groups[k]; !ok {
 				c.Keys = append(c.Keys, k)
@@ -118,7 +133,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 		for _, t := range task.TierOrder() {
 			if ts := byTier[t]; ts != nil {
 				ts.Rate = results.Fraction(ts.Successes, ts.Episodes)
-				ts.Low, ts.High = results.Wilson(ts.Successes, ts.Episodes)
+				ts.Low, ts.High = results.WilsonRate(ts.Rate, ts.observations) // over worlds: a fixed map's seeds are one
 				c.Tiers = append(c.Tiers, *ts)
 			}
 		}
@@ -158,7 +173,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 	c.Metrics = metricTables(c.Agents, all)
 	for i := range dirs {
 		for j := i + 1; j < len(dirs); j++ {
-			c.Pairs = append(c.Pairs, comparePair(c.Agents[i], c.Agents[j], all[i], all[j], locks[i] == locks[j])...)
+			c.Pairs = append(c.Pairs, comparePair(c.Agents[i], c.Agents[j], all[i], all[j], locks[i] == locks[j], missing[i], missing[j])...)
 		}
 	}
 	return c, nil
@@ -275,16 +290,16 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 <table><tr><th class="l">A</th><th class="l">B</th><th class="l">scope</th><th>pairs</th><th>A only / B only</th><th>success A − B</th><th>p (McNemar)</th><th class="l">other metrics, A − B (paired bootstrap)</th></tr>
 {{range .C.Pairs}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td class="l">{{.Scope}}</td>
 <td>{{if .Unpaired}}unpaired ({{.NA}}, {{.NB}}){{else}}{{.N}}{{end}}</td><td>{{if .Unpaired}}–{{else}}{{.OnlyA}} / {{.OnlyB}}{{end}}</td>
-<td>{{diff .Diff .Lo .Hi true}}</td><td>{{if .Unpaired}}–{{else}}{{pvalue .P}}{{end}}</td>
-<td class="l">{{range .Metrics}}{{.Title}} {{diff .Diff .Lo .Hi .Percent}} (n {{.N}}); {{end}}</td></tr>
+{{if .Refused}}<td colspan="3" class="l"><b>no difference stated</b>: {{.Refused}}</td>{{else}}<td>{{diff .Diff .Lo .Hi true}}</td><td>{{if .Unpaired}}–{{else}}{{pvalue .P}}{{end}}</td>
+<td class="l">{{range .Metrics}}{{.Title}} {{diff .Diff .Lo .Hi .Percent}} (n {{.N}}); {{end}}</td>{{end}}</tr>
 {{end}}</table>
 <h2>Success by tier (all families pooled, 95% Wilson intervals)</h2>
 {{.Chart}}
 {{if .Cost}}<h2>Success against cost</h2>
 <p>Each run's success over all its episodes (95% Wilson interval) against its cost per episode at its prices (runs without prices are left out).</p>
 {{.Cost}}{{end}}
-<table><tr><th class="l">agent</th><th class="l">tier</th><th>episodes</th><th>success</th><th>95% CI</th></tr>
-{{range .C.Tiers}}<tr><td class="l">{{.Agent}}</td><td class="l">{{.Tier}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td></tr>{{end}}</table>
+<table><tr><th class="l">agent</th><th class="l">tier</th><th>episodes</th><th>success</th><th>95% CI</th><th title="episodes that ended agent_error: the agent failed, not the task">agent errors</th><th title="planned episodes without a result">missing</th></tr>
+{{range .C.Tiers}}<tr><td class="l">{{.Agent}}</td><td class="l">{{.Tier}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td><td>{{if .AgentErrors}}<b>{{.AgentErrors}}</b>{{else}}0{{end}}</td><td>{{if .Missing}}<b>{{.Missing}}</b>{{else}}0{{end}}</td></tr>{{end}}</table>
 <h2>Every metric by family and tier</h2>
 <p>Means over the episodes that measured the metric, with 95% intervals (normal approximation, mean ± 1.96 standard errors); "–": no episode measured it. docs/metrics.md defines each.</p>
 {{range .C.Metrics}}<h3 title="{{.Definition}}">{{.Title}}</h3>
@@ -292,7 +307,7 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 {{$m := .}}{{range .Rows}}<tr><td class="l">{{.Key}}</td>{{range .Cells}}<td>{{mean . $m.Percent}}</td>{{end}}</tr>{{end}}</table>{{end}}
 <h2>Success by family and tier</h2>
 <table><tr><th class="l">family/tier</th>{{range .C.Agents}}<th>{{.}}</th>{{end}}</tr>
-{{range $k := .C.Keys}}<tr><td class="l">{{$k}}</td>{{range index $.C.Groups $k}}<td>{{if .Episodes}}{{pct .Rate}} [{{pct .Low}}, {{pct .High}}]{{else}}–{{end}}</td>{{end}}</tr>{{end}}</table>
+{{range $k := .C.Keys}}<tr><td class="l">{{$k}}</td>{{range index $.C.Groups $k}}<td>{{if .Episodes}}{{pct .Rate}} [{{pct .Low}}, {{pct .High}}]{{else}}–{{end}}{{if .AgentErrors}}<br><b>{{.AgentErrors}} agent errors</b>{{end}}{{if .Missing}}<br><b>{{.Missing}} missing</b>{{end}}</td>{{end}}</tr>{{end}}</table>
 </body></html>
 `))
 

@@ -25,6 +25,10 @@ type Paired struct {
 	NA, NB       int     // unpaired: each run's episodes
 	Metrics      []MetricDiff
 	Sentence     string
+	// Refused says why no difference is stated: either run has agent
+	// errors or missing episodes in the scope (the figures above are then
+	// zero).
+	Refused string
 }
 
 // MetricDiff is a continuous metric's mean paired difference A − B with
@@ -44,7 +48,7 @@ const resamples = 2000
 
 // comparePair compares runs a and b by tier and over all tiers; paired
 // when they played from one lock, on the episodes they share.
-func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
+func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, missB map[string]int) []Paired {
 	byID := map[string]*results.Result{}
 	if sameLock {
 		for i := range rb {
@@ -60,6 +64,7 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 	for _, scope := range scopes {
 		in := func(r *results.Result) bool { return r.Err == "" && (scope == "all tiers" || r.Spec.Tier == scope) }
 		p := Paired{A: a, B: b, Scope: scope}
+		why := refusal(scope, unfinishedRun{a, agentErrorsIn(ra, in), missA[scope]}, unfinishedRun{b, agentErrorsIn(rb, in), missB[scope]})
 		var pairs [][2]*results.Result
 		for i := range ra {
 			if !in(&ra[i]) {
@@ -72,6 +77,7 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 				pairs = append(pairs, [2]*results.Result{&ra[i], q})
 			}
 		}
+		pairs = onePerWorld(pairs)
 		if len(pairs) == 0 {
 			// Unpaired: the runs' episodes in this scope, independent.
 			for i := range ra {
@@ -87,11 +93,18 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 				}
 			}
 			if p.NA == 0 || p.NB == 0 {
+				if why != "" { // planned, not played: say so
+					refuse(&p, why)
+					out = append(out, p)
+				}
 				continue // a tier one of them did not play
 			}
 			p.Unpaired = true
 			p.Diff, p.Lo, p.Hi = results.NewcombeDiff(p.SuccA, p.NA, p.SuccB, p.NB)
 			p.Sentence = sentence(p)
+			if why != "" {
+				refuse(&p, why)
+			}
 			out = append(out, p)
 			continue
 		}
@@ -133,6 +146,9 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool) []Paired {
 			p.Metrics = append(p.Metrics, md)
 		}
 		p.Sentence = sentence(p)
+		if why != "" {
+			refuse(&p, why)
+		}
 		out = append(out, p)
 	}
 	return out

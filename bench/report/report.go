@@ -211,6 +211,9 @@ func histogram(name string, xs []float64, hi float64) template.HTML {
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
 	"num": func(x float64) string { return fmt.Sprintf("%.3g", x) },
+	// ungenerated: the episodes that could not be generated (errors
+	// also counts the agent's).
+	"ungenerated": func(s results.Summary) int { return s.Errors - s.AgentErrors },
 	// cell shows a group's metric: the mean (a percentage) or mean /
 	// median, and "–" where no episode measured it, never 0.
 	"cell": func(ms map[string]results.Stat, m results.Metric) string {
@@ -240,9 +243,10 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <tr><th class="l">episodes end</th><td class="l">at the goal, death or the budget{{if .NoProgress}}; after {{.NoProgress}} steps without progress{{end}}{{if .TimeoutMs}}; after {{.TimeoutMs}} ms{{end}}; tasks {{if .Certify}}certified by the planner{{else}}not certified{{end}}; traces: {{.Traces}}</td></tr>
 </table>
 <p>When, where and by which build it was played: <code>invocations.jsonl</code> beside this page.</p>{{end}}
-{{if .S.TracesMissing}}<p><b>{{.S.TracesMissing}} results have no trace</b>: their traces were lost (a deleted or damaged trace file) and the agent is not deterministic, so they could not be rebuilt; their results stand but cannot be checked by replay.</p>{{end}}
+{{if .S.Unverified}}<p><b>{{.S.Unverified}} of {{.S.Episodes}} results unverified</b>: they have no trace (traces {{with .S.Run}}{{.Traces}}{{else}}not kept{{end}}, or a trace was lost and the agent is not deterministic), so they stand on the runner's word; <code>longcraft verify</code> re-derives the others from their traces.</p>{{else}}<p>Every result has a trace: <code>longcraft verify</code> re-derives each from it.</p>{{end}}
+{{if .S.AgentErrors}}<p><b>{{.S.AgentErrors}} of {{.S.Episodes}} episodes ended agent_error</b>: the agent failed (no reply, a crash, a timeout), so they are not its play; the groups below count them, and a comparison states no difference for a group that has them.</p>{{end}}
 {{if .S.Partial}}<p><b>Partial run</b>: {{.S.Episodes}} of {{.S.Planned}} episodes have a result; <code>longcraft score --resume</code> continues it.</p>{{end}}
-<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>. {{end}}{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{if .S.Errors}}; {{.S.Errors}} could not be generated{{end}}.
+<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>. {{end}}{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{with ungenerated .S}}; {{.}} could not be generated{{end}}.
 {{if .S.Progression}}Open-ended episodes (Crafter's mode): Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}% ± {{printf "%.2f" .S.ProgressionSE}} (standard error, as BALROG reports it).{{end}}</p>
 <h2>Success by tier and family</h2>
 {{.Success}}
@@ -262,8 +266,8 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <div class="hists">{{range .Hists}}{{.}}{{end}}</div>
 <h2>Per family and tier</h2>
 <p>Percentages are means; other figures mean / median, over the episodes that measured the metric ("–": none did). Hover a column for its definition (docs/metrics.md has them all).</p>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>budget</th><th>episodes</th><th>success</th><th>95% CI</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
-{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td>{{.Episodes}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}</td>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>budget</th><th>episodes</th><th>success</th><th>95% CI</th><th title="episodes that ended agent_error: the agent failed, not the task">agent errors</th><th title="planned episodes without a result (a partial run)">missing</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
+{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td>{{.Episodes}}{{with .WorldsNote}}<br><small>{{.}}</small>{{end}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}{{if .Worlds}} over {{.Worlds}}{{end}}</td><td>{{if .AgentErrors}}<b>{{.AgentErrors}}</b>{{else}}0{{end}}</td><td>{{if .Missing}}<b>{{.Missing}}</b>{{else}}0{{end}}</td>
 {{range $.Cols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>

@@ -73,7 +73,7 @@ func TestReviewSentenceAgreesWithItsInterval(t *testing.T) {
 		b.Agent, b.Success = "b", i < 50
 		ra, rb = append(ra, a), append(rb, b)
 	}
-	for _, p := range comparePair("a", "b", ra, rb, true) {
+	for _, p := range comparePair("a", "b", ra, rb, true, nil, nil) {
 		if p.Scope != "hard" {
 			continue
 		}
@@ -106,7 +106,7 @@ func TestReviewPairingNeedsTheSameTask(t *testing.T) {
 		b.Agent, b.Seed, b.Goal, b.Success = "b", uint64(5000+i), "obtain stone", false
 		ra, rb = append(ra, a), append(rb, b)
 	}
-	for _, p := range comparePair("a", "b", ra, rb, true) {
+	for _, p := range comparePair("a", "b", ra, rb, true, nil, nil) {
 		if p.Scope == "easy" {
 			assert.Zero(t, p.N, "episodes of different seeds and goals must not be paired: %s", p.Sentence)
 		}

@@ -147,6 +147,16 @@ TestMetricsDocumented fails when they differ; regenerate it with
   when the tier's count of achievements is unlocked by its end.
 - **ends**: how many episodes ended each way: goal, death, budget,
   no_progress, timeout, agent_error, stopped, error.
+- **agent errors** (` + "`agent_errors`" + `): episodes that ended agent_error:
+  the agent failed (no reply, a crash, a timeout, a model server that
+  errs), so the episode is not its play. summary.json's ` + "`errors`" + ` counts
+  them with the episodes that could not be generated (` + "`error`" + `). The
+  terminal table shows them (column ` + "`agent_err`" + `) when there are any,
+  ` + "`longcraft score`" + ` exits with code 3 unless ` + "`--allow-agent-errors`" + `, and
+  a comparison states no difference for a scope where either run has them.
+- **missing**: episodes planned in the group that have no result (a
+  partial run: interrupted, or stopped because the agent could not start);
+  shown and treated like agent errors.
 - **Crafter score** (achievements episodes): the geometric mean of the
   achievements' success rates, exp(mean ln(1 + rate%)) − 1, as Crafter
   defines it.
@@ -226,6 +236,13 @@ func WriteTable(w io.Writer, s Summary) error {
 		fmt.Fprintf(&b, " %7s", "budget")
 	}
 	fmt.Fprintf(&b, " %5s  %-22s", "n", "success (95% CI)")
+	// Agent errors and missing episodes get columns of their own when
+	// there are any: a group's figures then are not the agent's whole play.
+	agentErrors, missing := s.Unfinished()
+	failures := agentErrors > 0 || missing > 0
+	if failures {
+		fmt.Fprintf(&b, " %9s %7s", "agent_err", "missing")
+	}
 	for _, m := range cols {
 		fmt.Fprintf(&b, " %9s", m.Column)
 	}
@@ -244,6 +261,9 @@ func WriteTable(w io.Writer, s Summary) error {
 			}
 		}
 		fmt.Fprintf(&b, " %5d  %5.1f%% [%5.1f, %5.1f]", g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
+		if failures {
+			fmt.Fprintf(&b, " %9d %7d", g.AgentErrors, g.Missing)
+		}
 		for _, m := range cols {
 			st := g.Metrics[m.Name]
 			switch {
@@ -254,6 +274,9 @@ func WriteTable(w io.Writer, s Summary) error {
 			default:
 				fmt.Fprintf(&b, " %9.0f", st.Mean)
 			}
+		}
+		if note := g.WorldsNote(); note != "" {
+			fmt.Fprintf(&b, "  (%s: the interval counts worlds, not episodes)", note)
 		}
 		b.WriteByte('\n')
 	}
@@ -270,6 +293,9 @@ func WriteTable(w io.Writer, s Summary) error {
 		fmt.Fprintf(&b, "%s %s = %s", sep, m.Column, m.Name)
 	}
 	b.WriteByte('\n')
+	if failures {
+		fmt.Fprintf(&b, "agent_err: episodes that ended agent_error (the agent failed, not the task); missing: planned episodes without a result. A group with either is not the agent's whole play\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -47,6 +47,18 @@ type Group struct {
 	Ends      map[string]int    `json:"ends"`         // goal, death, budget, no_progress, timeout, error
 	Metrics   map[string]Stat   `json:"metrics"`
 	Failed    []string          `json:"failed"` // ids of the episodes that did not reach their goal
+	// AgentErrors counts the episodes that ended agent_error (the agent
+	// failed: no reply, a crash, a timeout), Missing the episodes planned
+	// in the group that have no result (a partial run): figures of a group
+	// with either are not the agent's whole play (CountMissing sets it).
+	AgentErrors int `json:"agent_errors"`
+	Missing     int `json:"missing,omitempty"`
+	// Worlds is the number of distinct worlds the episodes played on when
+	// it is fewer than the episodes (a fixed map's seeds are one world);
+	// the interval is then over the worlds (worlds.go). FixedMap: one of
+	// them is a scenario's fixed map.
+	Worlds   int  `json:"worlds,omitempty"`
+	FixedMap bool `json:"fixed_map,omitempty"`
 	// External agents' cost: totals over the group, and tokens per success
 	// (null, not measured, when nothing succeeded).
 	Calls            int             `json:"model_calls"`
@@ -65,13 +77,15 @@ type Group struct {
 
 // Summary is summary.json: a pure function of the results, so an
 // interrupted-and-resumed, sharded-and-merged or differently parallel run
-// of the same suite and agent writes it byte for byte the same.
+// of the same suite and agent writes it byte for byte the same (a partial
+// run's also counts what it planned and lacks: CountMissing).
 type Summary struct {
 	Suite        string  `json:"suite"`
 	Lock         string  `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)
 	Agent        string  `json:"agent"`
 	Episodes     int     `json:"episodes"`
-	Errors       int     `json:"errors"`
+	Errors       int     `json:"errors"`        // episodes not the agent's play: not generated ("error") or failed by the agent ("agent_error")
+	AgentErrors  int     `json:"agent_errors"`  // the agent_error ones alone
 	CrafterScore float64 `json:"crafter_score"` // over the achievements episodes, %
 	Progression  float64 `json:"progression"`   // BALROG progression over them, %
 	// ProgressionSE is its standard error (percent points), BALROG's ±.
@@ -88,10 +102,11 @@ type Summary struct {
 	// played is in invocations.jsonl, which would break the summary's
 	// byte-identity across resumes, shards and machines.
 	Run *Definition `json:"run,omitempty"`
-	// TracesMissing counts results whose traces were lost (a deleted or
-	// damaged trace file) and could not be rebuilt, since the agent is not
-	// deterministic: their results stand, unverifiable by replay.
-	TracesMissing int `json:"traces_missing,omitempty"`
+	// Unverified counts the results of played episodes that have no
+	// trace (--traces failures or none, or a trace lost and not rebuilt):
+	// their figures stand on the runner's word, unchecked by replay
+	// (longcraft verify checks the others).
+	Unverified int `json:"unverified,omitempty"`
 	// Partial: the run stopped (Ctrl-C, a crash resumed later, an error)
 	// before all Planned episodes had a result; the figures cover those
 	// that have one.
@@ -131,8 +146,11 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 	counts := make([]int, nAch)
 	achEpisodes := 0
 	for _, r := range rs {
-		if r.Err != "" {
+		if r.Err != "" || r.End == string(task.EndAgentError) {
 			s.Errors++
+		}
+		if r.End == string(task.EndAgentError) {
+			s.AgentErrors++
 		}
 		switch {
 		case s.Lock == "":
@@ -294,6 +312,9 @@ func group(family, tier string, rs []Result) Group {
 	metrics := Metrics()
 	for _, r := range rs {
 		g.Ends[r.End]++
+		if r.End == string(task.EndAgentError) {
+			g.AgentErrors++
+		}
 		if r.Success {
 			g.Successes++
 		} else {
@@ -324,6 +345,7 @@ func group(family, tier string, rs []Result) Group {
 	}
 	g.Rate = Fraction(g.Successes, g.Episodes)
 	g.Low, g.High = Wilson(g.Successes, g.Episodes)
+	countWorlds(&g, rs)
 	for name, v := range series {
 		g.Metrics[name] = stat(v)
 	}

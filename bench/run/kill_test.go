@@ -94,7 +94,7 @@ func TestKillAtEveryWrite(t *testing.T) {
 	// A kill at each write point; then two kills in a row, the second
 	// during the resume of the first.
 	cases := [][]string{
-		{"definition:1"}, {"record:1"}, {"record:7"}, {"result:1"}, {"result:7"},
+		{"lock:1"}, {"definition:1"}, {"record:1"}, {"record:7"}, {"result:1"}, {"result:7"},
 		{"index:1"}, {"footer:1"}, {"results:1"}, {"summary:1"}, {"report:1"},
 		{"result:5", "record:3"}, {"record:5", "result:2"},
 	}
@@ -113,6 +113,9 @@ func TestKillAtEveryWrite(t *testing.T) {
 				assert.Equal(t, string(readFile(t, filepath.Join(whole, f))), string(readFile(t, filepath.Join(dir, f))), f)
 			}
 			assert.Equal(t, want, traceSet(t, dir), "the traces")
+			v, err := Verify(dir)
+			require.NoError(t, err)
+			assert.True(t, v.OK(), "the resumed run matches its traces: %v", v.Problems())
 			t.Logf("killed at %v: resumed %d, replayed %d for a lost trace, played %d", c, oc.Skipped, oc.Replayed, oc.Played)
 		})
 	}

@@ -81,8 +81,8 @@ func TestReplyModesEndToEnd(t *testing.T) {
 }
 
 // TestStructuredRepliesRefused: a server without structured outputs
-// refuses --reply schema and tools; the episodes end as agent errors that
-// say what to do.
+// refuses --reply schema and tools; the run stops at its first episode
+// (the agent cannot play) with an error that says what to do.
 func TestStructuredRepliesRefused(t *testing.T) {
 	for _, mode := range []string{"schema", "tools"} {
 		m := fakemodel.Start(fakemodel.Options{RefuseStructured: true})
@@ -90,13 +90,13 @@ func TestStructuredRepliesRefused(t *testing.T) {
 		o.External.Reply = mode
 		_, err := Score(context.Background(), o, nil)
 		m.Close()
-		require.NoError(t, err)
+		var start *AgentStartError
+		require.ErrorAs(t, err, &start)
+		assert.Contains(t, start.Cause, "--reply "+mode)
+		assert.Contains(t, start.Cause, "try --reply json")
 		rs, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
 		require.NoError(t, err)
-		require.Len(t, rs, 1)
-		assert.Equal(t, "agent_error", rs[0].End)
-		assert.Contains(t, rs[0].AgentError, "--reply "+mode)
-		assert.Contains(t, rs[0].AgentError, "try --reply json")
+		assert.Empty(t, rs, "no result for an episode the agent could not play")
 	}
 }
 
@@ -211,22 +211,20 @@ func TestBalrogProtocolAtScale(t *testing.T) {
 }
 
 // TestBudgetsNeedUsage: with a budget set, a server that reports no token
-// usage ends the episodes as agent errors that say why, instead of letting
-// the budget pass unkept; and a resumed run counts what its cancelled
-// episodes paid for (the spend file).
+// usage stops the run at its first call with an error that says why,
+// instead of letting the budget pass unkept.
 func TestBudgetsNeedUsage(t *testing.T) {
 	m := fakemodel.Start(fakemodel.Options{NoUsage: true})
 	defer m.Close()
 	o := balrogOptions(t, m.URL(), "50", "2")
 	o.MaxRunTokens = 1_000_000
 	_, err := Score(context.Background(), o, nil)
-	require.NoError(t, err)
+	var start *AgentStartError
+	require.ErrorAs(t, err, &start)
+	assert.Contains(t, start.Cause, "no token usage")
 	rs, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
 	require.NoError(t, err)
-	for _, r := range rs {
-		assert.Equal(t, "agent_error", r.End)
-		assert.Contains(t, r.AgentError, "no token usage")
-	}
+	assert.Empty(t, rs)
 }
 
 // TestResumeCountsAbandonedSpend: the calls of episodes cancelled midway

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/suite"
+	"github.com/longcraft/longcraft/bench/trace"
 )
 
 // TestResumeChecksWhatItJoins: --resume continues only the run it
@@ -83,16 +85,28 @@ func TestResumeDropsATornLine(t *testing.T) {
 	_, err = Score(context.Background(), o, nil)
 	require.NoError(t, err)
 	rows := filepath.Join(dir, results.ResultsFile)
-	data := readFile(t, rows)
-	// Keep ten whole lines and half of the eleventh.
-	cut, lines := 0, 0
-	for i, c := range data {
-		if c == '\n' {
-			if lines++; lines == 10 {
-				cut = i + 1
-			}
-		}
+	// What a crash while the eleventh line was written leaves: eleven
+	// traces and ten whole lines, in the order episodes finished (the
+	// trace file's), then half of the eleventh.
+	rs, err := results.Read(rows)
+	require.NoError(t, err)
+	byID := map[string]results.Result{}
+	for _, r := range rs {
+		byID[r.ID] = r
 	}
+	var lines bytes.Buffer
+	tw, err := trace.OpenAppend(filepath.Join(dir, results.TraceFile), func(i int, ep *trace.Episode) bool {
+		if i < 11 {
+			line, err := json.Marshal(byID[ep.Header.Task.ID()])
+			require.NoError(t, err)
+			lines.Write(append(line, '\n'))
+		}
+		return i < 11
+	})
+	require.NoError(t, err)
+	require.NoError(t, tw.Close())
+	data := lines.Bytes()
+	cut := bytes.LastIndexByte(data[:len(data)-1], '\n') + 1
 	require.NoError(t, os.WriteFile(rows, data[:cut+40], 0o644))
 	o.Resume = true
 	for range 2 {

@@ -10,6 +10,8 @@ package run
 import (
 	"context"
 	"errors"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -96,13 +98,36 @@ func (c Config) model() string {
 	return ""
 }
 
-// agentLabel names the agent in traces: its name, and its model for an
-// external player ("openai (qwen2.5-7b)"), as docs/trace-format.md says.
-func (c Config) agentLabel() string {
-	if m := c.model(); m != "" {
-		return c.Agent + " (" + m + ")"
+// resultAgent names the agent of task id's episode in its results line:
+// the run's agent, or for recorded play whose play it is (agent.Recorded
+// .Label: "trace (planner)").
+func (c Config) resultAgent(id string) string {
+	if c.recorded != nil {
+		return c.recorded.Label(id)
 	}
 	return c.Agent
+}
+
+// summaryAgent names a run's agent in its summary: the run's agent, or
+// for recorded play the labels of its lines ("trace (human)"; several
+// players' labels joined by ", ").
+func summaryAgent(runAgent string, rs []results.Result) string {
+	if !agent.IsRecorded(runAgent) {
+		return runAgent
+	}
+	seen := map[string]bool{}
+	var labels []string
+	for _, r := range rs {
+		if !seen[r.Agent] {
+			seen[r.Agent] = true
+			labels = append(labels, r.Agent)
+		}
+	}
+	if len(labels) == 0 {
+		return runAgent
+	}
+	sort.Strings(labels)
+	return strings.Join(labels, ", ")
 }
 
 // worker plays episodes on one goroutine, reusing its worlds, recorder
@@ -183,7 +208,7 @@ var errAbandoned = errors.New("episode abandoned: the run was cancelled")
 // returned when the config records traces. When the worker's context is
 // cancelled mid-episode (Ctrl-C) it returns errAbandoned.
 func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode, error) {
-	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.Agent, Model: p.cfg.model(), Prompt: p.cfg.prompt()}
+	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.resultAgent(spec.ID()), Model: p.cfg.model(), Prompt: p.cfg.prompt()}
 	res.End = "error"
 	var t *task.Task
 	var err error
@@ -236,7 +261,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	annotator, _ := ag.(agent.Annotator)
 	scorer, _ := ag.(agent.Scorer)
 	m := p.meter(ag)
-	e, err := p.newEpisode(t)
+	e, err := p.newEpisode(t, traceAgent(res.Agent, res.Model))
 	if err != nil {
 		res.Err = err.Error()
 		return res, nil, nil
@@ -307,15 +332,16 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 }
 
 // newEpisode starts an episode of t on the worker's world for its size,
-// with the run's limits and, when it records traces, its recorder.
-func (p *worker) newEpisode(t *task.Task) (*episode.Episode, error) {
+// with the run's limits and, when it records traces, its recorder, the
+// header naming agent.
+func (p *worker) newEpisode(t *task.Task, who string) (*episode.Episode, error) {
 	w, err := p.world(t)
 	if err != nil {
 		return nil, err
 	}
 	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
 	if p.cfg.Traces {
-		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, p.cfg.agentLabel(), time.Now().UnixMilli()
+		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, who, time.Now().UnixMilli()
 	}
 	return episode.New(t, w, opts), nil
 }

@@ -48,10 +48,10 @@ type Options struct {
 	Args []string
 
 	// AfterWrite, if not nil, is called after each write reaches the run
-	// directory: "definition", "record" (a trace), "result" (a results
-	// line), "index" and "footer" (the trace's), "results" (the sorted
-	// rewrite), "summary" and "report". The kill tests crash the process
-	// there; nothing else should need it.
+	// directory: "lock" (its lock file), "definition", "record" (a
+	// trace), "result" (a results line), "index" and "footer" (the
+	// trace's), "results" (the sorted rewrite), "summary" and "report".
+	// The kill tests crash the process there; nothing else should need it.
 	AfterWrite func(what string)
 }
 
@@ -194,9 +194,10 @@ type Outcome struct {
 }
 
 // needsTrace reports whether a result's episode has a trace in the run's
-// trace file when traces are kept as traces says.
+// trace file when traces are kept as traces says (an episode that could
+// not be played has none).
 func needsTrace(traces string, r *results.Result) bool {
-	return traces == "all" || traces == "failures" && !r.Success
+	return r.Err == "" && (traces == "all" || traces == "failures" && !r.Success)
 }
 
 // Score plays a suite with an agent into o.Out and leaves results.jsonl
@@ -217,6 +218,12 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	if err != nil {
 		return oc, err
 	}
+	unlock, err := lockRun(o) // one writer per run directory, for the whole run
+	if err != nil {
+		return oc, err
+	}
+	defer unlock()
+	o.after("lock")
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return oc, err
 	}
@@ -251,11 +258,17 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			}
 		}
 	}
+	o.Config.Agent = o.Agent
+	if agent.IsRecorded(o.Agent) {
+		if o.Config.recorded, err = agent.LoadRecorded(o.Agent); err != nil {
+			return oc, err
+		}
+	}
 	kept := map[int]bool{}
 	var keptResults []results.Result
 	for _, r := range have {
-		if r.Agent != o.Agent {
-			return oc, fmt.Errorf("%s: results of agent %q, this run is %q", resultsPath, r.Agent, o.Agent)
+		if want := o.Config.resultAgent(r.ID); r.Agent != want {
+			return oc, fmt.Errorf("%s: results of agent %q, this run is %q", resultsPath, r.Agent, want)
 		}
 		if r.Lock != lockHash {
 			return oc, fmt.Errorf("%s: results played from suite lock %q, this run's is %q: they are not the same tasks", resultsPath, short(r.Lock), short(lockHash))
@@ -266,6 +279,15 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		}
 	}
 	have = keptResults
+	// What a resume keeps must be what its traces say: a results file
+	// edited between invocations (by hand, or by an agent that reached
+	// it) is refused before anything is written.
+	traced := map[string]bool{}
+	if len(have) > 0 {
+		if err := verifyResults(have, o.Out, def, true).Refuse("resume", o.Out); err != nil {
+			return oc, err
+		}
+	}
 	if err := saveLock(); err != nil {
 		return oc, err
 	}
@@ -295,7 +317,6 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		for i := range have {
 			byID[have[i].ID] = &have[i]
 		}
-		traced := map[string]bool{}
 		if tw, err = trace.OpenAppend(filepath.Join(o.Out, results.TraceFile), func(_ int, ep *trace.Episode) bool {
 			if ep.Header.Task == nil {
 				return false
@@ -321,7 +342,8 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		// a trace (with traces of failures only, the failures), a free
 		// second chance. A deterministic agent's trace is rebuilt by
 		// playing the episode again and checking it gives the recorded
-		// result; another agent's stays missing, and the summary says so.
+		// result; another agent's stays missing, and the summary counts
+		// it unverified.
 		kind, _ := agent.Lookup(o.Agent)
 		for _, r := range have {
 			if needsTrace(o.Traces, &r) && !traced[r.ID] {
@@ -356,6 +378,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 				return fmt.Errorf("resume: episode %d (%s) played again gave no trace", d.Result.Index, d.Result.ID)
 			}
 			oc.Replayed++
+			traced[d.Result.ID] = true
 			return tw.Append(d.Trace)
 		}); err != nil {
 			return oc, err
@@ -388,20 +411,19 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	defer tf.Close()
 	times := json.NewEncoder(tf)
 	start := time.Now()
-	o.Config.Agent = o.Agent
-	if agent.IsRecorded(o.Agent) {
-		if o.Config.recorded, err = agent.LoadRecorded(o.Agent); err != nil {
-			return oc, err
-		}
-	}
 	o.Config.spend = newSpend(o.Config, have, o.Out)
+	starts := &startWatch{agent: o.Agent}
 	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
+		if err := starts.check(&d.Result); err != nil {
+			return err // the agent cannot start: no result, no trace
+		}
 		// The trace first, then the result: a result on disk means its
 		// trace is too.
 		if tw != nil && d.Trace != nil && needsTrace(o.Traces, &d.Result) {
 			if err := tw.Append(d.Trace); err != nil {
 				return err
 			}
+			traced[d.Result.ID] = true
 		}
 		if err := enc.Encode(&d.Result); err != nil {
 			return err
@@ -430,10 +452,9 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			runErr = err
 		}
 	}
-	oc.Summary = results.Summarize(p.name, o.Agent, have, results.ClassicAchievements)
-	oc.Summary.Run = &def
-	oc.Summary.TracesMissing = oc.TracesMissing
+	oc.Summary = summarize(def, have, traced)
 	oc.Complete = len(have) == len(p.specs)
+	results.CountMissing(&oc.Summary, p.specs, p.indices, have)
 	if oc.Complete && errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		runErr = nil // the signal came after the last episode: the run is whole
 	}
@@ -483,9 +504,15 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 			}
 		}
 	}
+	unlock, err := lockMerge(out, dirs)
+	if err != nil {
+		return fail("%w", err)
+	}
+	defer unlock()
 	var def results.Definition
 	byShard := map[int]string{}
 	var all []results.Result
+	traced := map[string]bool{}
 	for k, d := range dirs {
 		sd, err := results.ReadDefinition(d)
 		if err != nil {
@@ -516,10 +543,21 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 			return fail("%w", err)
 		}
 		for _, r := range rs {
-			if r.Lock != def.Lock || r.Agent != def.Agent {
+			if r.Lock != def.Lock || !agent.IsRecorded(def.Agent) && r.Agent != def.Agent {
 				return fail("%s: episode %d was played by %s from suite lock %s, the run is %s from %s: not the same tasks",
 					d, r.Index, r.Agent, short(r.Lock), def.Agent, short(def.Lock))
 			}
+		}
+		// What is merged must be what the shard's traces say.
+		v, err := Verify(d)
+		if err != nil {
+			return fail("%w", err)
+		}
+		if err := v.Refuse("merge", d); err != nil {
+			return results.Summary{}, err // "merge: DIR does not match its traces: …"
+		}
+		for id := range v.traced {
+			traced[id] = true
 		}
 		all = append(all, rs...)
 	}
@@ -541,9 +579,6 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 	}
 	if len(all) != def.Episodes {
 		return fail("the shards hold %d results, the run plans %d", len(all), def.Episodes)
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return results.Summary{}, err
 	}
 	// The traces first: they are the last thing that can refuse the
 	// shard set (a lost trace file), and a refused merge should leave no
@@ -580,8 +615,7 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 	if err := results.WriteSorted(filepath.Join(out, results.ResultsFile), all); err != nil {
 		return results.Summary{}, err
 	}
-	s := results.Summarize(def.Suite, def.Agent, all, results.ClassicAchievements)
-	s.Run = &def
+	s := summarize(def, all, traced)
 	if err := results.WriteSummary(filepath.Join(out, results.SummaryFile), s); err != nil {
 		return results.Summary{}, err
 	}

@@ -193,6 +193,19 @@ func TestScenarioIDsHashTheScenario(t *testing.T) {
 // prompt, and answers garbage once: an invalid decision, which takes no
 // step and still counts against the budget of 8.
 func TestOpenAIPlaysSkills(t *testing.T) {
+	// The fake model explores the way the oracle does on this seed (each
+	// seed turns, mirrors and moves the map's layout).
+	s, err := suite.Load("explorer-chain")
+	require.NoError(t, err)
+	sp := s.Expand()[0]
+	_, oracle := PlayTrace(sp, Config{Agent: "planner", Certify: true})
+	explore := ""
+	for _, d := range oracle.Decisions {
+		if strings.HasPrefix(d.Skill, "explore ") && explore == "" {
+			explore = d.Skill
+		}
+	}
+	require.NotEmpty(t, explore, "the oracle explores to find the crystal")
 	var calls atomic.Int64
 	var sawSkillPrompt atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -214,12 +227,12 @@ func TestOpenAIPlaysSkills(t *testing.T) {
 		case n == 2:
 			action = "" // garbage below
 		case strings.Contains(user, `"reason":"not_found"`):
-			action = "explore east"
+			action = explore
 		case strings.Contains(user, `"missing":["crystal"]`):
 			action = "collect crystal"
 		case strings.Contains(user, `"missing":["anvil"]`):
 			action = "place anvil"
-		case strings.Contains(user, `"skill":"explore east","ok":true`):
+		case strings.Contains(user, `"skill":"`+explore+`","ok":true`):
 			action = "collect crystal"
 		}
 		content := `{"action": "` + action + `", "reason": "follow the feedback"}`
@@ -232,9 +245,6 @@ func TestOpenAIPlaysSkills(t *testing.T) {
 		})
 	}))
 	defer srv.Close()
-	s, err := suite.Load("explorer-chain")
-	require.NoError(t, err)
-	sp := s.Expand()[0]
 	res, ep := PlayTrace(sp, Config{Agent: "openai", Certify: true, External: agent.External{Model: "fake", BaseURL: srv.URL, Retries: 1, History: 0}})
 	require.Empty(t, res.Err)
 	require.Empty(t, res.AgentError)
@@ -244,7 +254,8 @@ func TestOpenAIPlaysSkills(t *testing.T) {
 	assert.False(t, res.Success)
 	assert.Equal(t, "decisions", res.End)
 	require.Len(t, ep.Decisions, 8)
-	assert.Equal(t, trace.Decision{Step: 32, Skill: "place anvil", Result: "ok"}, ep.Decisions[7])
+	assert.Equal(t, "place anvil", ep.Decisions[7].Skill)
+	assert.Equal(t, "ok", ep.Decisions[7].Result)
 	assert.Equal(t, 1, res.InvalidOutputs)
 	assert.Equal(t, int(calls.Load()), res.ModelCalls)
 	assert.Equal(t, res.ModelCalls, res.Decisions, "one call a decision")

@@ -429,11 +429,8 @@ func (s *Server) newEpisode(req *CreateRequest) (*openEpisode, int, error) {
 	bad := func(format string, args ...any) (*openEpisode, int, error) {
 		return nil, http.StatusBadRequest, fmt.Errorf(format, args...)
 	}
-	if req.ImageSize != 0 && (req.ImageSize < MinImageSize || req.ImageSize > MaxImageSize) {
-		return bad("image_size %d: 0 (no image) or %d to %d", req.ImageSize, MinImageSize, MaxImageSize)
-	}
-	if req.Budget < 0 {
-		return bad("budget %d: must be positive (or 0 for the default)", req.Budget)
+	if err := checkCreate(req); err != nil {
+		return bad("%v", err)
 	}
 	if req.Feedback != "" && !req.Feedback.Valid() {
 		return bad("feedback %q: %s", req.Feedback, task.FeedbackChoices())
@@ -585,6 +582,10 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 	}
 	var req StepRequest
 	if !s.decode(w, r, &req) {
+		return
+	}
+	if err := checkName("action", req.Action); err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
 	a, ok := e.rules.ActionByName(req.Action)
@@ -783,5 +784,5 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeError(w http.ResponseWriter, status int, format string, args ...any) {
-	writeJSON(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+	writeJSON(w, status, map[string]string{"error": clip(fmt.Sprintf(format, args...))})
 }

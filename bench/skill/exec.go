@@ -337,6 +337,9 @@ func (x *Executor) zombieClose(w *sim.World) bool {
 // the next step is always onto an adjacent tile, which is in view and so
 // known, and the path is planned again after every step.
 func (x *Executor) walkable(w *sim.World, tx, ty int) bool {
+	if !w.Inside(tx, ty) {
+		return false // beyond the map's edge: placeSpot asks about a border player's neighbours
+	}
 	m, ok := x.material(tx, ty)
 	if !ok {
 		return true

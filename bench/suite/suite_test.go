@@ -92,6 +92,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(d)
 	}
 	f.Add([]byte("name: s\nscenarios:\n  - name: x\n    map: |\n      @.T\n      ...\n      .~.\n    goal: {sequence: [{obtain: wood}, {reach: [2, 2]}]}\n    budget: 9\n    map_file: /dev/zero\n"))
+	f.Add([]byte("name: s\nscenarios:\n  - name: x\n    grid: 5\n    vary: [waypoints, start]\n    goal: {waypoints: [[4, 0], [0, 4]]}\n    budget: 40\n  - name: y\n    grid: 4\n    fixed: true\n    goal: {reach: [3, 3]}\n    budget: 9\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {

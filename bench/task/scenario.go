@@ -65,6 +65,11 @@ type Scenario struct {
 	Actions   ActionLevel `json:"actions,omitempty"`
 	Decisions int         `json:"decisions,omitempty"`
 	Reward    *Reward     `json:"reward,omitempty"`
+	// Vary lists what the seed changes on a hand-written map
+	// (VaryChoices); Fixed declares a hand-written map that is one world
+	// on every seed by design (scenario_vary.go).
+	Vary  []string `json:"vary,omitempty"`
+	Fixed bool     `json:"fixed,omitempty"`
 	// Params are the overrides of the scenario's own fields a --set or
 	// --sweep applied ("grid=8"), sorted; they are part of its name.
 	Params []string `json:"params,omitempty"`
@@ -141,6 +146,9 @@ func (s *Scenario) Check() error {
 	}
 	if s.Decisions < 0 || (s.Decisions > 0 && s.Actions != ActionsSkills) {
 		return fmt.Errorf("decisions %d: a decision budget is for actions: skills", s.Decisions)
+	}
+	if err := s.checkVary(); err != nil {
+		return err
 	}
 	side := s.Side()
 	if s.Map != "" {
@@ -298,8 +306,13 @@ func (t *Task) generateScenario() error {
 	}
 	t.rules = r
 	t.MapSize, t.Ruleset = s.Side(), s.Ruleset
-	t.Goal, t.Achieve = s.Goal, s.Achieve
-	t.Landmarks = slices.Clone(s.Landmarks)
+	l, err := s.layoutFor(t.Seed, r)
+	if err != nil {
+		return err
+	}
+	t.layout = &l
+	t.Goal, t.Achieve = l.goal, s.Achieve
+	t.Landmarks = l.landmarks
 	t.Actions, t.Decisions = s.Actions, s.Decisions
 	if t.Actions == "" {
 		t.Actions = ActionsPrimitive
@@ -433,27 +446,32 @@ func (t *Task) scenarioMilestones(w *sim.World) {
 // placeScenario lays the scenario's map, start, objects, landmarks and
 // inventory on w, which has just been reset.
 func (t *Task) placeScenario(w *sim.World) error {
-	s := t.Spec.Scenario
+	s, l := t.Spec.Scenario, t.layout
 	w.Reset(t.Seed)
 	if s.Map != "" {
-		if err := w.LoadASCII(s.Map); err != nil {
+		if err := w.LoadASCII(l.mapText); err != nil {
 			return fmt.Errorf("map: %w", err)
 		}
 	}
 	// On a fixed map a place that does not fit never will: an error. On
-	// a generated world, the next world may fit (errUnfit).
+	// a generated or varied world, the next world may fit (errUnfit).
 	unfit := func(err error) error {
-		if s.Map != "" {
+		if !s.layoutVaries() {
 			return err
 		}
 		return fmt.Errorf("%w: %v", errUnfit, err)
 	}
-	if s.Start != nil {
-		if err := w.MovePlayer(s.Start[0], s.Start[1]); err != nil {
+	if l.start != nil {
+		if err := w.MovePlayer(l.start[0], l.start[1]); err != nil {
 			return unfit(fmt.Errorf("start: %w", err))
 		}
 	}
-	for i, o := range s.Objects {
+	if l.facing != sim.DirNone {
+		if err := w.SetFacing(l.facing); err != nil {
+			return err
+		}
+	}
+	for i, o := range l.objects {
 		obj := sim.Object{X: int16(o.X), Y: int16(o.Y), Kind: scenarioKinds[o.Kind]}
 		if err := w.AddObject(obj); err != nil {
 			return unfit(fmt.Errorf("objects[%d] %s at (%d, %d): %w", i, o.Kind, o.X, o.Y, err))

@@ -89,7 +89,8 @@ type Task struct {
 	Decisions int
 
 	rules     *sim.Rules
-	statement string // free play's own statement; "" for a generated task
+	layout    *layout // a scenario's map, start and goal as its seed lays them out
+	statement string  // free play's own statement; "" for a generated task
 }
 
 // FreePlay is a plain seeded world played as a task without a goal: an
@@ -181,7 +182,7 @@ func GenerateWith(spec Spec, certs Certifiers) (*Task, error) {
 		if prog := NewProgress(t.Goal, w); prog.Update(w) || prog.StagesReached() > 0 {
 			// A goal (or a stage of it) that holds before the first step
 			// is a free win, not a task: every agent would score it.
-			if spec.Scenario != nil && spec.Scenario.Map != "" {
+			if spec.Scenario != nil && !spec.Scenario.layoutVaries() {
 				// A fixed map is the same on every seed: say so at once.
 				return nil, fmt.Errorf("task %s: scenario %s: its goal already holds at step 0 up to stage %d: a free win, not a task", t.ID, spec.Scenario.Name, prog.StagesReached())
 			}

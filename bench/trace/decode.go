@@ -198,14 +198,17 @@ func (d *decoder) episode(ep *Episode) error {
 		case "m":
 			err = d.metrics(&ep.Metrics)
 		default:
+			if known, ok := nearKey(k); ok {
+				return &fieldError{k, fmt.Errorf("unknown key one byte away from %q: a damaged record, not a later version's field", known)}
+			}
 			err = d.skip(k, 0) // a field of a later minor version
 		}
 		if err != nil {
 			return err
 		}
 	}
-	if !seen["v"] {
-		return &fieldError{"v", fmt.Errorf("missing")}
+	if err := requireKeys(seen); err != nil {
+		return err
 	}
 	if scn != "" {
 		if h.Task == nil {

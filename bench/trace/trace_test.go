@@ -217,7 +217,7 @@ func TestBadFiles(t *testing.T) {
 
 	// Deep nesting under an unknown key.
 	b.Reset()
-	b.Write([]byte{0x82, 0xa1, 'v', 0x01, 0xa1, 'x'})
+	b.Write([]byte{0x82, 0xa1, 'v', 0x01, 0xa3, 'x', 'y', 'z'}) // a key no flipped byte makes of a known one
 	for i := 0; i < 100; i++ {
 		b.WriteByte(0x91) // array of 1
 	}

@@ -24,7 +24,7 @@ func main() {
 	close(finished)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "longcraft:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
@@ -86,6 +86,6 @@ Start with:
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScoreCmd(), newDemoCmd(), newBenchCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newFidelityCmd(), newSuiteCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
-		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd())
+		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd(), newVerifyCmd())
 	return root
 }

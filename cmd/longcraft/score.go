@@ -58,6 +58,24 @@ continues a run, refusing one of another definition. --set key=value
 changes every block (and scenario) of the suite, --sweep key=v1,v2 plays it
 once per value into one run (docs/tasks.md).
 
+A run directory has one writer at a time: while a score (or a merge) writes
+--out, another score, --resume or merge into it is refused at once, naming
+the process that holds it (OUT/.longcraft.lock; a run that was killed
+leaves the file, which blocks nothing).
+
+An episode the agent fails (no reply, a crash, a timeout, a model server
+that errs) ends as agent_error: the table, summary.json ("agent_errors",
+also in "errors") and report.html count them per group, and the run exits
+with code 3 unless --allow-agent-errors. An agent that fails its first
+episode before playing a step (a command that does not exist, a server not
+listening) stops the run there, with the cause, and records no result for
+that episode: fix the agent and --resume.
+
+Exit codes: 0 the run is complete (or its --max-run-* budget was reached);
+1 bad usage or another error (an interrupted run too); 3 agent errors: the
+run finished with agent_error episodes, or stopped because the agent could
+not start; 4 the results do not match their traces.
+
 Scenarios (hand-written episodes in a suite: a goal, a map, a start, …) play
 like any episode. At the skill level (docs/skills.md) every decision is a
 skill (collect wood, make compass, explore east) that the simulation carries
@@ -105,6 +123,8 @@ Agents (--agent):
 				return fmt.Errorf("--price-in and --price-out: US dollars per million tokens, not negative")
 			case o.MaxEpisodeTokens < 0 || o.MaxRunTokens < 0 || o.MaxRunCost < 0 || math.IsNaN(o.MaxRunCost) || o.External.HistoryTokens < 0:
 				return fmt.Errorf("--max-episode-tokens, --max-run-tokens, --max-run-cost and --history-tokens must not be negative")
+			case o.External.Retries < 0:
+				return fmt.Errorf("--retries %d: 0 (no retry) or more", o.External.Retries)
 			case o.MaxRunCost > 0 && o.PriceIn == 0 && o.PriceOut == 0:
 				return fmt.Errorf("--max-run-cost needs the prices (--price-in, --price-out) to count the cost")
 			case !slices.Contains([]string{"json", "schema", "tools"}, o.External.Reply):
@@ -148,6 +168,7 @@ Agents (--agent):
 	f.DurationVar(&o.Timeout, "timeout", 0, "end an episode after this wall-clock time (0: never)")
 	f.StringVar(&o.Traces, "traces", "all", "record traces of all episodes, failures only, or none")
 	f.BoolVar(&o.Resume, "resume", false, "continue the run in --out, skipping finished episodes")
+	f.Bool("allow-agent-errors", false, "exit 0 even when episodes ended agent_error (they are still counted and shown)")
 	f.StringVar(&shard, "shard", "", "play shard i of n (\"i/n\"); default from the job environment")
 	f.IntVar(&o.Shards, "shards", 0, "shard count, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
 	f.StringSliceVar(&o.Tiers, "tier", nil, "only these tiers (repeatable)")
@@ -166,7 +187,7 @@ Agents (--agent):
 	f.IntVar(&x.MaxTokens, "max-tokens", 0, "openai: completion token limit (0: the server's)")
 	f.IntVar(&x.History, "history", 4, "openai: past observation/reply pairs kept in the prompt")
 	f.DurationVar(&x.CallTimeout, "call-timeout", 60*time.Second, "openai: timeout of one call")
-	f.IntVar(&x.Retries, "retries", 5, "openai: retries on 429, 5xx and timeouts (exponential backoff with jitter)")
+	f.IntVar(&x.Retries, "retries", 5, "openai: retries on 429, 5xx, timeouts and connection errors (exponential backoff with jitter; 0: none)")
 	f.DurationVar(&x.StepTimeout, "step-timeout", 30*time.Second, "exec: timeout of one reply")
 	f.StringArrayVar(&x.Env, "agent-env", nil, "exec: pass an environment variable to the sandboxed agent, NAME (its value here) or NAME=VALUE (repeatable); it gets only these, PATH, LANG, LC_ALL, HOME and TMPDIR")
 	f.StringArrayVar(&x.Hidden, "agent-hide", nil, "exec: a path the sandboxed agent must neither read nor write, besides --out, the suite file and its lock (repeatable), e.g. ~/.ssh")
@@ -238,7 +259,7 @@ func parseShard(s string, shardsSet bool, shards int) (int, int, error) {
 	return i, n, nil
 }
 
-func runScore(cmd *cobra.Command, o run.Options, quiet bool) error {
+func runScore(cmd *cobra.Command, o run.Options, quiet bool) (err error) {
 	var progress func(done, total int)
 	if !quiet {
 		if term.IsTerminal(int(os.Stderr.Fd())) {
@@ -269,6 +290,14 @@ func runScore(cmd *cobra.Command, o run.Options, quiet bool) error {
 			fmt.Fprintf(cmd.OutOrStdout(), "wall time on this machine (timings.jsonl): %.3g ms per episode, %.3g ms per decision (medians; 90th percentiles %.3g and %.3g)\n",
 				t.WallMedianMs, t.PerStepMedianMs, t.WallP90Ms, t.PerStepP90Ms)
 		}
+	}
+	allowAgentErrors, _ := cmd.Flags().GetBool("allow-agent-errors")
+	var cannotStart *run.AgentStartError
+	if errors.As(err, &cannotStart) {
+		return withExitCode(exitAgentErrors, err)
+	}
+	if err == nil && (oc.Complete || oc.BudgetSpent != "") {
+		defer func() { err = agentErrorsExit(oc.Summary, allowAgentErrors, err) }()
 	}
 	switch {
 	case err == nil && oc.Complete:
@@ -318,15 +347,26 @@ func printTable(w io.Writer, oc run.Outcome) {
 	if s.CrafterScore > 0 || s.Progression > 0 {
 		fmt.Fprintf(w, "open-ended episodes: Crafter score %.2f%%, progression %.2f%% ± %.2f (standard error)\n", s.CrafterScore, s.Progression, s.ProgressionSE)
 	}
-	if s.Errors > 0 {
-		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", s.Errors)
+	if n := s.Errors - s.AgentErrors; n > 0 {
+		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", n)
+	}
+	if s.AgentErrors > 0 {
+		fmt.Fprintf(w, "%d of %d episodes ended agent_error: the agent failed (no reply, a crash, a timeout), they are not its play (see \"agent_error\" in results.jsonl)\n", s.AgentErrors, s.Episodes)
 	}
 	if oc.Replayed > 0 {
 		fmt.Fprintf(w, "%d lost traces rebuilt by playing their episodes again (each gave its recorded result)\n", oc.Replayed)
 	}
-	if s.TracesMissing > 0 {
-		fmt.Fprintf(w, "warning: %d results have no trace (lost, and the agent is not deterministic): they stand, unverifiable by replay\n", s.TracesMissing)
+	if s.Unverified > 0 {
+		fmt.Fprintf(w, "unverified: %d of %d results have no trace (--traces %s, or traces lost): they stand on the runner's word, unchecked by replay\n", s.Unverified, s.Episodes, traces(s))
 	}
+}
+
+// traces is the run's --traces, for messages.
+func traces(s results.Summary) string {
+	if s.Run != nil && s.Run.Traces != "" {
+		return s.Run.Traces
+	}
+	return "?"
 }
 
 func newMergeCmd() *cobra.Command {
@@ -337,7 +377,8 @@ func newMergeCmd() *cobra.Command {
 		Long: `merge reads the results of finished shard runs (longcraft score --shard i/n)
 and writes, in --out, the results.jsonl, summary.json and report.html that an
 unsharded run would have written, byte for byte. It refuses overlapping or
-mismatched shards.`,
+mismatched shards, an --out another process writes, and shards a score run
+is still writing (each directory's .longcraft.lock names its holder).`,
 		Example: "  longcraft merge --out runs/all runs/shard-*",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -375,6 +416,29 @@ compares them unpaired (Newcombe's interval, no test).`,
 		Example: "  longcraft report --out runs/compare.html runs/random runs/explorer runs/planner",
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// No run may write a directory while it is read.
+			for _, d := range args {
+				if _, err := os.Stat(d); err != nil {
+					continue // Compare names it
+				}
+				l, err := run.ReadLockDir(d)
+				if err != nil {
+					return err
+				}
+				defer func() { _ = l.Unlock() }()
+			}
+			for _, d := range args { // what is compared must be what the traces say
+				if _, err := os.Stat(d); err != nil {
+					continue // Compare names it
+				}
+				v, err := run.Verify(d)
+				if err != nil {
+					return err
+				}
+				if err := v.Refuse("report", d); err != nil {
+					return err
+				}
+			}
 			c, err := report.Compare(args, report.CompareOptions{AllowMixed: allowMixed})
 			if err != nil {
 				return err
@@ -385,7 +449,11 @@ compares them unpaired (Newcombe's interval, no test).`,
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%-10s %-7s %5s  %s\n", "agent", "tier", "n", "success (95% CI)")
 			for _, t := range c.Tiers {
-				fmt.Fprintf(w, "%-10s %-7s %5d  %5.1f%% [%5.1f, %5.1f]\n", t.Agent, t.Tier, t.Episodes, 100*t.Rate, 100*t.Low, 100*t.High)
+				fmt.Fprintf(w, "%-10s %-7s %5d  %5.1f%% [%5.1f, %5.1f]", t.Agent, t.Tier, t.Episodes, 100*t.Rate, 100*t.Low, 100*t.High)
+				if t.AgentErrors > 0 || t.Missing > 0 {
+					fmt.Fprintf(w, "  (%d agent errors, %d missing)", t.AgentErrors, t.Missing)
+				}
+				fmt.Fprintln(w)
 			}
 			for _, p := range c.Pairs {
 				fmt.Fprintln(w, p.Sentence)

@@ -25,7 +25,9 @@ checkpoint, then the recorded metrics (death, steps, achievements, reward)
 against the replay's. It checks every episode it can read: each bad one
 (unreadable, diverged, or refused because it was recorded under other rules
 versions) is named with the first diverging step and what differs, and the
-command exits with an error if any was.`,
+command exits with an error if any was. It checks the traces alone: to
+check a run's results.jsonl and summary.json against its traces, use
+longcraft verify RUN_DIR.`,
 		Example: "  longcraft replay runs/today/episodes.lctrace",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -2,11 +2,15 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/run"
 	"github.com/longcraft/longcraft/bench/serve"
 	"github.com/longcraft/longcraft/bench/task"
@@ -234,4 +238,39 @@ func TestHUDShowsWhatTheAgentRead(t *testing.T) {
 	assert.Equal(t, played.Last, replayed.Last)
 	assert.NotContains(t, replayed.Last, "needs")
 	assert.NotZero(t, replayed.Seed)
+}
+
+// TestRecordingScoresAsHuman: the browser's recording names its player
+// human in its header, and scoring it (--agent trace:FILE) labels the
+// results and the summary "trace (human)", whatever the file is called.
+func TestRecordingScoresAsHuman(t *testing.T) {
+	s, err := New(easy, Play, "")
+	require.NoError(t, err)
+	for _, a := range keys {
+		s.Act(a)
+	}
+	data, err := s.Recording(0)
+	require.NoError(t, err)
+	tf, err := trace.OpenReader("rec", bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	ep, err := tf.Episode(0)
+	require.NoError(t, err)
+	require.Equal(t, "human", ep.Header.Agent)
+
+	file := filepath.Join(t.TempDir(), "planner.lctrace") // the name says nothing
+	require.NoError(t, os.WriteFile(file, data, 0o644))
+	out := t.TempDir()
+	oc, err := run.Score(context.Background(), run.Options{Suite: "trace:" + file, Agent: "trace:" + file, Out: out, Traces: "all",
+		Config: run.Config{Certify: true, Workers: 1}}, nil)
+	require.NoError(t, err)
+	require.Equal(t, "trace (human)", oc.Summary.Agent)
+	rs, err := results.Read(filepath.Join(out, results.ResultsFile))
+	require.NoError(t, err)
+	require.Len(t, rs, 1)
+	require.Empty(t, rs[0].Err)
+	require.Equal(t, "trace (human)", rs[0].Agent)
+	require.Equal(t, len(ep.Actions), rs[0].Steps)
+	v, err := run.Verify(out)
+	require.NoError(t, err)
+	require.True(t, v.OK(), "%v", v.Problems())
 }
