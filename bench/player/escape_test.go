@@ -162,6 +162,7 @@ func TestExecDiesWithTheEvaluator(t *testing.T) {
 			out, err := cmd.StdoutPipe()
 			require.NoError(t, err)
 			require.NoError(t, cmd.Start())
+			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 			line, err := bufio.NewReader(out).ReadString('\n')
 			require.NoError(t, err)
 			require.Equal(t, "playing\n", line)

@@ -84,6 +84,7 @@ func TestScoreKilledLeavesNoAgents(t *testing.T) {
 			stdout, err := cmd.StdoutPipe()
 			require.NoError(t, err)
 			require.NoError(t, cmd.Start())
+			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 			line, err := bufio.NewReader(stdout).ReadString('\n')
 			require.NoError(t, err)
 			require.Equal(t, "scoring\n", line)
