@@ -123,19 +123,23 @@ func setup(c config) error {
 		}
 		expose[i] = fd
 	}
+	devices := map[string]int{}
+	for _, name := range devNodes {
+		if fd, err := unix.Open("/dev/"+name, unix.O_PATH|unix.O_CLOEXEC, 0); err == nil {
+			devices[name] = fd
+		}
+	}
 	if err := unix.MountSetattr(-1, "/", unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
 		return fmt.Errorf("making the file tree read-only: %w", err)
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mounting a private /proc: %w", err)
 	}
-	for _, dir := range []string{"/tmp", "/dev/shm"} {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			continue
-		}
-		if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
-			return fmt.Errorf("mounting a private %s: %w", dir, err)
-		}
+	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		return fmt.Errorf("mounting a private /tmp: %w", err)
+	}
+	if err := minimalDev(devices); err != nil {
+		return fmt.Errorf("mounting a private /dev: %w", err)
 	}
 	if err := os.MkdirAll(Home, 0o755); err != nil {
 		return err
@@ -153,6 +157,42 @@ func setup(c config) error {
 		return err
 	}
 	return dropPrivileges()
+}
+
+// devNodes are the devices the agent's /dev has, as a container's does.
+var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
+
+// minimalDev replaces /dev with a read-only tmpfs holding the devices
+// (bound from the host's, open in fds), the usual links to /proc/self/fd,
+// and a private, writable /dev/shm: no disk, no console, no kvm.
+func minimalDev(devices map[string]int) error {
+	if err := unix.Mount("tmpfs", "/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=755,size=64k"); err != nil {
+		return err
+	}
+	for name, fd := range devices {
+		dst := "/dev/" + name
+		f, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY, 0o666)
+		if err != nil {
+			return err
+		}
+		f.Close()
+		if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), dst, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("%s: %w", dst, err)
+		}
+		unix.Close(fd)
+	}
+	for link, target := range map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"} {
+		if err := os.Symlink(target, "/dev/"+link); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir("/dev/shm", 0o1777); err != nil {
+		return err
+	}
+	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		return err
+	}
+	return unix.MountSetattr(-1, "/dev", 0, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY})
 }
 
 // bindReadOnly mounts src (a path or a /proc/self/fd link) read-only at

@@ -103,6 +103,8 @@ func TestSandboxView(t *testing.T) {
 		"remount_rw_in_new_ns": `unshare -Urm sh -c 'mount -o remount,rw,bind /etc && touch /etc/longcraft-sandbox-test'`,
 	}
 	probes["read_init_environ"] = `cat /proc/1/environ`
+	probes["devices"] = `ls /dev | grep -qv -x -E 'null|zero|full|random|urandom|tty|fd|stdin|stdout|stderr|shm'`
+	probes["dev_null_zero"] = `echo x > /dev/null && [ "$(head -c 3 /dev/zero | od -An -tx1 | tr -d ' ')" = 000000 ] && head -c 8 /dev/urandom >/dev/null && touch /dev/shm/f`
 	probes["extra_fds"] = `[ $(ls /proc/self/fd | wc -l) -gt 4 ]` // 0, 1, 2 and ls's own
 	if _, err := exec.LookPath("python3"); err == nil {
 		// Attach to the init (and let it go at once): its other threads
@@ -117,7 +119,7 @@ func TestSandboxView(t *testing.T) {
 	}
 	out, err := run(t, script.String(), Options{Hidden: []string{secretDir, secretFile}, Env: []string{"GIVEN=y"}}, visible)
 	require.NoError(t, err, out)
-	allowed := map[string]bool{"read_exposed": true, "write_home": true, "write_tmp": true, "given_env": true}
+	allowed := map[string]bool{"read_exposed": true, "write_home": true, "write_tmp": true, "given_env": true, "dev_null_zero": true}
 	for name := range probes {
 		want := "no "
 		if allowed[name] {
