@@ -17,29 +17,44 @@ import (
 // init runs the namespace's init when this process is one, and never
 // returns then; in any other process it does nothing.
 func init() {
-	if len(os.Args) == 1 && os.Args[0] == initArg0 && os.Getenv(initEnv) == "1" {
+	if len(os.Args) != 1 || os.Getenv(initEnv) != "1" {
+		return
+	}
+	switch os.Args[0] {
+	case initArg0:
 		os.Exit(runInit())
+	case reaperArg0:
+		os.Exit(runReaper())
 	}
 }
 
-// The init's descriptors, as Process.Start passes them.
+// reaperArg0 marks the init's second stage: the same pid 1, re-executed
+// without any privilege, that starts the agent and reaps.
+const reaperArg0 = initArg0 + "-reaper"
+
+// The init's descriptors, as Process.Start passes them; the reaper gets
+// the agent's command on fdConfig.
 const (
 	fdConfig   = 3
 	fdStatus   = 4
 	fdLifeline = 5
 )
 
-// runInit sets the sandbox up, starts the agent, reaps every process of
-// the namespace until the agent exits, and returns the agent's exit code.
-// When it returns, the kernel kills whatever else runs in the namespace.
+// report writes one line to the evaluator.
+func report(format string, args ...any) {
+	fmt.Fprintf(os.NewFile(fdStatus, "status"), format+"\n", args...)
+}
+
+// runInit sets the sandbox up with the capabilities the new user
+// namespace gives, drops them all, and re-executes itself as the reaper,
+// so that no thread of pid 1 keeps any (a Go process cannot drop its
+// other threads' capabilities itself). It returns only on an error.
 func runInit() int {
 	// Capabilities, the bounding set and no_new_privs belong to a thread,
-	// and a child inherits those of the thread that forks it: one thread
-	// drops them and starts the agent.
+	// and execve takes the credentials of the thread that calls it: one
+	// thread drops them and executes the reaper.
 	runtime.LockOSThread()
 	closeOnExec()
-	status := os.NewFile(fdStatus, "status")
-	report := func(format string, args ...any) { fmt.Fprintf(status, format+"\n", args...) }
 	var c config
 	cfg := os.NewFile(fdConfig, "config")
 	if err := json.NewDecoder(cfg).Decode(&c); err != nil {
@@ -51,6 +66,62 @@ func runInit() int {
 		report("error: setup: %v", err)
 		return 126
 	}
+	if err := execReaper(c); err != nil {
+		report("error: setup: starting the reaper: %v", err)
+		return 126
+	}
+	return 126 // not reached
+}
+
+// execReaper replaces the init with the reaper, passing the agent's
+// command on fdConfig (a memfd: no pipe buffer to fill) and keeping the
+// status and lifeline descriptors.
+func execReaper(c config) error {
+	b, err := json.Marshal(config{Argv: c.Argv, Env: c.Env})
+	if err != nil {
+		return err
+	}
+	fd, err := unix.MemfdCreate("longcraft-agent", 0)
+	if err != nil {
+		return err
+	}
+	if _, err := unix.Write(fd, b); err != nil {
+		return err
+	}
+	if _, err := unix.Seek(fd, 0, io.SeekStart); err != nil {
+		return err
+	}
+	if fd != fdConfig { // the config pipe's descriptor is free: memfd may have taken it
+		if err := unix.Dup3(fd, fdConfig, 0); err != nil {
+			return err
+		}
+	}
+	for _, keep := range []int{fdStatus, fdLifeline} {
+		if _, err := unix.FcntlInt(uintptr(keep), unix.F_SETFD, 0); err != nil {
+			return err
+		}
+	}
+	return syscall.Exec("/proc/self/exe", []string{reaperArg0}, []string{initEnv + "=1"})
+}
+
+// runReaper starts the agent, reaps every process of the namespace until
+// the agent exits, and returns the agent's exit code. When it returns,
+// the kernel kills whatever else runs in the namespace.
+func runReaper() int {
+	// Not dumpable: the agent, of the same uid, cannot ptrace it (and
+	// write its status, or hold it stopped).
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		report("error: setup: making the reaper undumpable: %v", err)
+		return 126
+	}
+	closeOnExec()
+	var c config
+	cfg := os.NewFile(fdConfig, "config")
+	if err := json.NewDecoder(cfg).Decode(&c); err != nil {
+		report("error: setup: reading the agent's command: %v", err)
+		return 126
+	}
+	cfg.Close()
 	// The evaluator's end closes the lifeline's write end, however it
 	// ends (SIGKILL included): the sandbox ends with it.
 	go func() {
@@ -256,10 +327,8 @@ func hide(paths []string) error {
 // or inheritable ones, no_new_privs: root inside the namespace execs with
 // none, set-user-ID programs give none).
 func dropPrivileges() error {
-	// The init's other threads keep their capabilities: were it dumpable,
-	// the agent (same uid, no capability) could ptrace its main thread
-	// and run code in its memory. Not dumpable, it needs CAP_SYS_PTRACE,
-	// which the agent has not. The agent's execve makes it dumpable again.
+	// Until it executes the reaper the init's other threads keep their
+	// capabilities: not dumpable, it cannot be ptraced meanwhile.
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fmt.Errorf("making the init undumpable: %w", err)
 	}

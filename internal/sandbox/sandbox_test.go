@@ -103,6 +103,7 @@ func TestSandboxView(t *testing.T) {
 		"remount_rw_in_new_ns": `unshare -Urm sh -c 'mount -o remount,rw,bind /etc && touch /etc/longcraft-sandbox-test'`,
 	}
 	probes["read_init_environ"] = `cat /proc/1/environ`
+	probes["init_capabilities"] = `cat /proc/1/task/*/status | grep -E '^Cap(Eff|Prm|Bnd):' | awk '{print $2}' | grep -q '[1-9a-f]'`
 	probes["devices"] = `ls /dev | grep -qv -x -E 'null|zero|full|random|urandom|tty|fd|stdin|stdout|stderr|shm'`
 	probes["dev_null_zero"] = `echo x > /dev/null && [ "$(head -c 3 /dev/zero | od -An -tx1 | tr -d ' ')" = 000000 ] && head -c 8 /dev/urandom >/dev/null && touch /dev/shm/f`
 	probes["extra_fds"] = `[ $(ls /proc/self/fd | wc -l) -gt 4 ]` // 0, 1, 2 and ls's own
