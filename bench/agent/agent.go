@@ -120,6 +120,23 @@ type External struct {
 	Reply         string
 	HistoryTokens int
 	Notes         bool
+	// exec: the sandbox (docs/players.md). Env passes environment
+	// variables to the agent (NAME, or NAME=VALUE); Hidden are paths it
+	// must neither read nor write (the runner adds its run directory,
+	// suite, lock and salt); NoSandbox runs it as the evaluator's plain
+	// child instead.
+	Env       []string
+	Hidden    []string
+	NoSandbox bool
+}
+
+// ContextMaker is a Maker whose agents make calls (external players):
+// MakeIn makes them with ctx, the episode's, bounding every call, so
+// that an episode's deadline ends a call in progress. Without it, Make's
+// agents call with Options.Context.
+type ContextMaker interface {
+	MakeIn(ctx context.Context, t *task.Task) (Agent, error)
+	MakeDeciderIn(ctx context.Context, t *task.Task) (Decider, error)
 }
 
 // Kind is one entry of the registry.
@@ -277,6 +294,24 @@ func (s *Source) New(t *task.Task) (Agent, error) {
 		return nil, fmt.Errorf("agent %s plays tasks only (it reads the goal)", s.kind.Usage)
 	}
 	return s.m.Make(t)
+}
+
+// NewIn is New for an episode whose context is ctx: an agent that makes
+// calls stops waiting on one when ctx ends (a deadline: the runner's
+// --timeout).
+func (s *Source) NewIn(ctx context.Context, t *task.Task) (Agent, error) {
+	if cm, ok := s.m.(ContextMaker); ok && t != nil {
+		return cm.MakeIn(ctx, t)
+	}
+	return s.New(t)
+}
+
+// NewDeciderIn is NewDecider for an episode whose context is ctx.
+func (s *Source) NewDeciderIn(ctx context.Context, t *task.Task) (Decider, error) {
+	if cm, ok := s.m.(ContextMaker); ok {
+		return cm.MakeDeciderIn(ctx, t)
+	}
+	return s.NewDecider(t)
 }
 
 // NewDecider returns the skill-level agent for task t, or an error

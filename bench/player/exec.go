@@ -39,6 +39,13 @@
 // than 1 MiB, writes a line it was not asked for, answers a reset with
 // anything but {"type":"ready"}, or does not answer a message within the
 // timeout (30 s by default).
+//
+// Sandbox. Unless NoSandbox is set, the program runs in internal/sandbox's
+// sandbox: its own empty working directory (also $HOME) in a private
+// /tmp, the file tree read-only, the Hidden paths covered, a private /proc,
+// no capability, and only the environment it is given (Env). Relative
+// paths in the command are resolved against Dir first. docs/players.md
+// says what this enforces.
 
 package player
 
@@ -58,15 +65,30 @@ import (
 	"time"
 
 	"github.com/longcraft/longcraft/bench/protocol"
+	"github.com/longcraft/longcraft/internal/sandbox"
 )
 
 // ExecOptions configure a subprocess player speaking JSON lines on stdin
 // and stdout.
 type ExecOptions struct {
-	Command []string      // program and arguments; see SplitCommand
-	Dir     string        // working directory ("" = current); a relative program path is relative to it
+	Command []string // program and arguments; see SplitCommand
+	// Dir is the directory relative paths of Command are relative to (""
+	// = current). Unsandboxed it is the agent's working directory too;
+	// sandboxed, the agent works in an empty directory of its own.
+	Dir     string
 	Timeout time.Duration // per message (0: 30s)
 	Stderr  io.Writer     // where the agent's stderr goes (nil: discarded); the last 4 KiB are quoted in errors
+	// Env passes environment variables to the agent: NAME (its value in
+	// this process's environment, which must have it) or NAME=VALUE.
+	// Sandboxed, the agent gets these and sandbox.MinimalEnv only;
+	// unsandboxed, it inherits this process's whole environment as well.
+	Env []string
+	// Hidden are paths the agent must neither read nor write (the run's
+	// directory, its suite and lock files, the salt).
+	Hidden []string
+	// NoSandbox runs the program as this process's plain child, in its
+	// own process group: it can read and write whatever this process can.
+	NoSandbox bool
 }
 
 const (
@@ -123,6 +145,12 @@ func NewExec(o ExecOptions) (*Exec, error) {
 		o.Timeout = defaultExecTimeout
 	}
 	o.Command = append([]string(nil), o.Command...)
+	env, err := agentEnv(o.Env)
+	if err != nil {
+		return nil, fmt.Errorf("exec player: %w", err)
+	}
+	o.Env = env
+	o.Hidden = append([]string(nil), o.Hidden...)
 	return &Exec{opts: o}, nil
 }
 
@@ -247,10 +275,23 @@ func (p *Exec) start() (*execProc, error) {
 	if p.closed {
 		return nil, errExecClosed
 	}
-	cmd := exec.Command(p.opts.Command[0], p.opts.Command[1:]...)
-	cmd.Dir = p.opts.Dir
+	var cmd *exec.Cmd
+	var sb *sandbox.Process
+	if p.opts.NoSandbox {
+		cmd = exec.Command(p.opts.Command[0], p.opts.Command[1:]...)
+		cmd.Dir = p.opts.Dir
+		if len(p.opts.Env) > 0 {
+			cmd.Env = append(os.Environ(), p.opts.Env...)
+		}
+		ownGroup(cmd)
+	} else {
+		var err error
+		if sb, err = sandbox.New(sandbox.Options{Command: p.opts.Command, Dir: p.opts.Dir, Env: p.opts.Env, Hidden: p.opts.Hidden}); err != nil {
+			return nil, fmt.Errorf("exec player: %w", err)
+		}
+		cmd = sb.Cmd
+	}
 	cmd.WaitDelay = execWaitDelay
-	ownGroup(cmd)
 	tail := &tailWriter{w: p.opts.Stderr}
 	cmd.Stderr = tail
 	stdin, err := cmd.StdinPipe()
@@ -265,16 +306,24 @@ func (p *Exec) start() (*execProc, error) {
 		return nil, fmt.Errorf("exec player: %w", err)
 	}
 	cmd.Stdout = w
-	err = cmd.Start()
+	if sb != nil {
+		err = sb.Start()
+	} else {
+		err = cmd.Start()
+	}
 	w.Close()
 	if err != nil {
 		stdin.Close()
 		r.Close()
+		if sb != nil {
+			return nil, fmt.Errorf("exec player: %w%s", err, quoteStderr(tail))
+		}
 		return nil, fmt.Errorf("exec player: starting %q: %w", strings.Join(p.opts.Command, " "), err)
 	}
 	pr := &execProc{
 		name:   fmt.Sprintf("agent %s (pid %d)", filepath.Base(p.opts.Command[0]), cmd.Process.Pid),
 		cmd:    cmd,
+		sb:     sb,
 		stdin:  stdin,
 		stdout: r,
 		stderr: tail,
@@ -389,6 +438,7 @@ func execErr(kind error, format string, args ...any) error {
 type execProc struct {
 	name   string
 	cmd    *exec.Cmd
+	sb     *sandbox.Process // its sandbox (nil: NoSandbox): cmd is the sandbox's init
 	stdin  io.WriteCloser
 	stdout *os.File
 	stderr *tailWriter
@@ -411,7 +461,21 @@ type execLine struct {
 func (pr *execProc) wait() {
 	defer pr.wg.Done()
 	_ = pr.cmd.Wait() // the status is in cmd.ProcessState
+	if pr.sb != nil {
+		pr.sb.Close()
+	}
 	close(pr.exited)
+}
+
+// kill kills the agent and everything it started: its sandbox (the
+// kernel kills every process of a PID namespace with its init), or
+// unsandboxed its process group.
+func (pr *execProc) kill() {
+	if pr.sb != nil {
+		pr.sb.Kill()
+		return
+	}
+	killGroup(pr.cmd.Process)
 }
 
 func (pr *execProc) read() {
@@ -477,11 +541,11 @@ func (pr *execProc) stop(grace time.Duration) {
 		select {
 		case <-pr.exited:
 		default:
-			killGroup(pr.cmd.Process)
+			pr.kill()
 		}
 		<-pr.exited
-		killGroup(pr.cmd.Process) // what the agent started, still running without it
-		_ = pr.stdout.Close()     // unblocks the reader if a grandchild holds the pipe
+		pr.kill()             // what the agent started, still running without it
+		_ = pr.stdout.Close() // unblocks the reader if a grandchild holds the pipe
 		pr.wg.Wait()
 	})
 }
@@ -489,6 +553,9 @@ func (pr *execProc) stop(grace time.Duration) {
 // status describes how the agent exited: "exit status 3", "signal: killed".
 // Only after exited is closed.
 func (pr *execProc) status() string {
+	if pr.sb != nil {
+		return pr.sb.Status()
+	}
 	if ps := pr.cmd.ProcessState; ps != nil {
 		return ps.String()
 	}
@@ -496,8 +563,11 @@ func (pr *execProc) status() string {
 }
 
 // stderrNote quotes the tail of the agent's stderr, if any, for an error.
-func (pr *execProc) stderrNote() string {
-	s := strings.TrimSpace(pr.stderr.String())
+func (pr *execProc) stderrNote() string { return quoteStderr(pr.stderr) }
+
+// quoteStderr quotes the tail of an agent's stderr, if any, for an error.
+func quoteStderr(t *tailWriter) string {
+	s := strings.TrimSpace(t.String())
 	if s == "" {
 		return ""
 	}
@@ -638,4 +708,25 @@ func SplitCommand(s string) ([]string, error) {
 		return nil, errors.New("empty command")
 	}
 	return args, nil
+}
+
+// agentEnv resolves environment entries for an agent: NAME=VALUE as
+// given, NAME from this process's environment.
+func agentEnv(entries []string) ([]string, error) {
+	var env []string
+	for _, e := range entries {
+		name, _, hasValue := strings.Cut(e, "=")
+		if name == "" || strings.ContainsAny(name, " \t\n\x00") {
+			return nil, fmt.Errorf("agent environment %q: want NAME or NAME=VALUE", e)
+		}
+		if !hasValue {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				return nil, fmt.Errorf("agent environment %s: not set in longcraft's environment (NAME=VALUE sets a value)", name)
+			}
+			e = name + "=" + v
+		}
+		env = append(env, e)
+	}
+	return env, nil
 }

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -141,7 +140,7 @@ func TestExecGood(t *testing.T) {
 	p, err := NewExec(ExecOptions{Command: []string{execAgentBins["good"]}, Timeout: 5 * time.Second, Stderr: &stderr})
 	require.NoError(t, err)
 	defer p.Close()
-	first := 0
+	first, process := 0, ""
 	for ep := range 2 {
 		require.NoError(t, p.Reset(ctx, fmt.Sprintf("task%d", ep)))
 		if ep == 0 {
@@ -156,26 +155,42 @@ func TestExecGood(t *testing.T) {
 			r, err := protocol.ParseReply(raw, actions)
 			require.NoError(t, err, raw)
 			assert.Equal(t, []string{"move_left", "do"}[step%2], r.Action)
-			assert.Equal(t, fmt.Sprintf("pid %d task task%d reset task,type step %d", first, ep, step), r.Reason,
+			if process == "" {
+				process = replyProcess(t, raw)
+			}
+			assert.Equal(t, fmt.Sprintf("process %s task task%d reset task,type step %d", process, ep, step), r.Reason,
 				"one process serves every episode and sees the task and the step; a reset carries the task alone (no world seed)")
 		}
 	}
 	assert.Equal(t, first, execPID(p))
 	require.NoError(t, p.Close())
-	assert.Contains(t, stderr.String(), fmt.Sprintf("good agent: started, pid %d\n", first))
+	assert.Contains(t, stderr.String(), fmt.Sprintf("good agent: started, process %s\n", process))
 	assert.Contains(t, stderr.String(), "good agent: stdin closed, exiting", "Close closes stdin and lets the agent exit")
 	assert.Equal(t, 1, strings.Count(stderr.String(), "started"), "the agent started once")
+}
+
+// replyProcess is the process token a good or crash agent's reply names.
+func replyProcess(t *testing.T, raw string) string {
+	t.Helper()
+	r, err := protocol.ParseReply(raw, actions)
+	require.NoError(t, err, raw)
+	f := strings.Fields(r.Reason)
+	require.True(t, len(f) >= 2 && f[0] == "process", raw)
+	return f[1]
 }
 
 func TestExecCrash(t *testing.T) {
 	ctx := context.Background()
 	p := newExecAgent(t, "crash", 2*time.Second)
 	require.NoError(t, p.Reset(ctx, "t"))
-	first := execPID(p)
+	first := ""
 	for step := range 3 {
 		raw, _, err := p.Act(ctx, execObs(step))
 		require.NoError(t, err)
-		assert.Contains(t, raw, fmt.Sprintf("pid %d", first))
+		if first == "" {
+			first = replyProcess(t, raw)
+		}
+		assert.Equal(t, first, replyProcess(t, raw))
 	}
 	_, u, err := p.Act(ctx, execObs(3))
 	require.Error(t, err)
@@ -188,11 +203,9 @@ func TestExecCrash(t *testing.T) {
 	assert.ErrorContains(t, err, "Reset", "no Act without a Reset after an error")
 
 	require.NoError(t, p.Reset(ctx, "t"), "Reset restarts the agent")
-	second := execPID(p)
-	assert.NotEqual(t, first, second)
 	raw, _, err := p.Act(ctx, execObs(0))
 	require.NoError(t, err)
-	assert.Contains(t, raw, fmt.Sprintf("pid %d", second))
+	assert.NotEqual(t, first, replyProcess(t, raw), "a new process")
 }
 
 func TestExecHang(t *testing.T) {
@@ -261,22 +274,33 @@ func TestExecUnsolicitedLine(t *testing.T) {
 	assert.Contains(t, err.Error(), "nobody asked for")
 }
 
+// Unsandboxed, the agent works in Dir; sandboxed, in an empty directory
+// of its own, with Dir only resolving the command's relative paths.
 func TestExecDir(t *testing.T) {
 	dir := t.TempDir()
-	p, err := NewExec(ExecOptions{Command: []string{execAgentBins["misbehave"], "cwd"}, Dir: dir})
-	require.NoError(t, err)
-	defer p.Close()
-	ctx := context.Background()
-	require.NoError(t, p.Reset(ctx, "t"))
-	raw, _, err := p.Act(ctx, execObs(0))
-	require.NoError(t, err)
-	r, err := protocol.ParseReply(raw, actions)
-	require.NoError(t, err)
 	want, err := filepath.EvalSymlinks(dir)
 	require.NoError(t, err)
-	got, err := filepath.EvalSymlinks(r.Reason)
-	require.NoError(t, err)
-	assert.Equal(t, want, got)
+	for _, c := range []struct {
+		name      string
+		noSandbox bool
+		want      string
+	}{{"sandbox", false, "/tmp/agent-home"}, {"no-sandbox", true, want}} {
+		t.Run(c.name, func(t *testing.T) {
+			// A relative program path, resolved against Dir.
+			rel, err := filepath.Rel(dir, execAgentBins["misbehave"])
+			require.NoError(t, err)
+			p, err := NewExec(ExecOptions{Command: []string{rel, "cwd"}, Dir: dir, NoSandbox: c.noSandbox})
+			require.NoError(t, err)
+			defer p.Close()
+			ctx := context.Background()
+			require.NoError(t, p.Reset(ctx, "t"))
+			raw, _, err := p.Act(ctx, execObs(0))
+			require.NoError(t, err)
+			r, err := protocol.ParseReply(raw, actions)
+			require.NoError(t, err)
+			assert.Equal(t, c.want, r.Reason)
+		})
+	}
 }
 
 func TestExecStartFailure(t *testing.T) {
@@ -385,41 +409,6 @@ func TestExecNoGoroutineLeak(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before)
-}
-
-// TestExecAgentsLeaveNoOrphans: what an exec agent starts dies with it,
-// whether the agent exits when its stdin closes or must be killed. Before
-// the agents had their own process group, one run left 12 orphans.
-func TestExecAgentsLeaveNoOrphans(t *testing.T) {
-	if runtime.GOOS == "windows" || runtime.GOOS == "js" {
-		t.Skip("process groups are Unix's")
-	}
-	shortCloseGrace(t)
-	for name, tail := range map[string]string{
-		"exits":   `done`,
-		"ignores": `done; trap '' TERM; while :; do sleep 1; done`,
-	} {
-		t.Run(name, func(t *testing.T) {
-			pidFile := filepath.Join(t.TempDir(), "child.pid")
-			script := `sleep 300 & echo $! > ` + pidFile + `; while read -r line; do case "$line" in *reset*) echo '{"type":"ready"}';; *) echo '{"action":"noop"}';; esac; ` + tail
-			p, err := NewExec(ExecOptions{Command: []string{"/bin/sh", "-c", script}, Timeout: 5 * time.Second})
-			require.NoError(t, err)
-			require.NoError(t, p.Reset(context.Background(), "t"))
-			_, _, err = p.Act(context.Background(), execObs(0))
-			require.NoError(t, err)
-			data, err := os.ReadFile(pidFile)
-			require.NoError(t, err)
-			child, err := strconv.Atoi(strings.TrimSpace(string(data)))
-			require.NoError(t, err)
-			require.True(t, alive(child), "the agent's child runs while the agent does")
-			require.NoError(t, p.Close())
-			deadline := time.Now().Add(5 * time.Second)
-			for alive(child) && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			assert.False(t, alive(child), "the agent's child (pid %d) outlived it", child)
-		})
-	}
 }
 
 // alive reports whether pid is a running process (a zombie waiting for

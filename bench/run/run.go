@@ -166,13 +166,23 @@ func (p *worker) source() (*agent.Source, error) {
 	return p.agents, nil
 }
 
-// agent returns the worker's agent for task t.
-func (p *worker) agent(t *task.Task) (agent.Agent, error) {
+// agent returns the worker's agent for task t, whose calls use ctx.
+func (p *worker) agent(ctx context.Context, t *task.Task) (agent.Agent, error) {
 	src, err := p.source()
 	if err != nil {
 		return nil, err
 	}
-	return src.New(t)
+	return src.NewIn(ctx, t)
+}
+
+// episodeContext is the context of one episode's agent calls: the
+// worker's, ended by the run's --timeout too, so that a call in progress
+// at the deadline (a hung agent) is cut short and the episode ends then.
+func (p *worker) episodeContext() (context.Context, context.CancelFunc) {
+	if p.cfg.Timeout > 0 {
+		return context.WithTimeout(p.ctx, p.cfg.Timeout)
+	}
+	return context.WithCancel(p.ctx)
 }
 
 // world returns the worker's world for t, reset to t's start.
@@ -222,6 +232,8 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	}
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
 	res.Observability, res.Feedback = string(t.Observability), string(t.Feedback)
+	ctx, cancel := p.episodeContext()
+	defer cancel()
 	// The agent: a policy at the primitive level, a decider at the skill
 	// level; one loop plays either.
 	var ag any
@@ -231,7 +243,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	if skills {
 		src, err := p.source()
 		if err == nil {
-			decider, err = src.NewDecider(t)
+			decider, err = src.NewDeciderIn(ctx, t)
 		}
 		if err != nil {
 			res.Err = err.Error()
@@ -241,7 +253,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 		decider.Reset(t.Seed)
 	} else {
 		var err error
-		if policy, err = p.agent(t); err != nil {
+		if policy, err = p.agent(ctx, t); err != nil {
 			res.Err = err.Error()
 			return res, nil, nil
 		}
@@ -288,6 +300,10 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 			res.AgentError = errNoUsage
 		}
 		if e.Over() {
+			break
+		}
+		if ctx.Err() != nil { // the episode's --timeout cut the call short
+			e.Stop(task.EndTimeout)
 			break
 		}
 		// A failed external player answered nothing: its stand-in is not
@@ -339,7 +355,8 @@ func (p *worker) newEpisode(t *task.Task, who string) (*episode.Episode, error) 
 // trace when the run records them.
 func (p *worker) finish(res results.Result, e *episode.Episode, ag any) (results.Result, *trace.Episode, error) {
 	res.Metrics = e.Metrics()
-	if f, ok := ag.(agent.Failer); ok && f.Err() != nil && res.AgentError == "" {
+	// An agent whose call the episode's deadline cut short did not fail.
+	if f, ok := ag.(agent.Failer); ok && f.Err() != nil && res.AgentError == "" && e.End() != task.EndTimeout {
 		res.AgentError = f.Err().Error()
 	}
 	if c, ok := ag.(remote.Coster); ok {

@@ -60,8 +60,10 @@ func TestProtocolSchema(t *testing.T) {
 	for i := range idx {
 		idx[i] = i
 	}
+	// NoSandbox: the recorder writes what it receives to a file the test
+	// reads, which the sandbox forbids; what it receives does not depend on it.
 	require.NoError(t, Suite(t.Context(), specs, idx, Config{Agent: "exec:" + buildAgent(t, "recorder"), Workers: 1,
-		External: agent.External{ImageSize: 64, Symbolic: true}}, func(Done) error { return nil }))
+		External: agent.External{ImageSize: 64, Symbolic: true, NoSandbox: true}}, func(Done) error { return nil }))
 	f, err := os.Open(rec)
 	require.NoError(t, err)
 	defer f.Close()
@@ -110,7 +112,9 @@ func TestProtocolSchemaAtTheSkillLevel(t *testing.T) {
 	t.Setenv("LONGCRAFT_RECORD", rec)
 	s, err := suite.Load("explorer-chain")
 	require.NoError(t, err)
-	res := Play(s.Expand()[0], Config{Agent: "exec:" + buildAgent(t, "recorder"), Certify: true, External: agent.External{Symbolic: true}})
+	// NoSandbox: the recorder writes what it receives to a file the test
+	// reads, which the sandbox forbids; what it receives does not depend on it.
+	res := Play(s.Expand()[0], Config{Agent: "exec:" + buildAgent(t, "recorder"), Certify: true, External: agent.External{Symbolic: true, NoSandbox: true}})
 	require.Empty(t, res.Err)
 	require.Empty(t, res.AgentError)
 	data, err := os.ReadFile(rec)

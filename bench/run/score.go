@@ -236,6 +236,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return oc, err
 	}
+	o.External.Hidden = append(append([]string(nil), o.External.Hidden...), hiddenPaths(o)...)
 	resultsPath := filepath.Join(o.Out, results.ResultsFile)
 	var have []results.Result
 	switch prev, err := results.Read(resultsPath); {

@@ -101,6 +101,14 @@ JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
 and SLURM_ARRAY_TASK_COUNT); "longcraft merge" joins the shards
 (docs/scale-out.md).
 
+An exec:COMMAND agent runs in a sandbox (Linux user, PID and mount
+namespaces): an empty working directory of its own, the file tree
+read-only, --out, the suite file and its lock unreadable, no other process
+visible, and every process it starts killed with it and with longcraft. It
+keeps the network and gets only the environment --agent-env passes. Where
+the sandbox cannot be set up, score refuses; --no-sandbox runs the agent
+unprotected (docs/players.md says what each enforces).
+
 Agents (--agent):
 %s`, suite.Embedded(), agent.Help()),
 		Example: `  longcraft score --suite default --agent explorer --out runs/explorer
@@ -198,6 +206,9 @@ Agents (--agent):
 	f.DurationVar(&x.CallTimeout, "call-timeout", 60*time.Second, "openai: timeout of one call")
 	f.IntVar(&x.Retries, "retries", 5, "openai: retries on 429, 5xx, timeouts and connection errors (exponential backoff with jitter; 0: none)")
 	f.DurationVar(&x.StepTimeout, "step-timeout", 30*time.Second, "exec: timeout of one reply")
+	f.StringArrayVar(&x.Env, "agent-env", nil, "exec: pass an environment variable to the sandboxed agent, NAME (its value here) or NAME=VALUE (repeatable); it gets only these, PATH, LANG, LC_ALL, HOME and TMPDIR")
+	f.StringArrayVar(&x.Hidden, "agent-hide", nil, "exec: a path the sandboxed agent must neither read nor write, besides --out, the suite file and its lock (repeatable), e.g. ~/.ssh")
+	f.BoolVar(&x.NoSandbox, "no-sandbox", false, "exec: run the agent without the sandbox, as longcraft's own user and environment: it can read and write the run's files (docs/players.md)")
 	f.IntVar(&x.ImageSize, "image-size", 0, "external agents: include a PNG agent view of this size (0: text only)")
 	f.BoolVar(&x.Symbolic, "symbolic", false, "external agents: include the 9×9 semantic view")
 	f.BoolVar(&x.NoNotice, "no-invalid-notice", false, "external agents: do not say when a reply was invalid")

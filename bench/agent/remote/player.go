@@ -20,5 +20,5 @@ func newPlayer(name string, x agent.External, worker int) (player.Player, error)
 	if err != nil {
 		return nil, err
 	}
-	return player.NewExec(player.ExecOptions{Command: argv, Timeout: x.StepTimeout})
+	return player.NewExec(player.ExecOptions{Command: argv, Timeout: x.StepTimeout, Env: x.Env, Hidden: x.Hidden, NoSandbox: x.NoSandbox})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/player"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/sandbox"
 	"github.com/longcraft/longcraft/render"
 )
 
@@ -23,11 +24,22 @@ type Coster interface{ Stats() player.Stats }
 // Connector makes openai and exec:CMD agents.
 type Connector struct{}
 
-// Check reports whether name's settings can make an agent.
-func (Connector) Check(name string, _ agent.Options) error {
+// Check reports whether name's settings can make an agent: for an exec
+// agent, that its command parses, its environment is there, and, unless
+// NoSandbox, that its sandbox can be set up here (one is set up and torn
+// down).
+func (Connector) Check(name string, o agent.Options) error {
 	if strings.HasPrefix(name, "exec:") {
 		if _, err := player.SplitCommand(strings.TrimPrefix(name, "exec:")); err != nil {
 			return fmt.Errorf("agent %s: %w", name, err)
+		}
+		if _, err := player.NewExec(player.ExecOptions{Command: []string{name}, Env: o.External.Env}); err != nil {
+			return fmt.Errorf("agent %s: %w", name, err)
+		}
+		if !o.External.NoSandbox {
+			if err := sandbox.Check(); err != nil {
+				return fmt.Errorf("agent %s: %w", name, err)
+			}
 		}
 	}
 	return nil
@@ -48,6 +60,11 @@ type externalMaker struct {
 }
 
 func (m *externalMaker) Make(t *task.Task) (agent.Agent, error) {
+	return m.MakeIn(m.o.Context, t)
+}
+
+// MakeIn makes the agent of t, whose calls use ctx (the episode's).
+func (m *externalMaker) MakeIn(ctx context.Context, t *task.Task) (agent.Agent, error) {
 	if m.p == nil {
 		p, err := newPlayer(m.name, m.o.External, m.o.Worker)
 		if err != nil {
@@ -63,7 +80,6 @@ func (m *externalMaker) Make(t *task.Task) (agent.Agent, error) {
 		}
 		m.atlas = a
 	}
-	ctx := m.o.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -73,7 +89,12 @@ func (m *externalMaker) Make(t *task.Task) (agent.Agent, error) {
 // MakeDecider makes the same external player for a skill-level task: it
 // is offered skills and answers commands (player.Agent.Decide).
 func (m *externalMaker) MakeDecider(t *task.Task) (agent.Decider, error) {
-	a, err := m.Make(t)
+	return m.MakeDeciderIn(m.o.Context, t)
+}
+
+// MakeDeciderIn is MakeDecider with the episode's context.
+func (m *externalMaker) MakeDeciderIn(ctx context.Context, t *task.Task) (agent.Decider, error) {
+	a, err := m.MakeIn(ctx, t)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 // Command good is a well-behaved exec agent: it answers every reset with
 // {"type":"ready"} and every observation with a valid reply, alternating
-// move_left and do. Its reason names its pid, the episode's task, the
+// move_left and do. Its reason names its process (a token drawn at its
+// start: a sandboxed agent's pid is the same in every sandbox), the episode's task, the
 // fields the reset message carried, and the step, so that tests can check
 // which process answered what and that a reset holds nothing but the task.
 package main
@@ -12,6 +13,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 )
 
 type message struct {
@@ -27,7 +29,8 @@ type reply struct {
 }
 
 func main() {
-	fmt.Fprintf(os.Stderr, "good agent: started, pid %d\n", os.Getpid())
+	process := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
+	fmt.Fprintf(os.Stderr, "good agent: started, process %s\n", process)
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 64<<10), 4<<20)
 	out := json.NewEncoder(os.Stdout)
@@ -59,7 +62,7 @@ func main() {
 				action = "do"
 			}
 			n++
-			out.Encode(reply{action, fmt.Sprintf("pid %d task %s reset %s step %d", os.Getpid(), task, fields, m.Step)})
+			out.Encode(reply{action, fmt.Sprintf("process %s task %s reset %s step %d", process, task, fields, m.Step)})
 		default:
 			fmt.Fprintf(os.Stderr, "good agent: unexpected message type %q\n", m.Type)
 			os.Exit(2)

@@ -1,0 +1,25 @@
+package run
+
+import (
+	"path/filepath"
+
+	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/suite"
+)
+
+// hiddenPaths are the files of the run an exec agent must neither read
+// nor write, whatever it knows of them: the run directory (results,
+// traces, run.json, a kept lock), and a suite file and the lock beside
+// it. An embedded suite and its lock are in the binary, public.
+func hiddenPaths(o Options) []string {
+	paths := []string{o.Out}
+	if !suite.IsEmbedded(o.Suite) && !agent.IsRecorded(o.Suite) {
+		paths = append(paths, o.Suite, suite.LockPath(o.Suite))
+	}
+	for i, p := range paths {
+		if abs, err := filepath.Abs(p); err == nil {
+			paths[i] = abs
+		}
+	}
+	return paths
+}
