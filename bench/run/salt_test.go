@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
@@ -477,4 +479,72 @@ func TestVerifySaltedRun(t *testing.T) {
 	problems := strings.Join(v.Problems(), "\n")
 	assert.Contains(t, problems, lineName(&rs[2])+": salt_commitment")
 	assert.Contains(t, problems, lineName(&rs[4])+": salt_commitment")
+}
+
+// saltSnoop is an exec agent that tries, at every step, to read the salt:
+// from the file of --salt-file and from --salt random's OUT/salt.secret
+// (its arguments: it could have learnt both paths from its parent's
+// command line), and says in its reason what worked.
+const saltSnoop = `#!/bin/sh
+file="$1"; secret="$2"
+while read -r line; do
+	case "$line" in
+	*reset*) echo '{"type":"ready"}'; continue;;
+	esac
+	r=""
+	[ -s "$file" ] && r="$r read_salt_file"
+	[ -s "$secret" ] && r="$r read_secret"
+	echo "{\"action\":\"noop\",\"reason\":\"$r\"}"
+done
+`
+
+// TestExecAgentCannotReadTheSalt: sandboxed, an exec agent reads neither
+// the salt file nor salt.secret; with --no-sandbox it reads both, which
+// shows the test can tell.
+func TestExecAgentCannotReadTheSalt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Linux's")
+	}
+	for _, c := range []struct {
+		name      string
+		noSandbox bool
+		want      []string
+	}{{"sandbox", false, nil}, {"no-sandbox", true, []string{"read_salt_file", "read_secret"}}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			saltFile := filepath.Join(dir, "salt.txt")
+			require.NoError(t, os.WriteFile(saltFile, []byte(testSalt+"\n"), 0o600))
+			out := filepath.Join(dir, "run")
+			random, secret, err := ResolveSalt("random", true, "", out)
+			require.NoError(t, err)
+			script := filepath.Join(dir, "snoop.sh")
+			require.NoError(t, os.WriteFile(script, []byte(saltSnoop), 0o755))
+			salt, _, err := ResolveSalt("", false, saltFile, "")
+			require.NoError(t, err)
+			o := Options{Suite: "default", Families: []string{task.FamilyObtain}, Tiers: []string{"easy"}, Seeds: 1,
+				Agent: "exec:" + script + " " + saltFile + " " + secret, Out: out, Traces: "all", Salt: salt, SaltFile: saltFile,
+				Config: Config{Workers: 1, External: agent.External{NoSandbox: c.noSandbox}}}
+			require.NotEqual(t, random, salt)
+			_, err = Score(context.Background(), o, nil)
+			require.NoError(t, err)
+			tf, err := trace.Open(filepath.Join(out, results.TraceFile))
+			require.NoError(t, err)
+			defer tf.Close()
+			got, notes := map[string]bool{}, 0
+			for i := range tf.Index {
+				ep, err := tf.Episode(i)
+				require.NoError(t, err)
+				for _, n := range ep.Notes {
+					notes++
+					for _, w := range strings.Fields(n.Reasoning) {
+						got[w] = true
+					}
+				}
+			}
+			require.Positive(t, notes, "the agent played")
+			for _, a := range []string{"read_salt_file", "read_secret"} {
+				assert.Equal(t, contains(c.want, a), got[a], "attack %s succeeded: %v", a, got[a])
+			}
+		})
+	}
 }
