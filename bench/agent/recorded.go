@@ -28,6 +28,7 @@ type Recorded struct {
 	seeds   map[string]uint64
 	actions map[string][]byte
 	players map[string]string // who played each task: its header's agent
+	salted  string            // a salt commitment the play was recorded under ("": public seeds only)
 }
 
 // LoadRecorded reads the episodes of a trace file (name is trace:FILE)
@@ -48,12 +49,15 @@ func LoadRecorded(name string) (*Recorded, error) {
 		if ep.Header.Task == nil {
 			continue
 		}
-		id := ep.Header.Task.ID()
+		id := ep.Header.EpisodeID()
 		if _, dup := r.actions[id]; dup {
 			continue
 		}
 		r.specs = append(r.specs, *ep.Header.Task)
 		r.seeds[id], r.actions[id], r.players[id] = ep.Header.Seed, ep.Actions, ep.Header.Agent
+		if ep.Header.SaltCommitment != "" {
+			r.salted = ep.Header.SaltCommitment
+		}
 	}
 	if len(r.specs) == 0 {
 		return nil, fmt.Errorf("%s: no episode played on a task", path)
@@ -106,6 +110,9 @@ func (r *Recorded) Specs() []task.Spec { return r.specs }
 // policy returns the replay of task t's recorded actions.
 func (r *Recorded) policy(t *task.Task) (*recordedPolicy, error) {
 	acts, ok := r.actions[t.ID]
+	if !ok && r.salted != "" && t.SaltCommitment != r.salted {
+		return nil, fmt.Errorf("%s has no play of task %s: it was played on held-out seeds (salt commitment %.12s…): score it with that run's salt", r.path, t.ID, r.salted)
+	}
 	if !ok {
 		return nil, fmt.Errorf("%s has no play of task %s", r.path, t.ID)
 	}

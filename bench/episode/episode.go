@@ -125,7 +125,7 @@ func Header(t *task.Task, agent string, startUnixMs int64) trace.Header {
 		View: string(t.Observability), Agent: agent, StartUnixMs: startUnixMs}
 	if t.Spec.Family != "" {
 		spec := t.Spec
-		h.Task = &spec
+		h.Task, h.SaltCommitment = &spec, t.SaltCommitment
 	}
 	return h
 }

@@ -59,7 +59,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 	order := map[string]results.Group{}
 	var missing []map[string]int // each run's missing episodes by scope
 	var all [][]results.Result
-	var locks []string
+	var locks, salts []string
 	for _, d := range dirs {
 		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
 		if err != nil {
@@ -83,6 +83,14 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			c.Mixed = true
 		}
 		locks = append(locks, s.Lock)
+		if len(salts) > 0 && s.SaltCommitment != salts[0] {
+			if !o.AllowMixed {
+				return nil, fmt.Errorf("compare: %s played on %s, %s on %s: salt commitment differs, not the same worlds (--allow-mixed compares them unpaired)",
+					d, task.SeedsLabel(s.SaltCommitment), dirs[0], task.SeedsLabel(salts[0]))
+			}
+			c.Mixed = true
+		}
+		salts = append(salts, s.SaltCommitment)
 		rs, err := results.Read(filepath.Join(d, results.ResultsFile))
 		if err != nil {
 			return nil, fmt.Errorf("compare: %w", err)
@@ -270,6 +278,8 @@ var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncM
 		}
 		return fmt.Sprintf("%s [%s, %s]", figure(m.Mean), figure(m.Lo), figure(m.Hi))
 	},
+	// seeds labels public and held-out seeds (docs/tasks.md).
+	"seeds": task.SeedsLabel,
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Longcraft: {{.C.Suite}} suite</title>
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -277,13 +287,13 @@ h1{font-size:1.5em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #
 table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right} th{background:#f5f5f5} td.l,th.l{text-align:left}</style></head><body>
 <h1>Agents on the {{.C.Suite}} suite</h1>
 <h2>Runs</h2>
-<table><tr><th class="l">run</th><th class="l">directory</th><th class="l">model</th><th class="l">suite lock</th><th class="l">rules</th><th title="wall-clock time of an episode (generation, play, scoring) on the machine that played it: median / 90th percentile, from timings.jsonl">wall time per episode</th><th title="the episode's wall time over the agent's decisions: median / 90th percentile">per decision</th></tr>
+<table><tr><th class="l">run</th><th class="l">directory</th><th class="l">model</th><th class="l">suite lock, seeds</th><th class="l">rules</th><th title="wall-clock time of an episode (generation, play, scoring) on the machine that played it: median / 90th percentile, from timings.jsonl">wall time per episode</th><th title="the episode's wall time over the agent's decisions: median / 90th percentile">per decision</th></tr>
 {{range $i, $a := .C.Agents}}{{$r := index $.C.Runs $i}}<tr><td class="l">{{$a}}</td><td class="l"><code>{{index $.C.Dirs $i}}</code></td>
 <td class="l">{{if $r}}{{if $r.Model}}{{$r.Model}}{{if $r.BaseURL}} at {{$r.BaseURL}}{{end}}, temperature {{$r.Temperature}}{{else}}–{{end}}{{else}}–{{end}}</td>
-<td class="l">{{if $r}}<code>{{lock $r.Lock}}</code>{{else}}–{{end}}</td><td class="l">{{if $r}}{{range $r.Rules}}{{.}} {{end}}{{else}}–{{end}}</td>
+<td class="l">{{if $r}}<code>{{lock $r.Lock}}</code>, {{seeds $r.SaltCommitment}}{{else}}–{{end}}</td><td class="l">{{if $r}}{{range $r.Rules}}{{.}} {{end}}{{else}}–{{end}}</td>
 {{$t := index $.C.Times $i}}<td>{{if $t.Episodes}}{{ms $t.WallMedianMs}} / {{ms $t.WallP90Ms}}{{else}}–{{end}}</td><td>{{if $t.Episodes}}{{ms $t.PerStepMedianMs}} / {{ms $t.PerStepP90Ms}}{{else}}–{{end}}</td></tr>
 {{end}}</table>
-{{if .C.Mixed}}<p><b>The runs played from different suite locks</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
+{{if .C.Mixed}}<p><b>The runs played from different suite locks or seeds</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
 <h2>Comparisons</h2>
 <p>Every two runs, by tier and over all tiers. Paired on the episodes both played (the same lock, episode id, world seed and goal): the difference in success with Newcombe's 95% interval for paired proportions (his 1998 method 10) and an exact McNemar test on the discordant episodes; the other metrics' differences get 95% paired bootstrap intervals (2,000 resamples, seeded); unpaired runs get Newcombe's interval for independent proportions and no test.</p>
 <ul>{{range .C.Pairs}}<li>{{.Sentence}}</li>{{end}}</ul>

@@ -226,6 +226,8 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 		}
 		return fmt.Sprintf("%.3g / %.3g", st.Mean, st.Median)
 	},
+	// seeds labels public and held-out seeds (docs/tasks.md).
+	"seeds": task.SeedsLabel,
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Longcraft: {{.S.Agent}} on {{.S.Suite}}</title>
@@ -246,7 +248,7 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 {{if .S.Unverified}}<p><b>{{.S.Unverified}} of {{.S.Episodes}} results unverified</b>: they have no trace (traces {{with .S.Run}}{{.Traces}}{{else}}not kept{{end}}, or a trace was lost and the agent is not deterministic), so they stand on the runner's word; <code>longcraft verify</code> re-derives the others from their traces.</p>{{else}}<p>Every result has a trace: <code>longcraft verify</code> re-derives each from it.</p>{{end}}
 {{if .S.AgentErrors}}<p><b>{{.S.AgentErrors}} of {{.S.Episodes}} episodes ended agent_error</b>: the agent failed (no reply, a crash, a timeout), so they are not its play; the groups below count them, and a comparison states no difference for a group that has them.</p>{{end}}
 {{if .S.Partial}}<p><b>Partial run</b>: {{.S.Episodes}} of {{.S.Planned}} episodes have a result; <code>longcraft score --resume</code> continues it.</p>{{end}}
-<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>. {{end}}{{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{with ungenerated .S}}; {{.}} could not be generated{{end}}.
+<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>, {{else}}Tasks on {{end}}<b>{{seeds .S.SaltCommitment}}</b>{{if .S.SaltCommitment}} (salt commitment <code>{{.S.SaltCommitment}}</code>: the salt is revealed after the run is published, and <code>longcraft salt check</code> checks it){{end}}. {{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{with ungenerated .S}}; {{.}} could not be generated{{end}}.
 {{if .S.Progression}}Open-ended episodes (Crafter's mode): Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}% ± {{printf "%.2f" .S.ProgressionSE}} (standard error, as BALROG reports it).{{end}}</p>
 <h2>Success by tier and family</h2>
 {{.Success}}

@@ -31,6 +31,9 @@ type Definition struct {
 	Shards    int      `json:"shards"` // 1: not sharded
 	Rules     []string `json:"rules"`  // "name vN" of each ruleset
 	Agent     string   `json:"agent"`
+	// SaltCommitment names the salt of held-out seeds (never the salt
+	// itself); "": public seeds.
+	SaltCommitment string `json:"salt_commitment,omitempty"`
 	// The external player's settings (zero for built-in agents).
 	Model       string  `json:"model,omitempty"`
 	BaseURL     string  `json:"base_url,omitempty"` // scheme and host only: never a path's secrets

@@ -30,6 +30,9 @@ type Result struct {
 	Seed   uint64 `json:"seed"`
 	Goal   string `json:"goal"`
 	Lock   string `json:"lock,omitempty"` // hash of the suite lock the task came from
+	// SaltCommitment names the salt the world seed was derived from
+	// (held-out seeds, bench/task/salt.go); "": public seeds.
+	SaltCommitment string `json:"salt_commitment,omitempty"`
 	// The conditions the agent played under (the spec's or its tier's):
 	// summaries group by them, so no group pools different conditions.
 	Observability string `json:"observability"`

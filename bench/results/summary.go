@@ -88,6 +88,9 @@ type Summary struct {
 	AgentErrors  int     `json:"agent_errors"`  // the agent_error ones alone
 	CrafterScore float64 `json:"crafter_score"` // over the achievements episodes, %
 	Progression  float64 `json:"progression"`   // BALROG progression over them, %
+	// SaltCommitment names the salt of held-out seeds ("": public seeds,
+	// "mixed" if the results differ).
+	SaltCommitment string `json:"salt_commitment,omitempty"`
 	// ProgressionSE is its standard error (percent points), BALROG's ±.
 	ProgressionSE float64 `json:"progression_se"`
 	// AchievementRates are the Crafter achievements' unlock rates over the
@@ -157,6 +160,11 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 			s.Lock = r.Lock
 		case r.Lock != "" && r.Lock != s.Lock:
 			s.Lock = "mixed"
+		}
+		if r.SaltCommitment != rs[0].SaltCommitment {
+			s.SaltCommitment = "mixed"
+		} else if s.SaltCommitment == "" {
+			s.SaltCommitment = r.SaltCommitment
 		}
 		view, fb := condition(r)
 		k := [5]string{r.Spec.Family, r.Spec.Tier, view, fb, strconv.Itoa(budget(r))}

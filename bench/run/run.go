@@ -79,6 +79,7 @@ type Config struct {
 
 	recorded *agent.Recorded // the play of a trace:FILE agent, loaded by Score
 	lock     *suite.Lock     // the suite's frozen tasks, by suite position; nil: generate
+	salted   *salted         // the run's tasks on held-out seeds (salt.go); nil: public seeds
 }
 
 // model is the model an external player asks ("" for other agents).
@@ -212,7 +213,10 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	res.End = "error"
 	var t *task.Task
 	var err error
-	if p.cfg.lock != nil {
+	if p.cfg.salted != nil {
+		t, err = p.cfg.salted.task(index, spec)
+		res.ID, res.SaltCommitment, res.Lock = task.SaltedID(res.ID, p.cfg.salted.commitment), p.cfg.salted.commitment, p.cfg.salted.lock
+	} else if p.cfg.lock != nil {
 		t, err = p.cfg.lock.Rebuild(index, spec)
 		res.Lock = p.cfg.lock.Hash
 	} else {

@@ -44,8 +44,17 @@ type Options struct {
 	Set      []suite.Set   // overrides of every block of the suite (--set)
 	Sweep    []suite.Sweep // the suite played once per value (--sweep), into one run
 
-	// Args is the command line, kept in invocations.jsonl (nil: none).
+	// Args is the command line, kept in invocations.jsonl (nil: none);
+	// RedactSalt takes the salt out of it.
 	Args []string
+
+	// Salt, if not empty, plays held-out seeds (salt.go): every world seed
+	// derived from the public one with the salt, every task generated
+	// and certified before the first episode, SaltProgress (if not nil)
+	// called after each.
+	Salt         []byte
+	SaltProgress func(done, total int)
+	SaltFile     string // where the salt was read from (--salt-file): hidden from exec agents
 
 	// AfterWrite, if not nil, is called after each write reaches the run
 	// directory: "lock" (its lock file), "definition", "record" (a
@@ -155,7 +164,7 @@ func sortedKeys(m map[string]bool) []string {
 
 // definition is what defines the run o plans as p, from suite lock lock.
 func definition(o Options, p planned, lock string) results.Definition {
-	d := results.Definition{Suite: p.name, SuiteHash: p.suiteHash, Lock: lock, Episodes: p.total,
+	d := results.Definition{Suite: p.name, SuiteHash: p.suiteHash, Lock: lock, SaltCommitment: task.SaltCommitment(o.Salt), Episodes: p.total,
 		Tiers: o.Tiers, Families: o.Families, Seeds: o.Seeds, Shard: o.Shard, Shards: max(o.Shards, 1),
 		Agent: o.Agent, Certify: o.Certify, NoProgress: o.NoProgress, TimeoutMs: o.Timeout.Milliseconds(), Traces: o.Traces}
 	for _, r := range []*sim.Rules{sim.Classic(), sim.Extended()} {
@@ -253,6 +262,9 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		case err != nil:
 			return oc, fmt.Errorf("resume: %w", err)
 		default:
+			if err := checkSalt(def.SaltCommitment, was.SaltCommitment); err != nil {
+				return oc, fmt.Errorf("resume %s: this invocation is not the run it continues (%w): use the run's salt (--salt-file), or another --out", o.Out, err)
+			}
 			if diff := def.Differs(was); diff != "" {
 				return oc, fmt.Errorf("resume %s: this invocation is not the run it continues (%s): use another --out", o.Out, diff)
 			}
@@ -272,6 +284,9 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		}
 		if r.Lock != lockHash {
 			return oc, fmt.Errorf("%s: results played from suite lock %q, this run's is %q: they are not the same tasks", resultsPath, short(r.Lock), short(lockHash))
+		}
+		if err := checkSalt(def.SaltCommitment, r.SaltCommitment); err != nil {
+			return oc, fmt.Errorf("%s: episode %d: %w", resultsPath, r.Index, err)
 		}
 		if !kept[r.Index] { // a duplicate line is dropped
 			kept[r.Index] = true
@@ -321,7 +336,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			if ep.Header.Task == nil {
 				return false
 			}
-			id := ep.Header.Task.ID()
+			id := ep.Header.EpisodeID()
 			r := byID[id]
 			if r == nil || traced[id] || !needsTrace(o.Traces, r) {
 				return false
@@ -358,6 +373,10 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	// The results file holds exactly the kept results before anything is
 	// appended: a torn last line, duplicates and results to play again go.
 	if err := results.WriteSorted(resultsPath, have); err != nil {
+		return oc, err
+	}
+	// Held-out seeds: the tasks still to play, made now, in parallel.
+	if o.Config.salted, err = saltTasks(ctx, o, p, have, rebuild); err != nil {
 		return oc, err
 	}
 	if len(rebuild) > 0 {
@@ -520,6 +539,8 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 		}
 		if k == 0 {
 			def = sd
+		} else if err := checkSalt(sd.SaltCommitment, def.SaltCommitment); err != nil {
+			return fail("%s and %s are not shards of one run (%w)", d, dirs[0], err)
 		} else if diff := sd.Differs(def, "shard"); diff != "" {
 			return fail("%s and %s are not shards of one run (%s)", d, dirs[0], diff)
 		}
@@ -546,6 +567,9 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 			if r.Lock != def.Lock || !agent.IsRecorded(def.Agent) && r.Agent != def.Agent {
 				return fail("%s: episode %d was played by %s from suite lock %s, the run is %s from %s: not the same tasks",
 					d, r.Index, r.Agent, short(r.Lock), def.Agent, short(def.Lock))
+			}
+			if err := checkSalt(def.SaltCommitment, r.SaltCommitment); err != nil {
+				return fail("%s: episode %d: %w", d, r.Index, err)
 			}
 		}
 		// What is merged must be what the shard's traces say.
@@ -655,9 +679,9 @@ func mergeTraces(out string, dirs []string, all []results.Result, traces string)
 			if ep.Header.Task == nil {
 				return fmt.Errorf("%s: episode %d has no task", tf.Path, i)
 			}
-			at, ok := index[ep.Header.Task.ID()]
+			at, ok := index[ep.Header.EpisodeID()]
 			if !ok {
-				return fmt.Errorf("%s: episode %d (%s) has no result", tf.Path, i, ep.Header.Task.ID())
+				return fmt.Errorf("%s: episode %d (%s) has no result", tf.Path, i, ep.Header.EpisodeID())
 			}
 			eps = append(eps, located{tf, i, at})
 		}

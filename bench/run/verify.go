@@ -152,8 +152,9 @@ func readSummary(dir string) (*results.Summary, error) {
 	return &s, nil
 }
 
-// traceID is the episode id a trace's record is of.
-func traceID(ep *trace.Episode) string { return ep.Header.Task.ID() }
+// traceID is the episode id a trace's record is of (salted on held-out
+// seeds).
+func traceID(ep *trace.Episode) string { return ep.Header.EpisodeID() }
 
 // verifyResults checks the lines rs of the run in dir (defined by def)
 // against dir's traces. tolerateLast accepts a last trace record without
@@ -309,6 +310,7 @@ func deriveLine(r *results.Result, ep *trace.Episode, e *episode.Episode) (resul
 		{field: "ruleset", line: r.Ruleset, traced: e.World().Rules().Name, derived: &d.Ruleset},
 		{field: "agent", line: traceAgent(r.Agent, r.Model), traced: h.Agent},
 		{field: "seed", line: r.Seed, traced: h.Seed, derivedUint64: &d.Seed},
+		{field: "salt_commitment", line: r.SaltCommitment, traced: h.SaltCommitment, derived: &d.SaltCommitment},
 	}
 	for _, f := range header {
 		if f.line != f.traced {

@@ -292,6 +292,16 @@ func (f *FrozenTasks) Task(spec task.Spec) (t *task.Task, ok bool, err error) {
 	return t, err == nil, err
 }
 
+// Seed returns the locked world seed of spec; ok is false when no
+// embedded suite holds spec.
+func (f *FrozenTasks) Seed(spec task.Spec) (seed uint64, ok bool) {
+	ref, ok := f.byID[spec.ID()]
+	if !ok {
+		return 0, false
+	}
+	return ref.lock.Episodes[ref.i].Seed, true
+}
+
 // Frozen is LoadFrozen().Task(spec), for a host that asks once.
 func Frozen(spec task.Spec) (*task.Task, bool, error) {
 	f, err := LoadFrozen()

@@ -87,6 +87,9 @@ type Task struct {
 	// skills); Decisions the decision budget at the skill level (0: none).
 	Actions   ActionLevel
 	Decisions int
+	// SaltCommitment is the commitment of the salt the task's world seed
+	// was derived from (salt.go); "" on public seeds.
+	SaltCommitment string
 
 	rules     *sim.Rules
 	layout    *layout // a scenario's map, start and goal as its seed lays them out
@@ -156,12 +159,16 @@ type Certifiers struct {
 
 // GenerateWith is Generate with a certifier for each action level.
 func GenerateWith(spec Spec, certs Certifiers) (*Task, error) {
+	return generateFrom(spec, SeedFor(spec.Split, spec.Family, spec.Tier, spec.Index), certs)
+}
+
+// generateFrom is GenerateWith starting from world seed seed.
+func generateFrom(spec Spec, seed uint64, certs Certifiers) (*Task, error) {
 	cert := certs.Primitive
 	t, tier, err := newTask(spec)
 	if err != nil {
 		return nil, err
 	}
-	seed := SeedFor(spec.Split, spec.Family, spec.Tier, spec.Index)
 	freeWins := 0
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		t.Seed, t.Attempts = seed, attempt

@@ -74,6 +74,7 @@ func encodeEpisode(e *msgpack.Encoder, ep *Episode, z *deflater) error {
 	str("fb", h.Feedback)
 	str("view", h.View)
 	str("agent", h.Agent)
+	str("sc", h.SaltCommitment)
 	num("t0", h.StartUnixMs)
 	column("a", ep.Actions)
 	column("o", ep.Outcomes)

@@ -167,6 +167,10 @@ func (d *decoder) episode(ep *Episode) error {
 			h.View, err = d.str(k)
 		case "agent":
 			h.Agent, err = d.str(k)
+		case "sc":
+			if h.SaltCommitment, err = d.str(k); err == nil && (h.SaltCommitment == "" || !task.ValidCommitment(h.SaltCommitment)) {
+				err = &fieldError{k, fmt.Errorf("%q is not a salt commitment (64 lowercase hex digits)", h.SaltCommitment)}
+			}
 		case "t0":
 			h.StartUnixMs, err = d.int(k)
 		case "a":
@@ -209,6 +213,9 @@ func (d *decoder) episode(ep *Episode) error {
 	}
 	if err := requireKeys(seen); err != nil {
 		return err
+	}
+	if h.SaltCommitment != "" && h.Task == nil {
+		return &fieldError{"sc", fmt.Errorf("a salt commitment without a task")}
 	}
 	if scn != "" {
 		if h.Task == nil {

@@ -463,7 +463,7 @@ func (tf *File) FindEpisode(id string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if ep.Header.Task != nil && ep.Header.Task.ID() == id {
+		if ep.Header.Task != nil && ep.Header.EpisodeID() == id {
 			return i, nil
 		}
 	}

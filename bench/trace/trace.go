@@ -32,6 +32,19 @@ type Header struct {
 	View         string // observability
 	Agent        string // the agent's name (and model, for external players)
 	StartUnixMs  int64  // wall-clock start; informational, never replayed
+	// SaltCommitment names the salt the task's world seed was derived
+	// from (held-out seeds, bench/task/salt.go); "": public seeds.
+	SaltCommitment string
+}
+
+// EpisodeID is the id of the episode's task as its results line names
+// it: the spec's id, salted when the episode was played on held-out seeds;
+// "" outside a task.
+func (h *Header) EpisodeID() string {
+	if h.Task == nil {
+		return ""
+	}
+	return task.SaltedID(h.Task.ID(), h.SaltCommitment)
 }
 
 // Note is an agent's annotation of one step: its reasoning, raw model

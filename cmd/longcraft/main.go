@@ -85,7 +85,7 @@ Start with:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScoreCmd(), newDemoCmd(), newBenchCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newFidelityCmd(), newSuiteCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
+	root.AddCommand(newScoreCmd(), newSaltCmd(), newDemoCmd(), newBenchCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newFidelityCmd(), newSuiteCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
 		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd(), newVerifyCmd())
 	return root
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/longcraft/longcraft/bench/agent/remote"
 	"github.com/longcraft/longcraft/bench/run"
 	"github.com/longcraft/longcraft/bench/suite"
+	"github.com/longcraft/longcraft/bench/task"
 )
 
 func newScoreCmd() *cobra.Command {
@@ -30,6 +31,7 @@ func newScoreCmd() *cobra.Command {
 	var shard string
 	var quiet bool
 	var concurrency int
+	var salt, saltFile string
 	cmd := &cobra.Command{
 		Use:   "score",
 		Short: "Score an agent on a suite: results.jsonl, summary.json, report.html, traces",
@@ -83,6 +85,16 @@ out step by step; the agents random, explorer (the learner) and planner (the
 oracle), and external players, play that level too. The reference setups:
   longcraft score --suite explorer-chain --agent explorer --out runs/chain
   longcraft score --suite multigoal-grid --agent random --out runs/grid
+
+Held-out seeds: the lock's seeds are public, and a table of a planner's
+play on them wins them blind. A score to publish plays --salt random (or
+--salt-file F, --salt S): every world seed is derived from the lock's and
+the salt with a keyed hash, the tasks are generated and certified before
+the first episode (with a progress line), and the episode ids change with
+the salt; run.json, results, summary and traces record the salt's
+commitment, never the salt. Reveal the salt after publishing: anyone can
+re-run the run and check it ("longcraft salt check"; docs/tasks.md).
+Without a salt the table says "public seeds (memorisable)".
 
 --shard i/n plays every n-th episode (defaults from Kubernetes Indexed Jobs,
 JOB_COMPLETION_INDEX with --shards, and Slurm arrays, SLURM_ARRAY_TASK_ID
@@ -154,7 +166,10 @@ Agents (--agent):
 			if o.Shard, o.Shards, err = parseShard(shard, cmd.Flags().Changed("shards"), o.Shards); err != nil {
 				return err
 			}
-			o.Args = append([]string{"longcraft"}, os.Args[1:]...)
+			o.Args = run.RedactSalt(append([]string{"longcraft"}, os.Args[1:]...))
+			if err := applySalt(cmd, &o, salt, saltFile, quiet); err != nil {
+				return err
+			}
 			return runScore(cmd, o, quiet)
 		},
 	}
@@ -177,6 +192,8 @@ Agents (--agent):
 	f.StringArrayVar(&sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability and the scenario knobs grid, size, tour, decisions; the report plots success against each")
 	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); of every scenario those and grid, size, tour, decisions, actions; the changed suite is certified and locked in --out")
 	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
+	f.StringVar(&salt, "salt", "", "held-out seeds: derive every world seed from the lock's and this salt (\"random\": draw one and keep it in OUT/"+run.SaltSecretFile+"); reveal it only after the run is published")
+	f.StringVar(&saltFile, "salt-file", "", "held-out seeds: the salt is this file's contents (without a trailing newline)")
 	x := &o.External
 	f.IntVar(&concurrency, "concurrency", 0, "external agents: episodes played at once (sets --workers)")
 	f.StringVar(&x.Model, "model", "", "openai: the model name")
@@ -329,6 +346,7 @@ func printTable(w io.Writer, oc run.Outcome) {
 	if s.Lock != "" {
 		fmt.Fprintf(w, ", tasks from lock %.12s", s.Lock)
 	}
+	fmt.Fprintf(w, ", %s", task.SeedsLabel(s.SaltCommitment))
 	fmt.Fprintln(w)
 	_ = results.WriteTable(w, s)
 	if o := s.Overall; o.Calls > 0 {
@@ -454,6 +472,11 @@ compares them unpaired (Newcombe's interval, no test).`,
 					fmt.Fprintf(w, "  (%d agent errors, %d missing)", t.AgentErrors, t.Missing)
 				}
 				fmt.Fprintln(w)
+			}
+			for i, r := range c.Runs {
+				if r != nil {
+					fmt.Fprintf(w, "%s: %s\n", c.Agents[i], task.SeedsLabel(r.SaltCommitment))
+				}
 			}
 			for _, p := range c.Pairs {
 				fmt.Fprintln(w, p.Sentence)

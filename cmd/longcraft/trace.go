@@ -4,13 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/bits"
+	"slices"
 	"strconv"
 	"time"
 	"unicode"
 
 	"github.com/spf13/cobra"
 
+	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 )
 
@@ -39,6 +42,7 @@ longcraft verify RUN_DIR.`,
 			out := cmd.OutOrStdout()
 			start := time.Now()
 			steps, bad, refused, unreadable := 0, 0, 0, 0
+			commitments := map[string]int{} // episodes by salt commitment ("": public seeds)
 			for i := range f.Index {
 				if cmd.Context().Err() != nil {
 					return cmd.Context().Err()
@@ -52,6 +56,7 @@ longcraft verify RUN_DIR.`,
 				}
 				rep, err := trace.Run(ep)
 				steps += rep.Steps
+				commitments[ep.Header.SaltCommitment]++
 				if mismatch := (*trace.RulesMismatch)(nil); errors.As(err, &mismatch) {
 					refused++
 					fmt.Fprintf(out, "episode %d (seed %d): refused: %v\n", i, ep.Header.Seed, err)
@@ -63,7 +68,7 @@ longcraft verify RUN_DIR.`,
 					continue
 				}
 				if !quiet {
-					fmt.Fprintf(out, "episode %d (seed %d): %d steps, %d checkpoints verified\n", i, ep.Header.Seed, rep.Steps, rep.Checkpoints)
+					fmt.Fprintf(out, "episode %d (seed %d%s): %d steps, %d checkpoints verified\n", i, ep.Header.Seed, heldOut(ep.Header.SaltCommitment), rep.Steps, rep.Checkpoints)
 				}
 			}
 			secs := time.Since(start).Seconds()
@@ -76,6 +81,9 @@ longcraft verify RUN_DIR.`,
 				fmt.Fprintf(out, ", %d unreadable", unreadable)
 			}
 			fmt.Fprintln(out)
+			for _, c := range slices.Sorted(maps.Keys(commitments)) {
+				fmt.Fprintf(out, "  %d episodes on %s\n", commitments[c], task.SeedsLabel(c))
+			}
 			switch {
 			case unreadable > 0:
 				return fmt.Errorf("%d of %d episodes unreadable, %d diverged, %d refused", unreadable, len(f.Index), bad, refused)
@@ -139,7 +147,7 @@ episode for scripts.`,
 				if asJSON {
 					if err := enc.Encode(map[string]any{
 						"episode": i, "seed": h.Seed, "rules": h.Ruleset, "rules_version": h.RulesVersion,
-						"map": h.MapSize, "task": h.Task, "goal": h.Goal, "agent": h.Agent, "steps": len(ep.Actions),
+						"map": h.MapSize, "task": h.Task, "salt_commitment": h.SaltCommitment, "goal": h.Goal, "agent": h.Agent, "steps": len(ep.Actions),
 						"success": m.Success, "died": m.Died, "achievements": m.Achievements, "reward": float64(m.RewardTenths) / 10,
 						"notes": len(ep.Notes), "bytes": x.Length, "bytes_per_step": perStep,
 					}); err != nil {
@@ -156,6 +164,15 @@ episode for scripts.`,
 	inspect.Flags().BoolVar(&asJSON, "json", false, "one JSON object per episode")
 	cmd.AddCommand(inspect)
 	return cmd
+}
+
+// heldOut notes, after an episode's seed, the salt its seed was derived
+// from ("" on public seeds).
+func heldOut(commitment string) string {
+	if commitment == "" {
+		return ""
+	}
+	return fmt.Sprintf(", held-out: salt commitment %.8s…", commitment)
 }
 
 // findEpisode returns the index of the episode of task id in a trace.
