@@ -337,8 +337,14 @@ func TestExecContextCancel(t *testing.T) {
 	require.NoError(t, p.Reset(context.Background(), "t"), "Reset recovers")
 }
 
-// Close reaps the process: no zombie.
+// Close reaps the process: no zombie. The grace is long here because the
+// good agent's exit is what is tested: a sandboxed agent under -race on a
+// loaded 2-core machine took over the default second to exit, and was
+// (rightly) killed.
 func TestExecCloseReaps(t *testing.T) {
+	g := execCloseGrace
+	execCloseGrace = 20 * time.Second
+	t.Cleanup(func() { execCloseGrace = g })
 	p := newExecAgent(t, "good", 2*time.Second)
 	ctx := context.Background()
 	require.NoError(t, p.Reset(ctx, "t"))
