@@ -192,7 +192,9 @@ func TestCloneRestore(t *testing.T) {
 // whichever thread first resets a world there, do not make that thread's
 // generation scratch (about 100 KiB): it is made with the batch. The
 // bound is bytes, not allocations, since the runtime may allocate a
-// 112-byte record the first time a goroutine parks (the pool's wait).
+// 112-byte record the first time a goroutine parks (the pool's wait), and
+// about 5.5 KiB when a loaded machine makes it start another OS thread
+// (seen twice in make test, never alone): 16 KiB is far below the scratch.
 func TestFirstStepsAllocateNothing(t *testing.T) {
 	b, err := New(Config{N: 8, Size: 16, Budget: 3, Threads: 2}, nil)
 	require.NoError(t, err)
@@ -208,11 +210,11 @@ func TestFirstStepsAllocateNothing(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	assert.Less(t, steps(b), uint64(1024), "bytes allocated by a new batch's first steps")
+	assert.Less(t, steps(b), uint64(16<<10), "bytes allocated by a new batch's first steps")
 	c := b.Clone()
 	defer c.Close()
 	require.NoError(t, c.SetBuffers(buffers(c, false)))
-	assert.Less(t, steps(c), uint64(1024), "bytes allocated by a clone's first steps")
+	assert.Less(t, steps(c), uint64(16<<10), "bytes allocated by a clone's first steps")
 }
 
 // TestStepAllocatesNothing: a batch step allocates nothing, on one
