@@ -201,6 +201,9 @@ func TestLookupAgentLosesOnHeldOutSeeds(t *testing.T) {
 //
 //	go test ./bench/run -run '^$' -bench LookupAttackStandard -benchtime 1x
 func BenchmarkLookupAttackStandard(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a measurement of minutes, not a check: make benchmarks-once runs -short; run it with go test ./bench/run -run '^$' -bench LookupAttackStandard -benchtime 1x")
+	}
 	for range b.N {
 		dir := b.TempDir()
 		run := func(name, agentName, salt string) Options {

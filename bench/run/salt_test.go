@@ -351,6 +351,9 @@ func TestKillSaltedRunResumes(t *testing.T) {
 //
 //	go test ./bench/run -run '^$' -bench CertifySaltedStandard -benchtime 1x
 func BenchmarkCertifySaltedStandard(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a measurement of minutes, not a check: make benchmarks-once runs -short; run it with go test ./bench/run -run '^$' -bench CertifySaltedStandard -benchtime 1x")
+	}
 	s, err := suite.Load("standard")
 	require.NoError(b, err)
 	l, err := suite.LoadLock("standard")
