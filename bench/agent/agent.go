@@ -78,8 +78,7 @@ type Options struct {
 	// Recorded is the loaded play of trace:FILE (LoadRecorded); nil: the
 	// Source loads it.
 	Recorded *Recorded
-	Worker   int             // the worker's index (an OpenAI player's sampling seed)
-	Context  context.Context // external players' calls (nil: background)
+	Worker   int // the worker's index (an OpenAI player's sampling seed)
 	// Remote connects external players (bench/agent/remote.Connector);
 	// nil where there is none (the browser): those kinds cannot be made.
 	// It is a separate package so that the browser's build carries no
@@ -132,8 +131,8 @@ type External struct {
 
 // ContextMaker is a Maker whose agents make calls (external players):
 // MakeIn makes them with ctx, the episode's, bounding every call, so
-// that an episode's deadline ends a call in progress. Without it, Make's
-// agents call with Options.Context.
+// that an episode's deadline ends a call in progress. Make's agents call
+// with the background context.
 type ContextMaker interface {
 	MakeIn(ctx context.Context, t *task.Task) (Agent, error)
 	MakeDeciderIn(ctx context.Context, t *task.Task) (Decider, error)

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/internal/proctest"
 )
 
 // escaperScript is an exec agent that starts two sleeps tagged with
@@ -26,52 +26,6 @@ import (
 func escaperScript(marker, tail string) string {
 	return `sleep ` + marker + ` & setsid sleep ` + marker + ` </dev/null >/dev/null 2>&1 & ` +
 		`while read -r line; do case "$line" in *reset*) echo '{"type":"ready"}';; *) echo '{"action":"noop"}';; esac; done; ` + tail
-}
-
-// newMarker returns a sleep duration unique to this test process and call.
-func newMarker() string {
-	return fmt.Sprintf("1000.%d%09d", os.Getpid(), time.Now().UnixNano()%1e9)
-}
-
-// tagged lists the live sleeps whose command line holds marker (the
-// agent's shell, whose script holds it too, is not counted).
-func tagged(marker string) []int {
-	var pids []int
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		cmd, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		args := strings.Split(string(cmd), "\x00")
-		if err == nil && filepath.Base(args[0]) == "sleep" && strings.Contains(string(cmd), marker) && alive(pid) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// waitTagged waits up to d for ok(the number of tagged processes), and
-// returns them.
-func waitTagged(marker string, ok func(n int) bool, d time.Duration) []int {
-	deadline := time.Now().Add(d)
-	for {
-		got := tagged(marker)
-		if ok(len(got)) || time.Now().After(deadline) {
-			return got
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func atLeast(n int) func(int) bool { return func(k int) bool { return k >= n } }
-func atMost(n int) func(int) bool  { return func(k int) bool { return k <= n } }
-
-func killTagged(marker string) {
-	for _, pid := range tagged(marker) {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
 }
 
 // playOne starts p's agent and plays one step.
@@ -105,16 +59,16 @@ func TestExecAgentsLeaveNoOrphans(t *testing.T) {
 		{"no-sandbox/ignores", true, `trap '' TERM; while :; do sleep 1; done`, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			marker := newMarker()
-			t.Cleanup(func() { killTagged(marker) })
+			marker := proctest.Marker()
+			t.Cleanup(func() { proctest.KillSleeps(marker) })
 			p, err := NewExec(ExecOptions{Command: []string{"/bin/sh", "-c", escaperScript(marker, c.tail)}, Timeout: 5 * time.Second, NoSandbox: c.noSandbox})
 			require.NoError(t, err)
 			playOne(t, p)
-			require.Len(t, waitTagged(marker, atLeast(2), 2*time.Second), 2, "both sleeps run while the agent does")
+			require.Len(t, proctest.WaitSleeps(marker, proctest.AtLeast(2), 2*time.Second), 2, "both sleeps run while the agent does")
 			require.NoError(t, p.Close())
-			waitTagged(marker, atMost(c.survivors), 3*time.Second)
+			proctest.WaitSleeps(marker, proctest.AtMost(c.survivors), 3*time.Second)
 			time.Sleep(100 * time.Millisecond)
-			got := tagged(marker)
+			got := proctest.Sleeps(marker)
 			assert.Len(t, got, c.survivors, "processes of the agent alive after Close: %v", got)
 		})
 	}
@@ -155,8 +109,8 @@ func TestExecDiesWithTheEvaluator(t *testing.T) {
 		survivors int
 	}{{"sandbox", 0}, {"no-sandbox", 4}} {
 		t.Run(c.mode, func(t *testing.T) {
-			marker := newMarker()
-			t.Cleanup(func() { killTagged(marker) })
+			marker := proctest.Marker()
+			t.Cleanup(func() { proctest.KillSleeps(marker) })
 			cmd := exec.Command(os.Args[0], "-test.run=^TestScorerChild$", "-test.count=1")
 			cmd.Env = append(os.Environ(), scorerEnv+"="+marker+" "+c.mode)
 			out, err := cmd.StdoutPipe()
@@ -166,12 +120,12 @@ func TestExecDiesWithTheEvaluator(t *testing.T) {
 			line, err := bufio.NewReader(out).ReadString('\n')
 			require.NoError(t, err)
 			require.Equal(t, "playing\n", line)
-			require.Len(t, waitTagged(marker, atLeast(4), 2*time.Second), 4, "two agents' children run")
+			require.Len(t, proctest.WaitSleeps(marker, proctest.AtLeast(4), 2*time.Second), 4, "two agents' children run")
 			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 			_ = cmd.Wait()
-			waitTagged(marker, atMost(c.survivors), 3*time.Second)
+			proctest.WaitSleeps(marker, proctest.AtMost(c.survivors), 3*time.Second)
 			time.Sleep(100 * time.Millisecond)
-			got := tagged(marker)
+			got := proctest.Sleeps(marker)
 			assert.Len(t, got, c.survivors, "agents' processes alive after the evaluator's SIGKILL: %v", got)
 		})
 	}

@@ -416,16 +416,3 @@ func TestExecNoGoroutineLeak(t *testing.T) {
 	}
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before)
 }
-
-// alive reports whether pid is a running process (a zombie waiting for
-// its reaper is not).
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
-}

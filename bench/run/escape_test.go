@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/internal/proctest"
 
 	"github.com/longcraft/longcraft/bench/agent"
 )
@@ -26,26 +27,6 @@ const escaperAgent = `#!/bin/sh
 sleep "$1" & setsid sleep "$1" </dev/null >/dev/null 2>&1 &
 while read -r line; do case "$line" in *reset*) echo '{"type":"ready"}';; *) sleep 0.02; echo '{"action":"noop"}';; esac; done
 `
-
-// sleepsTagged counts the live sleeps whose command line holds marker.
-func sleepsTagged(marker string) []int {
-	var pids []int
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		cmd, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
-		args := strings.Split(string(cmd), "\x00")
-		stat, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		zombie := strings.Contains(string(stat), ") Z ")
-		if err == nil && filepath.Base(args[0]) == "sleep" && len(args) > 1 && args[1] == marker && !zombie {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
 
 // TestScoreKilledLeavesNoAgents SIGKILLs `score` (this test binary
 // re-executed, running Score with two workers of an agent that starts a
@@ -73,12 +54,8 @@ func TestScoreKilledLeavesNoAgents(t *testing.T) {
 		survivors int
 	}{{"sandbox", 0}, {"no-sandbox", 4}} {
 		t.Run(c.mode, func(t *testing.T) {
-			marker := fmt.Sprintf("1000.%d%09d", os.Getpid(), time.Now().UnixNano()%1e9)
-			t.Cleanup(func() {
-				for _, pid := range sleepsTagged(marker) {
-					_ = syscall.Kill(pid, syscall.SIGKILL)
-				}
-			})
+			marker := proctest.Marker()
+			t.Cleanup(func() { proctest.KillSleeps(marker) })
 			cmd := exec.Command(os.Args[0], "-test.run=^TestScoreKilledLeavesNoAgents$", "-test.count=1")
 			cmd.Env = append(os.Environ(), "LONGCRAFT_ESCAPE_CHILD="+filepath.Join(t.TempDir(), "run")+" "+marker+" "+c.mode)
 			stdout, err := cmd.StdoutPipe()
@@ -88,19 +65,12 @@ func TestScoreKilledLeavesNoAgents(t *testing.T) {
 			line, err := bufio.NewReader(stdout).ReadString('\n')
 			require.NoError(t, err)
 			require.Equal(t, "scoring\n", line)
-			deadline := time.Now().Add(10 * time.Second)
-			for len(sleepsTagged(marker)) < 4 && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			require.Len(t, sleepsTagged(marker), 4, "both workers' agents and their children run")
+			require.Len(t, proctest.WaitSleeps(marker, proctest.AtLeast(4), 10*time.Second), 4, "both workers' agents and their children run")
 			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 			_ = cmd.Wait()
-			deadline = time.Now().Add(3 * time.Second)
-			for len(sleepsTagged(marker)) > c.survivors && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
+			proctest.WaitSleeps(marker, proctest.AtMost(c.survivors), 3*time.Second)
 			time.Sleep(100 * time.Millisecond)
-			got := sleepsTagged(marker)
+			got := proctest.Sleeps(marker)
 			assert.Len(t, got, c.survivors, "agents' processes alive after score's SIGKILL: %v", got)
 		})
 	}

@@ -1,8 +1,6 @@
 package run
 
 import (
-	"path/filepath"
-
 	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/suite"
 )
@@ -20,10 +18,5 @@ func hiddenPaths(o Options) []string {
 	if o.SaltFile != "" {
 		paths = append(paths, o.SaltFile)
 	}
-	for i, p := range paths {
-		if abs, err := filepath.Abs(p); err == nil {
-			paths[i] = abs
-		}
-	}
-	return paths
+	return paths // the sandbox makes them absolute and adds their symlinks' targets
 }

@@ -47,6 +47,42 @@ func traceSet(t *testing.T, dir string) map[string]string {
 	return set
 }
 
+// killAfter is the AfterWrite of a run to kill: it SIGKILLs the process
+// after the n-th write of kind point.
+func killAfter(point string, n int) func(what string) {
+	seen := 0
+	return func(what string) {
+		if what == point {
+			if seen++; seen == n {
+				_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				select {} // the signal is on its way
+			}
+		}
+	}
+}
+
+// requireKilled runs cmd, a child run with killAfter set at at, and
+// requires that it died of the SIGKILL.
+func requireKilled(t *testing.T, cmd *exec.Cmd, at string) {
+	t.Helper()
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s: %s", at, out)
+	ws, ok := exit.Sys().(syscall.WaitStatus)
+	require.True(t, ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL, "the child was killed at %s: %s", at, out)
+}
+
+// assertSameRun checks that the run in dir ended as the uninterrupted run
+// in whole: the same results, summary, report and run.json, and the trace
+// set want (whole's).
+func assertSameRun(t *testing.T, whole, dir string, want map[string]string) {
+	t.Helper()
+	for _, f := range []string{results.ResultsFile, results.SummaryFile, results.ReportFile, results.DefinitionFile} {
+		assert.Equal(t, string(readFile(t, filepath.Join(whole, f))), string(readFile(t, filepath.Join(dir, f))), f)
+	}
+	assert.Equal(t, want, traceSet(t, dir), "the traces")
+}
+
 // TestKillAtEveryWrite kills `score` with SIGKILL right after each kind of
 // write it makes (a child process: this test binary re-executed, killing
 // itself from Options.AfterWrite), resumes the run, and checks that it
@@ -59,15 +95,7 @@ func TestKillAtEveryWrite(t *testing.T) {
 		n, _ := strconv.Atoi(nth)
 		o := killable(dir)
 		o.Resume = os.Getenv("LONGCRAFT_KILL_RESUME") == "1"
-		seen := 0
-		o.AfterWrite = func(what string) {
-			if what == point {
-				if seen++; seen == n {
-					_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-					select {} // the signal is on its way
-				}
-			}
-		}
+		o.AfterWrite = killAfter(point, n)
 		_, err := Score(context.Background(), o, nil)
 		fmt.Fprintln(os.Stderr, "child ended without being killed:", err)
 		os.Exit(3)
@@ -85,11 +113,7 @@ func TestKillAtEveryWrite(t *testing.T) {
 		if resume {
 			cmd.Env = append(cmd.Env, "LONGCRAFT_KILL_RESUME=1")
 		}
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		require.ErrorAs(t, err, &exit, "%s: %s", at, out)
-		ws, ok := exit.Sys().(syscall.WaitStatus)
-		require.True(t, ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL, "the child was killed at %s: %s", at, out)
+		requireKilled(t, cmd, at)
 	}
 	// A kill at each write point; then two kills in a row, the second
 	// during the resume of the first.
@@ -109,10 +133,7 @@ func TestKillAtEveryWrite(t *testing.T) {
 			oc, err := Score(context.Background(), o, nil)
 			require.NoError(t, err)
 			require.True(t, oc.Complete)
-			for _, f := range []string{results.ResultsFile, results.SummaryFile, results.ReportFile, results.DefinitionFile} {
-				assert.Equal(t, string(readFile(t, filepath.Join(whole, f))), string(readFile(t, filepath.Join(dir, f))), f)
-			}
-			assert.Equal(t, want, traceSet(t, dir), "the traces")
+			assertSameRun(t, whole, dir, want)
 			v, err := Verify(dir)
 			require.NoError(t, err)
 			assert.True(t, v.OK(), "the resumed run matches its traces: %v", v.Problems())

@@ -157,7 +157,7 @@ func (p *worker) close() {
 func (p *worker) source() (*agent.Source, error) {
 	if p.agents == nil {
 		src, err := agent.Open(p.cfg.Agent, agent.Options{External: p.cfg.External, Recorded: p.cfg.recorded, Worker: p.index,
-			Remote: remote.Connector{}, Context: p.ctx})
+			Remote: remote.Connector{}})
 		if err != nil {
 			return nil, err
 		}
@@ -175,14 +175,17 @@ func (p *worker) agent(ctx context.Context, t *task.Task) (agent.Agent, error) {
 	return src.NewIn(ctx, t)
 }
 
-// episodeContext is the context of one episode's agent calls: the
-// worker's, ended by the run's --timeout too, so that a call in progress
-// at the deadline (a hung agent) is cut short and the episode ends then.
-func (p *worker) episodeContext() (context.Context, context.CancelFunc) {
-	if p.cfg.Timeout > 0 {
-		return context.WithTimeout(p.ctx, p.cfg.Timeout)
+// timeoutAt ends the episode's calls (cancel) once the run's --timeout
+// has passed since the episode started, so that a call in progress at the
+// deadline (a hung agent) is cut short and the episode ends then. It is
+// armed when the episode's own clock starts (newEpisode), not before the
+// agent is made and reset: an agent's start-up then costs no episode any
+// of its time, whatever the number of workers. The returned func disarms it.
+func (p *worker) timeoutAt(cancel context.CancelFunc) (stop func() bool) {
+	if p.cfg.Timeout <= 0 {
+		return func() bool { return false }
 	}
-	return context.WithCancel(p.ctx)
+	return time.AfterFunc(p.cfg.Timeout, cancel).Stop
 }
 
 // world returns the worker's world for t, reset to t's start.
@@ -232,7 +235,9 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 	}
 	res.Seed, res.Goal, res.Certified, res.PlannerSteps, res.Attempts = t.Seed, t.Goal.String(), t.Certified, t.PlannerSteps, t.Attempts
 	res.Observability, res.Feedback = string(t.Observability), string(t.Feedback)
-	ctx, cancel := p.episodeContext()
+	// The episode's agent calls: the worker's context, ended by the
+	// episode's --timeout too (timeoutAt).
+	ctx, cancel := context.WithCancel(p.ctx)
 	defer cancel()
 	// The agent: a policy at the primitive level, a decider at the skill
 	// level; one loop plays either.
@@ -270,6 +275,7 @@ func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode
 		res.Err = err.Error()
 		return res, nil, nil
 	}
+	defer p.timeoutAt(cancel)()
 	w := e.World()
 	res.Ruleset = w.Rules().Name
 	for !e.Over() {

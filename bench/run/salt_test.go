@@ -9,9 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -308,15 +308,7 @@ func TestKillSaltedRunResumes(t *testing.T) {
 		point, nth, _ := strings.Cut(os.Getenv("LONGCRAFT_SALT_KILL_AT"), ":")
 		n, _ := strconv.Atoi(nth)
 		o := saltedRun(dir, testSalt, 2)
-		seen := 0
-		o.AfterWrite = func(what string) {
-			if what == point {
-				if seen++; seen == n {
-					_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-					select {} // the signal is on its way
-				}
-			}
-		}
+		o.AfterWrite = killAfter(point, n)
 		_, err := Score(context.Background(), o, nil)
 		fmt.Fprintln(os.Stderr, "child ended without being killed:", err)
 		os.Exit(3)
@@ -329,18 +321,11 @@ func TestKillSaltedRunResumes(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command(os.Args[0], "-test.run", "^TestKillSaltedRunResumes$")
 			cmd.Env = append(os.Environ(), "LONGCRAFT_SALT_KILL_CHILD="+dir, "LONGCRAFT_SALT_KILL_AT="+at)
-			out, err := cmd.CombinedOutput()
-			var exit *exec.ExitError
-			require.ErrorAs(t, err, &exit, "%s: %s", at, out)
-			ws, ok := exit.Sys().(syscall.WaitStatus)
-			require.True(t, ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL, "the child was killed at %s: %s", at, out)
+			requireKilled(t, cmd, at)
 			o := saltedRun(dir, testSalt, 1)
 			o.Resume = true
 			score(t, o)
-			for _, f := range []string{results.ResultsFile, results.SummaryFile, results.ReportFile, results.DefinitionFile} {
-				assert.Equal(t, string(readFile(t, filepath.Join(whole, f))), string(readFile(t, filepath.Join(dir, f))), f)
-			}
-			assert.Equal(t, traceSet(t, whole), traceSet(t, dir), "the traces")
+			assertSameRun(t, whole, dir, traceSet(t, whole))
 		})
 	}
 }
@@ -530,23 +515,10 @@ func TestExecAgentCannotReadTheSalt(t *testing.T) {
 			require.NotEqual(t, random, salt)
 			_, err = Score(context.Background(), o, nil)
 			require.NoError(t, err)
-			tf, err := trace.Open(filepath.Join(out, results.TraceFile))
-			require.NoError(t, err)
-			defer tf.Close()
-			got, notes := map[string]bool{}, 0
-			for i := range tf.Index {
-				ep, err := tf.Episode(i)
-				require.NoError(t, err)
-				for _, n := range ep.Notes {
-					notes++
-					for _, w := range strings.Fields(n.Reasoning) {
-						got[w] = true
-					}
-				}
-			}
+			got, notes := traceReasons(t, out)
 			require.Positive(t, notes, "the agent played")
 			for _, a := range []string{"read_salt_file", "read_secret"} {
-				assert.Equal(t, contains(c.want, a), got[a], "attack %s succeeded: %v", a, got[a])
+				assert.Equal(t, slices.Contains(c.want, a), got[a], "attack %s succeeded: %v", a, got[a])
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,11 +21,11 @@ import (
 )
 
 // snoopAgent is an exec agent that tries, at every step, what a forger
-// would (its arguments: the run directory and the suite file, which it
-// could have read from its parent's command line), and says in its
-// reason what worked.
+// would (its arguments: the run directory, the suite file, which it
+// could have read from its parent's command line, and a file of the
+// user's given to --agent-hide), and says in its reason what worked.
 const snoopAgent = `#!/bin/sh
-out="$1"; suite="$2"
+out="$1"; suite="$2"; extra="$3"
 while read -r line; do
 	case "$line" in
 	*reset*) echo '{"type":"ready"}'; continue;;
@@ -36,6 +37,7 @@ while read -r line; do
 	echo '{"forged": true}' 2>/dev/null >> "$out/results.jsonl" && r="$r write_results"
 	grep -q families "$suite" 2>/dev/null && r="$r read_suite"
 	[ -s "$suite.lock.json" ] && r="$r read_lock"
+	[ -s "$extra" ] && r="$r read_extra"
 	tr '\0' ' ' < /proc/$PPID/cmdline 2>/dev/null | grep -q -- '-test\.' && r="$r parent_cmdline"
 	cat /proc/*/cmdline 2>/dev/null | tr '\0' ' ' | grep -q -- '-test\.' && r="$r some_cmdline"
 	cat /proc/*/environ 2>/dev/null | tr '\0' '\n' | grep -q LONGCRAFT_TEST_SECRET && r="$r environ"
@@ -54,7 +56,7 @@ func TestExecAgentCannotTouchTheRun(t *testing.T) {
 		t.Skip("the sandbox is Linux's")
 	}
 	t.Setenv("LONGCRAFT_TEST_SECRET", "the evaluator's")
-	all := []string{"read_run", "read_results", "list_out", "write_results", "read_suite", "read_lock", "parent_cmdline", "some_cmdline", "environ"}
+	all := []string{"read_run", "read_results", "list_out", "write_results", "read_suite", "read_lock", "read_extra", "parent_cmdline", "some_cmdline", "environ"}
 	for _, c := range []struct {
 		name      string
 		noSandbox bool
@@ -74,8 +76,10 @@ func TestExecAgentCannotTouchTheRun(t *testing.T) {
 			script := filepath.Join(dir, "snoop.sh")
 			require.NoError(t, os.WriteFile(script, []byte(snoopAgent), 0o755))
 			out := filepath.Join(dir, "run")
-			o := Options{Suite: file, Agent: "exec:" + script + " " + out + " " + file, Out: out, Traces: "all",
-				Config: Config{Workers: 1, External: agent.External{NoSandbox: c.noSandbox}}}
+			extra := filepath.Join(dir, "credentials") // --agent-hide's: the runner adds its own paths to it
+			require.NoError(t, os.WriteFile(extra, []byte("secret\n"), 0o600))
+			o := Options{Suite: file, Agent: "exec:" + script + " " + out + " " + file + " " + extra, Out: out, Traces: "all",
+				Config: Config{Workers: 1, External: agent.External{NoSandbox: c.noSandbox, Hidden: []string{extra}}}}
 			_, err = Score(context.Background(), o, nil)
 			require.NoError(t, err)
 			rows, err := results.Read(filepath.Join(out, results.ResultsFile))
@@ -83,23 +87,10 @@ func TestExecAgentCannotTouchTheRun(t *testing.T) {
 			for _, r := range rows {
 				require.Empty(t, r.AgentError)
 			}
-			tf, err := trace.Open(filepath.Join(out, results.TraceFile))
-			require.NoError(t, err)
-			defer tf.Close()
-			got, notes := map[string]bool{}, 0
-			for i := range tf.Index {
-				ep, err := tf.Episode(i)
-				require.NoError(t, err)
-				for _, n := range ep.Notes {
-					notes++
-					for _, w := range strings.Fields(n.Reasoning) {
-						got[w] = true
-					}
-				}
-			}
+			got, notes := traceReasons(t, out)
 			require.Equal(t, 10, notes, "the agent played every step of both episodes")
 			for _, a := range all {
-				assert.Equal(t, contains(c.want, a), got[a], "attack %s succeeded: %v", a, got[a])
+				assert.Equal(t, slices.Contains(c.want, a), got[a], "attack %s succeeded: %v", a, got[a])
 			}
 			b, err := os.ReadFile(filepath.Join(out, results.ResultsFile))
 			require.NoError(t, err)
@@ -111,20 +102,35 @@ func TestExecAgentCannotTouchTheRun(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
+// traceReasons returns the words of the reasons the agent of run out gave
+// in its traces (where the snooping agents report what they could do),
+// and how many notes there were.
+func traceReasons(t *testing.T, out string) (words map[string]bool, notes int) {
+	t.Helper()
+	tf, err := trace.Open(filepath.Join(out, results.TraceFile))
+	require.NoError(t, err)
+	defer tf.Close()
+	words = map[string]bool{}
+	for i := range tf.Index {
+		ep, err := tf.Episode(i)
+		require.NoError(t, err)
+		for _, n := range ep.Notes {
+			notes++
+			for _, w := range strings.Fields(n.Reasoning) {
+				words[w] = true
+			}
 		}
 	}
-	return false
+	return words, notes
 }
 
 // TestTimeoutStopsAHungAgent: --timeout ends an episode whose agent hangs
 // at its deadline, as a timeout and not an agent error. Before, the
-// episode waited for the per-message timeout (here 20 s, 30 s by
-// default) and ended as agent_error: --timeout 1s with a hung agent took
-// 91 s for 6 episodes.
+// episode waited for the per-message timeout (30 s by default) and ended
+// as agent_error: --timeout 1s with a hung agent took 91 s for 6
+// episodes. The per-message timeout is an hour here and the run is
+// abandoned after 30 s: a deadline that does not reach the hung
+// call leaves no result, and the test fails on the count.
 func TestTimeoutStopsAHungAgent(t *testing.T) {
 	if runtime.GOOS == "js" {
 		t.Skip("no subprocesses under js/wasm")
@@ -134,12 +140,14 @@ func TestTimeoutStopsAHungAgent(t *testing.T) {
 		{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 1, Budget: 30}}
 	var rows []results.Result
 	start := time.Now()
-	err := Suite(context.Background(), specs, []int{0, 1}, Config{Agent: "exec:" + hang, Workers: 1, Timeout: 300 * time.Millisecond,
-		External: agent.External{StepTimeout: 20 * time.Second}}, func(d Done) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := Suite(ctx, specs, []int{0, 1}, Config{Agent: "exec:" + hang, Workers: 1, Timeout: 300 * time.Millisecond,
+		External: agent.External{StepTimeout: time.Hour}}, func(d Done) error {
 		rows = append(rows, d.Result)
 		return nil
 	})
-	require.NoError(t, err)
+	require.NoError(t, err, "the run ended before the hung calls did")
 	require.Len(t, rows, 2)
 	for _, r := range rows {
 		assert.Equal(t, "timeout", r.End, r.AgentError)

@@ -60,7 +60,7 @@ type externalMaker struct {
 }
 
 func (m *externalMaker) Make(t *task.Task) (agent.Agent, error) {
-	return m.MakeIn(m.o.Context, t)
+	return m.MakeIn(context.Background(), t)
 }
 
 // MakeIn makes the agent of t, whose calls use ctx (the episode's).
@@ -80,16 +80,13 @@ func (m *externalMaker) MakeIn(ctx context.Context, t *task.Task) (agent.Agent, 
 		}
 		m.atlas = a
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	return player.NewAgent(ctx, m.p, t, player.AgentOptions{ImageSize: x.ImageSize, Symbolic: x.Symbolic, InvalidNotice: !x.NoNotice, Notes: x.Notes}, m.atlas)
 }
 
 // MakeDecider makes the same external player for a skill-level task: it
 // is offered skills and answers commands (player.Agent.Decide).
 func (m *externalMaker) MakeDecider(t *task.Task) (agent.Decider, error) {
-	return m.MakeDeciderIn(m.o.Context, t)
+	return m.MakeDeciderIn(context.Background(), t)
 }
 
 // MakeDeciderIn is MakeDecider with the episode's context.
