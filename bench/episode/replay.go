@@ -34,8 +34,8 @@ func Replay(rec *trace.Episode, noProgress int) (*Episode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rebuild task %s: %w", t.ID, err)
 	}
-	if r := w.Rules(); r.Name != h.Ruleset || r.Version != h.RulesVersion {
-		return nil, &trace.RulesMismatch{Recorded: h.Ruleset, RecordedVersion: h.RulesVersion, Build: r.Name, BuildVersion: r.Version}
+	if err := h.SameRules(w); err != nil {
+		return nil, err
 	}
 	if hash := w.Hash(); hash != rec.Initial {
 		return nil, &trace.Divergence{Step: -1, What: fmt.Sprintf("initial state hash %016x, recorded %016x", hash, rec.Initial)}

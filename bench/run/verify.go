@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -166,10 +168,14 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 	start := time.Now()
 	v := &Verification{traced: map[string]bool{}}
 	byID := map[string]*results.Result{}
+	var msgs []indexed
 	for i := range rs {
+		if _, dup := byID[rs[i].ID]; dup {
+			msgs = append(msgs, indexed{rs[i].Index, lineName(&rs[i]) + ": two results lines for this episode"})
+			continue
+		}
 		byID[rs[i].ID] = &rs[i]
 	}
-	var msgs []indexed
 	// Where each line's trace is (its record), read again when its line
 	// is checked: a run's traces with their notes need not fit in memory.
 	traces := map[string]int{}
@@ -298,31 +304,20 @@ func deriveLine(r *results.Result, ep *trace.Episode, e *episode.Episode) (resul
 	if line, traced := jsonOf(r.Spec), jsonOf(*h.Task); line != traced {
 		differ("spec", line, traced)
 	}
-	header := []struct {
-		field         string
-		line, traced  any
-		derived       *string
-		derivedUint64 *uint64
-	}{
-		{field: "goal", line: r.Goal, traced: h.Goal, derived: &d.Goal},
-		{field: "observability", line: r.Observability, traced: h.View, derived: &d.Observability},
-		{field: "feedback", line: r.Feedback, traced: h.Feedback, derived: &d.Feedback},
-		{field: "ruleset", line: r.Ruleset, traced: e.World().Rules().Name, derived: &d.Ruleset},
-		{field: "agent", line: traceAgent(r.Agent, r.Model), traced: h.Agent},
-		{field: "seed", line: r.Seed, traced: h.Seed, derivedUint64: &d.Seed},
-		{field: "salt_commitment", line: r.SaltCommitment, traced: h.SaltCommitment, derived: &d.SaltCommitment},
-	}
-	for _, f := range header {
-		if f.line != f.traced {
-			differ(f.field, f.line, f.traced)
-		}
-		if f.derived != nil {
-			*f.derived = f.traced.(string)
-		}
-		if f.derivedUint64 != nil {
-			*f.derivedUint64 = f.traced.(uint64)
+	same := func(field string, line, traced any) {
+		if line != traced {
+			differ(field, line, traced)
 		}
 	}
+	same("goal", r.Goal, h.Goal)
+	same("observability", r.Observability, h.View)
+	same("feedback", r.Feedback, h.Feedback)
+	same("ruleset", r.Ruleset, e.World().Rules().Name)
+	same("agent", traceAgent(r.Agent, r.Model), h.Agent)
+	same("seed", r.Seed, h.Seed)
+	same("salt_commitment", r.SaltCommitment, h.SaltCommitment)
+	d.Goal, d.Observability, d.Feedback, d.Ruleset = h.Goal, h.View, h.Feedback, e.World().Rules().Name
+	d.Seed, d.SaltCommitment = h.Seed, h.SaltCommitment
 	m := e.Metrics()
 	switch {
 	case !e.Over() && hostEnds[r.End]:
@@ -331,7 +326,7 @@ func deriveLine(r *results.Result, ep *trace.Episode, e *episode.Episode) (resul
 		diffs = append(diffs, fmt.Sprintf("end %s in %s, but by its trace the episode had not ended (only timeout, agent_error, stopped, budget_tokens or budget_cost stop one early)", show(r.End), results.ResultsFile))
 	}
 	line, traced := fieldsOf(r.Metrics), fieldsOf(m)
-	for _, k := range sortedFields(traced) {
+	for _, k := range slices.Sorted(maps.Keys(traced)) {
 		if !reflect.DeepEqual(line[k], traced[k]) && (k != "end" || e.Over()) {
 			differ(k, line[k], traced[k])
 		}
@@ -348,7 +343,7 @@ func errorDiffs(r *results.Result, traced bool) []string {
 		diffs = append(diffs, fmt.Sprintf("could not be played (error %q) yet has a trace", r.Err))
 	}
 	line, none := fieldsOf(r.Metrics), fieldsOf(episode.Metrics{End: "error"})
-	for _, k := range sortedFields(none) {
+	for _, k := range slices.Sorted(maps.Keys(none)) {
 		if !reflect.DeepEqual(line[k], none[k]) {
 			diffs = append(diffs, fmt.Sprintf("could not be played (error %q) yet claims %s %s", r.Err, k, show(line[k])))
 		}
@@ -391,15 +386,6 @@ func show(v any) string {
 func jsonOf(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
-}
-
-func sortedFields(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // unverified counts the lines of played episodes without a trace: their
@@ -477,7 +463,7 @@ func diffJSON(prefix, path string, a, b any, out *[]string) {
 			keys[k] = nil
 		}
 		delete(keys, "missing") // episodes a partial run had yet to play: the plan's
-		ks := sortedFields(keys)
+		ks := slices.Sorted(maps.Keys(keys))
 		// The per-group detail last: the run's totals say more first.
 		sort.SliceStable(ks, func(i, j int) bool { return ks[i] != "groups" && ks[j] == "groups" })
 		for _, k := range ks {

@@ -127,6 +127,11 @@ func TestVerifyNamesWhatDiffers(t *testing.T) {
 			require.NoError(t, w.Append(ep))
 			require.NoError(t, w.Close())
 		}, "", "two traces of " + id, ""},
+		{"a line twice", func(dir string) {
+			path := filepath.Join(dir, results.ResultsFile)
+			lines := bytes.SplitAfter(readFile(t, path), []byte("\n"))
+			require.NoError(t, os.WriteFile(path, append(readFile(t, path), lines[k]...), 0o644))
+		}, name + "two results lines for this episode", "", "summary.json: episodes 36 in summary.json, 37 from the lines"},
 		{"the summary", func(dir string) {
 			path := filepath.Join(dir, results.SummaryFile)
 			require.NoError(t, os.WriteFile(path, bytes.Replace(readFile(t, path), []byte(`"errors": 0`), []byte(`"errors": 2`), 1), 0o644))

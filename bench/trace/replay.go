@@ -64,11 +64,20 @@ func World(h *Header) (*sim.World, error) {
 		}
 		w.Reset(h.Seed)
 	}
-	r := w.Rules()
-	if r.Name != h.Ruleset || r.Version != h.RulesVersion {
-		return nil, &RulesMismatch{h.Ruleset, h.RulesVersion, r.Name, r.Version}
+	if err := h.SameRules(w); err != nil {
+		return nil, err
 	}
 	return w, nil
+}
+
+// SameRules refuses a world whose rules are not the recorded ones (name
+// and version) with a *RulesMismatch: the recorded actions would not mean
+// the same world there.
+func (h *Header) SameRules(w *sim.World) error {
+	if r := w.Rules(); r.Name != h.Ruleset || r.Version != h.RulesVersion {
+		return &RulesMismatch{h.Ruleset, h.RulesVersion, r.Name, r.Version}
+	}
+	return nil
 }
 
 // Run re-simulates ep from its seed and actions, checking every outcome
