@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -212,28 +213,18 @@ func makeSalted(ctx context.Context, salt []byte, l *suite.Lock, specs []task.Sp
 	return s, nil
 }
 
-// saltTasks makes the salted tasks a run still has to play: every planned
-// episode without a result in have, and those of rebuild (results whose
-// lost traces are played again). nil without a salt.
-func saltTasks(ctx context.Context, o Options, p planned, have, rebuild []results.Result) (*salted, error) {
+// saltTasks makes the salted tasks a run still has to play: the episodes
+// todo (specs at suite positions indices) and those of rebuild (results
+// whose lost traces are played again). nil without a salt.
+func saltTasks(ctx context.Context, o Options, todo []task.Spec, indices []int, rebuild []results.Result) (*salted, error) {
 	if len(o.Salt) == 0 {
 		return nil, nil
 	}
-	done := map[int]bool{}
-	for _, r := range have {
-		done[r.Index] = true
-	}
-	var specs []task.Spec
-	var indices []int
-	for i, sp := range p.specs {
-		if !done[p.indices[i]] {
-			specs, indices = append(specs, sp), append(indices, p.indices[i])
-		}
-	}
+	specs, at := slices.Clone(todo), slices.Clone(indices)
 	for _, r := range rebuild {
-		specs, indices = append(specs, r.Spec), append(indices, r.Index)
+		specs, at = append(specs, r.Spec), append(at, r.Index)
 	}
-	return makeSalted(ctx, o.Salt, o.Config.lock, specs, indices, o.Certify, o.Workers, o.SaltProgress)
+	return makeSalted(ctx, o.Salt, o.Config.lock, specs, at, o.Certify, o.Workers, o.SaltProgress)
 }
 
 // errSaltDiffers reports results or a definition of another salt (or of
@@ -338,7 +329,7 @@ func CheckSaltedResults(salt []byte, l *suite.Lock, rs []results.Result) (SaltCh
 			bad(r, "%v", err)
 			continue
 		}
-		if r.Attempts < 1 || r.Attempts > 1000 {
+		if r.Attempts < 1 || r.Attempts > task.MaxAttempts {
 			bad(r, "%d attempts recorded", r.Attempts)
 			continue
 		}

@@ -375,8 +375,21 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	if err := results.WriteSorted(resultsPath, have); err != nil {
 		return oc, err
 	}
-	// Held-out seeds: the tasks still to play, made now, in parallel.
-	if o.Config.salted, err = saltTasks(ctx, o, p, have, rebuild); err != nil {
+	// The episodes still to play: every planned one without a result.
+	done := map[int]bool{}
+	for _, r := range have {
+		done[r.Index] = true
+	}
+	var todoSpecs []task.Spec
+	var todoIdx []int
+	for i, sp := range p.specs {
+		if !done[p.indices[i]] {
+			todoSpecs, todoIdx = append(todoSpecs, sp), append(todoIdx, p.indices[i])
+		}
+	}
+	// Held-out seeds: their tasks, and those of rebuild, made now, in
+	// parallel.
+	if o.Config.salted, err = saltTasks(ctx, o, todoSpecs, todoIdx, rebuild); err != nil {
 		return oc, err
 	}
 	if len(rebuild) > 0 {
@@ -401,17 +414,6 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			return tw.Append(d.Trace)
 		}); err != nil {
 			return oc, err
-		}
-	}
-	done := map[int]bool{}
-	for _, r := range have {
-		done[r.Index] = true
-	}
-	var todoSpecs []task.Spec
-	var todoIdx []int
-	for i, sp := range p.specs {
-		if !done[p.indices[i]] {
-			todoSpecs, todoIdx = append(todoSpecs, sp), append(todoIdx, p.indices[i])
 		}
 	}
 	oc.Skipped = len(p.specs) - len(todoSpecs)

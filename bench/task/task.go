@@ -128,8 +128,10 @@ func (t *Task) Describe() string {
 // built-in planner's Solve is one.
 type Certifier func(w *sim.World, goal Goal, budget int) (reached bool, steps int)
 
-// maxAttempts bounds regeneration when a task cannot be certified.
-const maxAttempts = 20
+// MaxAttempts bounds regeneration when a task cannot be certified: no
+// task is played on a world after more attempts (a check of a revealed
+// salt refuses more).
+const MaxAttempts = 20
 
 // errUnfit marks a world that cannot hold its task; Generate moves on to
 // the next world.
@@ -170,7 +172,7 @@ func generateFrom(spec Spec, seed uint64, certs Certifiers) (*Task, error) {
 		return nil, err
 	}
 	freeWins := 0
-	for attempt := 1; attempt <= maxAttempts; attempt++ {
+	for attempt := 1; attempt <= MaxAttempts; attempt++ {
 		t.Seed, t.Attempts = seed, attempt
 		err := t.generate(tier)
 		switch {
@@ -216,13 +218,13 @@ func generateFrom(spec Spec, seed uint64, certs Certifiers) (*Task, error) {
 		// Same split bit, a new world: the next attempt's seed.
 		seed = regenerated(seed)
 	}
-	if spec.Scenario != nil && freeWins == maxAttempts {
-		return nil, fmt.Errorf("task %s: scenario %s: its goal (or a stage of it) held at step 0 on each of %d worlds: a free win, not a task", t.ID, spec.Scenario.Name, maxAttempts)
+	if spec.Scenario != nil && freeWins == MaxAttempts {
+		return nil, fmt.Errorf("task %s: scenario %s: its goal (or a stage of it) held at step 0 on each of %d worlds: a free win, not a task", t.ID, spec.Scenario.Name, MaxAttempts)
 	}
 	if spec.Scenario != nil {
-		return nil, fmt.Errorf("task %s: scenario %s: the planner cannot reach its goal within its budget on any of %d worlds: it is not a task any agent can be scored on", t.ID, spec.Scenario.Name, maxAttempts)
+		return nil, fmt.Errorf("task %s: scenario %s: the planner cannot reach its goal within its budget on any of %d worlds: it is not a task any agent can be scored on", t.ID, spec.Scenario.Name, MaxAttempts)
 	}
-	return nil, fmt.Errorf("task %s: no certifiable world in %d attempts", t.ID, maxAttempts)
+	return nil, fmt.Errorf("task %s: no certifiable world in %d attempts", t.ID, MaxAttempts)
 }
 
 // Rebuild regenerates the task of spec on a known world seed (the one a
