@@ -54,7 +54,9 @@ func TestSaltedRunsReproduce(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	a, b, c, pub := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c"), filepath.Join(dir, "pub")
-	score(t, saltedRun(a, testSalt, 2))
+	withArgs := saltedRun(a, testSalt, 2) // the command line as the CLI passes it: Score keeps it, redacted
+	withArgs.Args = []string{"longcraft", "score", "--salt", testSalt, "--out", a}
+	score(t, withArgs)
 	score(t, saltedRun(b, testSalt, 1))
 	score(t, saltedRun(c, testSalt+"!", 2))
 	score(t, saltedRun(pub, "", 2))

@@ -44,8 +44,9 @@ type Options struct {
 	Set      []suite.Set   // overrides of every block of the suite (--set)
 	Sweep    []suite.Sweep // the suite played once per value (--sweep), into one run
 
-	// Args is the command line, kept in invocations.jsonl (nil: none);
-	// RedactSalt takes the salt out of it.
+	// Args is the command line, kept in invocations.jsonl and the run
+	// directory's lock file (nil: none). Score keeps it there with the
+	// value of --salt redacted (RedactSalt), whoever calls it.
 	Args []string
 
 	// Salt, if not empty, plays held-out seeds (salt.go): every world seed
@@ -223,6 +224,7 @@ func needsTrace(traces string, r *results.Result) bool {
 // disk and summary.json and report.html cover them, marked partial; the
 // error is ctx's.
 func Score(ctx context.Context, o Options, progress func(done, total int)) (oc Outcome, err error) {
+	o.Args = RedactSalt(o.Args) // the command line is kept in the run directory; the salt never is
 	p, err := plan(o)
 	if err != nil {
 		return oc, err

@@ -166,7 +166,7 @@ Agents (--agent):
 			if o.Shard, o.Shards, err = parseShard(shard, cmd.Flags().Changed("shards"), o.Shards); err != nil {
 				return err
 			}
-			o.Args = run.RedactSalt(append([]string{"longcraft"}, os.Args[1:]...))
+			o.Args = append([]string{"longcraft"}, os.Args[1:]...) // Score redacts the salt
 			if err := applySalt(cmd, &o, salt, saltFile, quiet); err != nil {
 				return err
 			}
