@@ -43,6 +43,10 @@ type Definition struct {
 	ImageSize   int     `json:"image_size,omitempty"`
 	Symbolic    bool    `json:"symbolic,omitempty"`
 	NoNotice    bool    `json:"no_notice,omitempty"`
+	// Unsandboxed: an exec agent ran without the sandbox (--no-sandbox),
+	// able to read and write the run's files: its results are the
+	// agent's word, and the table and report say so.
+	Unsandboxed bool `json:"unsandboxed,omitempty"`
 	Reply       string  `json:"reply,omitempty"`          // json, schema or tools
 	Notes       bool    `json:"notes,omitempty"`          // the scratchpad
 	HistoryToks int     `json:"history_tokens,omitempty"` // the history's size bound

@@ -37,10 +37,13 @@ const SaltUsage = "a salt is any non-empty string of at most 4096 bytes: --salt 
 
 // ResolveSalt reads the salt of one of score's flags: value is --salt's
 // ("" when not given), file --salt-file's, out the run directory. "random"
-// draws a new salt and writes it to out/salt.secret (mode 0600), returned
-// as secretPath; a run directory that already holds a run is refused (a
-// new salt cannot continue it: resume with --salt-file OUT/salt.secret).
-// No flag at all is no salt (public seeds).
+// draws a new salt and returns, as secretPath, out/salt.secret, where
+// Score keeps it (Options.SaltSecret) once it holds the run directory's
+// lock: written before, a run refused by the lock (another run is using
+// out) would leave its salt in the other run's directory. A run
+// directory that already holds a run is refused (a new salt cannot
+// continue it: resume with --salt-file OUT/salt.secret). No flag at all
+// is no salt (public seeds).
 func ResolveSalt(value string, valueGiven bool, file, out string) (salt []byte, secretPath string, err error) {
 	switch {
 	case valueGiven && file != "":
@@ -68,31 +71,45 @@ func ResolveSalt(value string, valueGiven bool, file, out string) (salt []byte, 
 		return nil, "", fmt.Errorf("--salt random needs --out, where it keeps the salt")
 	}
 	secretPath = filepath.Join(out, SaltSecretFile)
-	for _, f := range []string{secretPath, filepath.Join(out, results.ResultsFile)} {
-		if _, err := os.Stat(f); err == nil {
-			return nil, "", fmt.Errorf("--salt random draws a new salt, and %s already holds a run (%s): continue it with --resume --salt-file %s, or use another --out", out, f, secretPath)
-		}
+	if err := freshForRandomSalt(out, secretPath); err != nil {
+		return nil, "", err
 	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, "", fmt.Errorf("--salt random: %w", err)
 	}
-	salt = []byte(hex.EncodeToString(b[:]))
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, "", err
+	return []byte(hex.EncodeToString(b[:])), secretPath, nil
+}
+
+// freshForRandomSalt refuses a run directory that already holds a run (or
+// a salt): a newly drawn salt cannot continue it.
+func freshForRandomSalt(out, secretPath string) error {
+	for _, f := range []string{secretPath, filepath.Join(out, results.ResultsFile)} {
+		if _, err := os.Stat(f); err == nil {
+			return fmt.Errorf("--salt random draws a new salt, and %s already holds a run (%s): continue it with --resume --salt-file %s, or use another --out", out, f, secretPath)
+		}
 	}
-	f, err := os.OpenFile(secretPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	return nil
+}
+
+// keepSaltSecret writes --salt random's salt to path (mode 0600, never
+// over an existing file), under the run directory's lock.
+func keepSaltSecret(path string, salt []byte) error {
+	if err := freshForRandomSalt(filepath.Dir(path), path); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, "", fmt.Errorf("--salt random: %w", err)
+		return fmt.Errorf("--salt random: %w", err)
 	}
 	if _, err := f.Write(append(salt, '\n')); err != nil {
 		f.Close()
-		return nil, "", fmt.Errorf("--salt random: %w", err)
+		return fmt.Errorf("--salt random: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return nil, "", fmt.Errorf("--salt random: %w", err)
+		return fmt.Errorf("--salt random: %w", err)
 	}
-	return salt, secretPath, nil
+	return nil
 }
 
 // RedactSalt returns the command line args with the value of --salt

@@ -273,6 +273,10 @@ func TestResolveSalt(t *testing.T) {
 			}
 			assert.Regexp(t, `^[0-9a-f]{64}$`, string(salt))
 			assert.Equal(t, filepath.Join(out, SaltSecretFile), secret)
+			assert.NoFileExists(t, secret, "Score keeps the salt, once it holds the run directory")
+			require.NoError(t, os.MkdirAll(out, 0o755))
+			require.NoError(t, keepSaltSecret(secret, salt))
+			assert.Error(t, keepSaltSecret(secret, salt), "never over an existing salt")
 			st, err := os.Stat(secret)
 			require.NoError(t, err)
 			assert.Equal(t, os.FileMode(0o600), st.Mode().Perm(), "only the evaluator reads it")
@@ -286,6 +290,28 @@ func TestResolveSalt(t *testing.T) {
 	out, _, err := ResolveSalt("random", true, "", "")
 	assert.ErrorContains(t, err, "needs --out")
 	assert.Nil(t, out)
+}
+
+// TestRefusedRunKeepsNoSalt: a --salt random run refused because another
+// run holds the directory leaves no salt.secret there (it once wrote the
+// salt before taking the lock, leaving the other run's directory a salt
+// that is not its own); the run that holds the directory keeps it.
+func TestRefusedRunKeepsNoSalt(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	held, err := LockDir(out, []string{"longcraft", "score", "--out", out})
+	require.NoError(t, err)
+	o := Options{Suite: "default", Families: []string{task.FamilyObtain}, Tiers: []string{"easy"}, Seeds: 1, Agent: "noop", Out: out, Traces: "none"}
+	o.Salt, o.SaltSecret, err = ResolveSalt("random", true, "", out)
+	require.NoError(t, err)
+	_, err = Score(context.Background(), o, nil)
+	require.ErrorContains(t, err, "pid")
+	assert.NoFileExists(t, filepath.Join(out, SaltSecretFile), "the refused run left its salt in the other run's directory")
+	require.NoError(t, held.Unlock())
+	_, err = Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	again, _, err := ResolveSalt("", false, filepath.Join(out, SaltSecretFile), "")
+	require.NoError(t, err)
+	assert.Equal(t, o.Salt, again, "the run that played keeps its salt")
 }
 
 func TestRedactSalt(t *testing.T) {
@@ -507,6 +533,8 @@ func TestExecAgentCannotReadTheSalt(t *testing.T) {
 			out := filepath.Join(dir, "run")
 			random, secret, err := ResolveSalt("random", true, "", out)
 			require.NoError(t, err)
+			require.NoError(t, os.MkdirAll(out, 0o755))
+			require.NoError(t, keepSaltSecret(secret, random))
 			script := filepath.Join(dir, "snoop.sh")
 			require.NoError(t, os.WriteFile(script, []byte(saltSnoop), 0o755))
 			salt, _, err := ResolveSalt("", false, saltFile, "")

@@ -56,6 +56,10 @@ type Options struct {
 	Salt         []byte
 	SaltProgress func(done, total int)
 	SaltFile     string // where the salt was read from (--salt-file): hidden from exec agents
+	// SaltSecret, if not "", is where --salt random keeps the salt it drew
+	// (ResolveSalt's secretPath): Score writes it once it holds the run
+	// directory's lock, never over an existing file.
+	SaltSecret string
 
 	// AfterWrite, if not nil, is called after each write reaches the run
 	// directory: "lock" (its lock file), "definition", "record" (a
@@ -175,6 +179,7 @@ func definition(o Options, p planned, lock string) results.Definition {
 		x := o.External
 		d.Model, d.Temperature, d.MaxTokens, d.History = x.Model, x.Temperature, x.MaxTokens, x.History
 		d.ImageSize, d.Symbolic, d.NoNotice = x.ImageSize, x.Symbolic, x.NoNotice
+		d.Unsandboxed = x.NoSandbox && strings.HasPrefix(o.Agent, "exec:")
 		d.PriceIn, d.PriceOut = o.PriceIn, o.PriceOut
 		d.Reply, d.Notes, d.HistoryToks, d.Prompt = x.Reply, x.Notes, x.HistoryTokens, Config{Agent: o.Agent}.prompt()
 		d.MaxEpisodeTokens, d.MaxRunTokens, d.MaxRunCost = o.MaxEpisodeTokens, o.MaxRunTokens, o.MaxRunCost
@@ -237,6 +242,11 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	o.after("lock")
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return oc, err
+	}
+	if o.SaltSecret != "" {
+		if err := keepSaltSecret(o.SaltSecret, o.Salt); err != nil {
+			return oc, err
+		}
 	}
 	o.External.Hidden = append(append([]string(nil), o.External.Hidden...), hiddenPaths(o)...)
 	resultsPath := filepath.Join(o.Out, results.ResultsFile)

@@ -23,7 +23,7 @@ func applySalt(cmd *cobra.Command, o *run.Options, salt, saltFile string, quiet 
 	if o.Salt, secret, err = run.ResolveSalt(salt, cmd.Flags().Changed("salt"), saltFile, o.Out); err != nil || len(o.Salt) == 0 {
 		return err
 	}
-	o.SaltFile = saltFile
+	o.SaltFile, o.SaltSecret = saltFile, secret
 	w := cmd.ErrOrStderr()
 	fmt.Fprintf(w, "held-out seeds: salt commitment %s (results, run.json and traces record it; never the salt)\n", task.SaltCommitment(o.Salt))
 	if len(o.Salt) < 16 {

@@ -302,6 +302,9 @@ func runScore(cmd *cobra.Command, o run.Options, quiet bool) (err error) {
 	oc, err := run.Score(cmd.Context(), o, progress)
 	if oc.Summary.Episodes > 0 {
 		printTable(cmd.OutOrStdout(), oc)
+		if o.External.NoSandbox && strings.HasPrefix(o.Agent, "exec:") {
+			fmt.Fprintln(cmd.OutOrStdout(), "agent unsandboxed (--no-sandbox): it could read and write this run's files, so these results are its word; run.json records it (\"unsandboxed\": true)")
+		}
 		if ts, terr := results.ReadTimings(o.Out); terr == nil && len(ts) > 0 {
 			t := results.SummarizeTimings(ts)
 			fmt.Fprintf(cmd.OutOrStdout(), "wall time on this machine (timings.jsonl): %.3g ms per episode, %.3g ms per decision (medians; 90th percentiles %.3g and %.3g)\n",
