@@ -231,11 +231,26 @@ func WriteTable(w io.Writer, s Summary) error {
 		tw = max(tw, len(g.Tier))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
-	if swept {
-		fmt.Fprintf(&b, " %7s", "budget")
+	open := s.SuccessUndefined()
+	if !open {
+		fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
+		if swept {
+			fmt.Fprintf(&b, " %7s", "budget")
+		}
 	}
-	fmt.Fprintf(&b, " %5s  %-22s", "n", "success (95% CI)")
+	// An open-ended suite (no task defines success) leads with its own
+	// figures, Crafter's score and progression, and has no success column.
+	if open {
+		writeOpenEnded(&b, s)
+		fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
+		if swept {
+			fmt.Fprintf(&b, " %7s", "budget")
+		}
+	}
+	fmt.Fprintf(&b, " %5s", "n")
+	if !open {
+		fmt.Fprintf(&b, "  %-22s", "success (95% CI)")
+	}
 	// Agent errors and missing episodes get columns of their own when
 	// there are any: a group's figures then are not the agent's whole play.
 	agentErrors, missing := s.Unfinished()
@@ -260,7 +275,14 @@ func WriteTable(w io.Writer, s Summary) error {
 				fmt.Fprintf(&b, " %7s", "all")
 			}
 		}
-		fmt.Fprintf(&b, " %5d  %5.1f%% [%5.1f, %5.1f]", g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
+		fmt.Fprintf(&b, " %5d", g.Episodes)
+		switch {
+		case open:
+		case g.NoSuccess:
+			fmt.Fprintf(&b, "  %-22s", "-")
+		default:
+			fmt.Fprintf(&b, "  %5.1f%% [%5.1f, %5.1f]", 100*g.Rate, 100*g.Low, 100*g.High)
+		}
 		if failures {
 			fmt.Fprintf(&b, " %9d %7d", g.AgentErrors, g.Missing)
 		}
@@ -293,6 +315,9 @@ func WriteTable(w io.Writer, s Summary) error {
 		fmt.Fprintf(&b, "%s %s = %s", sep, m.Column, m.Name)
 	}
 	b.WriteByte('\n')
+	if !open {
+		writeOpenEnded(&b, s)
+	}
 	if failures {
 		fmt.Fprintf(&b, "agent_err: episodes that ended agent_error (the agent failed, not the task); missing: planned episodes without a result. A group with either is not the agent's whole play\n")
 	}

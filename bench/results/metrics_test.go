@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
+	"math/bits"
 	"os"
 	"testing"
 
@@ -124,27 +125,61 @@ func TestNewcombeDiff(t *testing.T) {
 	assert.InDelta(t, 0.3339, hi, 5e-4)
 }
 
-// TestAchievementRates: the summary lists each Crafter achievement's
-// unlock rate over the achievements episodes, the rates its Crafter score
-// is the geometric mean of.
-func TestAchievementRates(t *testing.T) {
-	rs := []Result{
-		{Index: 0, Spec: task.Spec{Family: "achievements", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1 | 1<<2, Unlocked: 2}},
-		{Index: 1, Spec: task.Spec{Family: "achievements", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1, Unlocked: 1}},
-		{Index: 2, Spec: task.Spec{Family: "obtain", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1 << 5, Unlocked: 1}},
+// TestOpenEndedPerRuleset: Crafter's score, progression and the
+// achievements' rates are computed per ruleset over its own achievements
+// (22 classic, 30 extended), never pooled: an extended episode that
+// unlocks 30 is 100%, not 136%, and does not count in the classic line;
+// varied rules are a line of their own; goal tasks count in none.
+func TestOpenEndedPerRuleset(t *testing.T) {
+	all := func(n int) uint64 { return 1<<n - 1 }
+	ach := func(tier, rules string, mask uint64) Result {
+		return Result{Spec: task.Spec{Family: "achievements", Tier: tier}, Ruleset: rules, Metrics: episode.Metrics{Achievements: mask, Unlocked: bits.OnesCount64(mask)}}
 	}
-	s := Summarize("t", "a", rs, ClassicAchievements)
-	require.Len(t, s.AchievementRates, ClassicAchievements)
+	rs := []Result{
+		ach("easy", "classic", 1|1<<2),
+		ach("easy", "classic", 1),
+		ach("hard", "extended+variants", all(30)),
+		ach("hard", "extended+variants", all(22)),
+		{Spec: task.Spec{Family: "obtain", Tier: "easy"}, Ruleset: "classic", Metrics: episode.Metrics{Achievements: 1 << 5, Unlocked: 1}},
+	}
+	for i := range rs {
+		rs[i].Index = i
+	}
+	s := Summarize("t", "a", rs)
+	require.Len(t, s.OpenEnded, 2)
+	classic, varied := s.OpenEnded[0], s.OpenEnded[1]
+
+	assert.Equal(t, "classic", classic.Ruleset)
+	assert.Equal(t, 22, classic.Achievements)
+	assert.Equal(t, 2, classic.Episodes, "the obtain episode is not open-ended")
+	require.Len(t, classic.AchievementRates, 22)
 	names := sim.Classic().Achievements
 	var rates []float64
-	for i, r := range s.AchievementRates {
+	for i, r := range classic.AchievementRates {
 		assert.Equal(t, names[i], r.Name)
 		rates = append(rates, r.Percent)
 	}
-	assert.Equal(t, 100.0, s.AchievementRates[0].Percent)
-	assert.Equal(t, 50.0, s.AchievementRates[2].Percent)
-	assert.Zero(t, s.AchievementRates[5].Percent, "the obtain episode is not an achievements episode")
-	assert.InDelta(t, score.Crafter(rates), s.CrafterScore, 1e-12)
+	assert.Equal(t, 100.0, classic.AchievementRates[0].Percent)
+	assert.Equal(t, 50.0, classic.AchievementRates[2].Percent)
+	assert.Zero(t, classic.AchievementRates[5].Percent, "the obtain episode is not open-ended")
+	assert.InDelta(t, score.Crafter(rates), classic.CrafterScore, 1e-12)
+	assert.InDelta(t, 100*(2.0+1)/(2*22), classic.Progression, 1e-12)
+
+	assert.Equal(t, "extended+variants", varied.Ruleset)
+	assert.Equal(t, 30, varied.Achievements)
+	require.Len(t, varied.AchievementRates, 30)
+	assert.Equal(t, sim.Extended().Achievements[29], varied.AchievementRates[29].Name)
+	assert.Equal(t, 50.0, varied.AchievementRates[29].Percent)
+	assert.InDelta(t, 100*(30.0+22)/(2*30), varied.Progression, 1e-12, "over the ruleset's 30, not Crafter's 22")
+	assert.LessOrEqual(t, varied.Progression, 100.0)
+	for _, l := range s.OpenEnded {
+		assert.Empty(t, l.Err)
+	}
+
+	var table bytes.Buffer
+	require.NoError(t, WriteTable(&table, s))
+	assert.Contains(t, table.String(), "open-ended, classic rules (22 achievements): 2 episodes, Crafter score")
+	assert.Contains(t, table.String(), "open-ended, extended+variants rules (30 achievements): 2 episodes")
 }
 
 func TestNewcombePaired(t *testing.T) {

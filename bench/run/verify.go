@@ -405,7 +405,7 @@ func unverified(rs []results.Result, traced map[string]bool) int {
 // which the ids in traced have traces: what Score and Merge write and
 // Verify recomputes.
 func summarize(def results.Definition, rs []results.Result, traced map[string]bool) results.Summary {
-	s := results.Summarize(def.Suite, summaryAgent(def.Agent, rs), rs, results.ClassicAchievements)
+	s := results.Summarize(def.Suite, summaryAgent(def.Agent, rs), rs)
 	s.Run = &def
 	s.Unverified = unverified(rs, traced)
 	return s
