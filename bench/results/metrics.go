@@ -60,7 +60,7 @@ func Metrics() []Metric {
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.Unlocked), true }},
 		{Name: "valid_action_ratio", Title: "valid actions", Column: "valid", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition:  "Steps whose action did something (moved, collected, placed, made, attacked, ate, drank, slept) over steps taken; a noop, a blocked move and a failed action do not count.",
-			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.ValidActionRatio, r.Steps > 0 }},
+			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.ValidActionRatio.Value, r.ValidActionRatio.OK }},
 		{Name: "failed_actions", Title: "failed actions", Unit: "count", Range: "0 to steps",
 			Definition:  "Actions that failed for a stated reason (missing tool, material or station, invalid target, …).",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.FailedActions), true }},
@@ -74,7 +74,7 @@ func Metrics() []Metric {
 			Of:          func(r Result) (float64, bool) { return r.RecoveryCost.Value, r.RecoveryCost.OK }},
 		{Name: "repeated_failure_rate", Title: "repeated failures", Column: "repeat", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition:  "Failed actions that repeat the previous failed action with nothing succeeding in between, over failed actions.",
-			NotMeasured: "no action failed", Of: func(r Result) (float64, bool) { return r.RepeatedFailures, r.FailedActions > 0 }},
+			NotMeasured: "no action failed", Of: func(r Result) (float64, bool) { return r.RepeatedFailures.Value, r.RepeatedFailures.OK }},
 		{Name: "task_reward", Title: "task reward", Unit: "reward", Range: "0 to 0.5 × (stages − 1) + 1",
 			Definition:  "The task's reward in the multi-goal style: +0.5 for each intermediate stage reached (waypoints, obtain then return), +1.0 for the goal; a one-stage task gives 1 or 0. A scenario's reward field sets other weights. Reported beside Crafter's return.",
 			NotMeasured: always, Of: func(r Result) (float64, bool) {

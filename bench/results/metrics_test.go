@@ -48,7 +48,7 @@ func TestEveryMetricIsDeclaredOnce(t *testing.T) {
 		assert.NotNil(t, m.Of, m.Name)
 	}
 	r := Result{Spec: task.Spec{Scenario: &task.Scenario{Actions: task.ActionsSkills}}, Metrics: episode.Metrics{Steps: 10, Decisions: 4, SkillsFailed: 1, MilestonesOf: 2, Milestones: 1, Stages: 1, StagesTotal: 3, Exploration: episode.Exploration{Reachable: 100, TilesVisited: 10, VisitedShare: 0.1},
-		Behaviour: episode.Behaviour{FailedActions: 1, Discovery: episode.Measured(0.5), RecoveryCost: episode.Measured(3)}},
+		Behaviour: episode.Behaviour{ValidActionRatio: episode.Measured(0.5), RepeatedFailures: episode.Measured(0), FailedActions: 1, Discovery: episode.Measured(0.5), RecoveryCost: episode.Measured(3)}},
 		AgentStats: AgentStats{ModelCalls: 10, StateConsistency: episode.Measured(1), WorldModelAccuracy: episode.Measured(0), Cost: episode.Measured(0.01)}}
 	g := group("f", "t", []Result{r})
 	assert.Len(t, g.Metrics, len(Metrics()), "an episode measuring everything fills every declared metric")
@@ -65,14 +65,35 @@ func TestNotMeasuredIsNotANumber(t *testing.T) {
 	var r Result
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
-	for _, key := range []string{"precondition_discovery", "recovery_cost", "state_consistency", "world_model_accuracy"} {
+	for _, key := range []string{"precondition_discovery", "recovery_cost", "state_consistency", "world_model_accuracy", "valid_action_ratio", "repeated_failure_rate"} {
 		assert.Contains(t, string(b), `"`+key+`":null`)
 	}
+	// The line's metrics: every declared one, null where not measured.
+	var line struct{ Metrics map[string]*float64 }
+	require.NoError(t, json.Unmarshal(b, &line))
+	for _, m := range Metrics() {
+		v, ok := line.Metrics[m.Name]
+		assert.True(t, ok, "metrics.%s in the line", m.Name)
+		if _, measured := m.Of(r); measured {
+			assert.NotNil(t, v, m.Name)
+		} else {
+			assert.Nil(t, v, "metrics.%s: not measured is null, not 0", m.Name)
+		}
+	}
 	var old Result
-	require.NoError(t, json.Unmarshal([]byte(`{"precondition_discovery": -1, "recovery_cost": 4, "state_consistency": null}`), &old))
+	require.NoError(t, json.Unmarshal([]byte(`{"precondition_discovery": -1, "recovery_cost": 4, "state_consistency": null, "steps": 0, "valid_action_ratio": 0, "failed_actions": 0, "repeated_failure_rate": 0}`), &old))
 	assert.False(t, old.Discovery.OK)
 	assert.Equal(t, episode.Measured(4), old.RecoveryCost)
 	assert.False(t, old.StateConsistency.OK)
+	assert.False(t, old.ValidActionRatio.OK, "an old line's 0 for an episode of no step")
+	assert.False(t, old.RepeatedFailures.OK, "an old line's 0 for an episode of no failed action")
+	require.NoError(t, json.Unmarshal([]byte(`{"steps": 9, "valid_action_ratio": 0, "failed_actions": 2, "repeated_failure_rate": 0}`), &old))
+	assert.Equal(t, episode.Measured(0), old.ValidActionRatio, "a measured 0 stays")
+	assert.Equal(t, episode.Measured(0), old.RepeatedFailures)
+	// A line whose metrics say other than its fields is refused.
+	tampered := bytes.Replace(b, []byte(`"steps":0`), []byte(`"steps":7`), 1)
+	require.NotEqual(t, b, tampered)
+	assert.ErrorContains(t, json.Unmarshal(tampered, &old), "metrics.steps is 0, its fields give 7")
 
 	measured := Result{Metrics: episode.Metrics{Steps: 5, Behaviour: episode.Behaviour{Discovery: episode.Measured(1)}}}
 	g := group("f", "t", []Result{measured, {Metrics: episode.Metrics{Steps: 5}}})

@@ -148,11 +148,44 @@ func openEnded(r Result) bool {
 	return r.Spec.Family == task.FamilyAchievements
 }
 
-// hasSuccess reports whether r's task defines success: every task but
+// HasSuccess reports whether r's task defines success: every task but
 // an achievements goal that no count completes (a scenario's achieve 0:
 // Crafter's free play, task.AchievementsMet), where success is not a
 // figure of the episode.
-func hasSuccess(r Result) bool {
+func HasSuccess(r Result) bool {
 	sc := r.Spec.Scenario
 	return sc == nil || sc.Goal.Kind != task.KindAchievements || sc.Achieve > 0
+}
+
+// UnlockCurve is the anytime curve of a ruleset's open-ended episodes of
+// rs: at each of points+1 steps evenly spread from 0 to the longest
+// episode, the mean percentage of the ruleset's achievements unlocked by
+// then (an episode that ended earlier keeps its count), so it ends at the
+// line's progression. Nil when an episode's unlock steps are not recorded
+// (results written before they were).
+func UnlockCurve(rs []Result, l RulesetScore, points int) (steps []int, percent []float64) {
+	var eps []Result
+	longest := 1
+	for _, r := range rs {
+		if openEnded(r) && r.Err == "" && RulesetOf(r) == l.Ruleset {
+			if len(r.UnlockSteps) != bits.OnesCount64(r.Achievements) {
+				return nil, nil
+			}
+			eps = append(eps, r)
+			longest = max(longest, r.Steps)
+		}
+	}
+	if len(eps) == 0 || l.Achievements == 0 {
+		return nil, nil
+	}
+	for i := 0; i <= points; i++ {
+		step := longest * i / points
+		unlocked := 0
+		for _, r := range eps {
+			unlocked += sort.SearchInts(r.UnlockSteps, step+1) // unlocks at or before step
+		}
+		steps = append(steps, step)
+		percent = append(percent, 100*float64(unlocked)/float64(len(eps)*l.Achievements))
+	}
+	return steps, percent
 }

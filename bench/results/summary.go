@@ -277,13 +277,13 @@ func group(family, tier string, rs []Result) Group {
 			g.AgentErrors++
 		}
 		switch {
-		case !hasSuccess(r):
+		case !HasSuccess(r):
 		case r.Success:
 			g.Successes++
 		default:
 			g.Failed = append(g.Failed, r.ID)
 		}
-		if hasSuccess(r) {
+		if HasSuccess(r) {
 			judged++
 		}
 		if r.Err != "" {
