@@ -136,13 +136,16 @@ func reasonChart(rs []results.Result) template.HTML {
 		for k, n := range r.FailedByReason {
 			reasons[k] += n
 		}
-		if !r.Success {
+		if !r.Success && results.HasSuccess(r) { // an episode without a goal to reach did not fail
 			end := r.End
 			if r.Err != "" {
 				end = "error"
 			}
 			ends[end]++
 		}
+	}
+	if len(ends) == 0 {
+		return template.HTML(bars("failed actions by reason", reasons, "#c0504d"))
 	}
 	return template.HTML(bars("failed actions by reason", reasons, "#c0504d") + bars("failed episodes by end", ends, "#6d6d6d"))
 }

@@ -34,11 +34,8 @@ func WriteReport(path string, s results.Summary, rs []results.Result) error {
 type reportView struct {
 	S        results.Summary
 	Anytime  template.HTML    // success by step, per tier
-	// Open: no task defines success (an open-ended suite: crafter,
-	// balrog-crafter); the page leads with Crafter's score and
-	// progression and shows no success figure or chart.
-	Open     bool
-	Rulesets []rulesetView // the open-ended episodes' figures, per ruleset
+	Open     bool             // no task defines success (crafter, balrog-crafter): Crafter's score and progression lead, no success figure or chart
+	Rulesets []rulesetView    // the open-ended episodes' figures, per ruleset
 	Reasons  template.HTML    // failed actions by reason, and failed episodes by end
 	Sweeps   []Sweep          // success against each swept axis (budget, scenario knobs)
 	All      []results.Metric // every declared metric, for the definitions
