@@ -1,9 +1,12 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"slices"
 
 	"github.com/longcraft/longcraft/bench/episode"
 )
@@ -39,39 +42,78 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	return json.Marshal(resultLine{plainResult: plainResult(r), Measured: r.Measured()})
 }
 
-// UnmarshalJSON reads a results line, old or new. The "metrics" it holds
-// must be what its fields give (a line edited by hand in one place and
-// not the other is refused). Lines written before the behaviour ratios
-// could be null said 0 for "not measured": an episode of no step has no
-// valid-action ratio, one with no failed action no repeated-failure rate.
+// UnmarshalJSON reads a results line, old or new; its "metrics" are
+// derived from its fields, so they are not read back (DisagreeingMetrics
+// checks them). Lines written before the behaviour ratios could be null
+// said 0 for "not measured": an episode of no step has no valid-action
+// ratio, one with no failed action no repeated-failure rate.
 func (r *Result) UnmarshalJSON(b []byte) error {
-	var line resultLine
-	if err := json.Unmarshal(b, &line); err != nil {
+	var p plainResult
+	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
-	*r = Result(line.plainResult)
+	*r = Result(p)
 	if r.Steps == 0 {
 		r.ValidActionRatio = episode.Measure{}
 	}
 	if r.FailedActions == 0 {
 		r.RepeatedFailures = episode.Measure{}
 	}
-	if line.Measured == nil { // a line written before it held its metrics
-		return nil
-	}
-	if want := r.Measured(); !maps.Equal(line.Measured, want) {
-		for name, v := range want {
-			if line.Measured[name] != v {
-				return fmt.Errorf("results line %s: metrics.%s is %s, its fields give %s", r.ID, name, measureText(line.Measured[name]), measureText(v))
-			}
-		}
-		for name := range line.Measured {
-			if _, ok := want[name]; !ok {
-				return fmt.Errorf("results line %s: metrics.%s is no declared metric", r.ID, name)
-			}
-		}
-	}
 	return nil
+}
+
+// DisagreeingMetrics reads the results.jsonl at path and says, by
+// episode index, where a line's "metrics" are not what its fields give:
+// a line edited in one place and not the other (longcraft verify names
+// them). Lines without metrics (written before lines held them) and a
+// torn last line are not checked.
+func DisagreeingMetrics(path string) (map[int]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]string{}
+	for _, b := range bytes.Split(data, []byte("\n")) {
+		var line struct {
+			Measured map[string]*float64 `json:"metrics"` // plain numbers: a Measure would read a return of -1 as the old "not measured"
+		}
+		var r Result
+		if json.Unmarshal(b, &line) != nil || json.Unmarshal(b, &r) != nil || line.Measured == nil {
+			continue
+		}
+		if why := disagreement(line.Measured, r.Measured()); why != "" {
+			out[r.Index] = why
+		}
+	}
+	return out, nil
+}
+
+// disagreement names the first metric in which a line's metrics differ
+// from what its fields give; "" when they agree.
+func disagreement(got map[string]*float64, want map[string]episode.Measure) string {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		v := want[name]
+		g, ok := got[name]
+		if !ok || (g == nil) != !v.OK || g != nil && *g != v.Value {
+			return fmt.Sprintf("metrics.%s %s in %s, its fields give %s", name, numberText(g, ok), ResultsFile, measureText(v))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[name]; !ok {
+			return fmt.Sprintf("metrics.%s in %s is no declared metric", name, ResultsFile)
+		}
+	}
+	return ""
+}
+
+func numberText(v *float64, present bool) string {
+	switch {
+	case !present:
+		return "missing"
+	case v == nil:
+		return "null"
+	}
+	return fmt.Sprint(*v)
 }
 
 func measureText(m episode.Measure) string {

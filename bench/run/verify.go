@@ -271,6 +271,17 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 			msgs = append(msgs, indexed{rs[i].Index, out[i].msg})
 		}
 	}
+	// A line's metrics are derived from its fields: where the fields
+	// match the trace, metrics edited by hand are named too.
+	disagree, err := results.DisagreeingMetrics(filepath.Join(dir, results.ResultsFile))
+	for i := range rs {
+		if why := disagree[rs[i].Index]; why != "" && out[i].msg == "" {
+			msgs = append(msgs, indexed{rs[i].Index, lineName(&rs[i]) + ": " + why})
+		}
+	}
+	if err != nil {
+		msgs = append(msgs, indexed{-1, fmt.Sprintf("%s: %v", results.ResultsFile, err)})
+	}
 	sort.SliceStable(msgs, func(a, b int) bool { return msgs[a].index < msgs[b].index })
 	for _, m := range msgs {
 		v.Lines = append(v.Lines, m.msg)
