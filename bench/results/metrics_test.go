@@ -241,3 +241,21 @@ func TestNewcombePaired(t *testing.T) {
 	_, ulo, uhi := NewcombeDiff(35, 60, 31, 60)
 	assert.Less(t, chi-clo, uhi-ulo)
 }
+
+// TestOldPooledSummaryIsNoted: a summary.json of the old format (one
+// Crafter score pooled over the rulesets) reads as Pooled, so verify,
+// merge and report refuse it by name; one written now does not.
+func TestOldPooledSummaryIsNoted(t *testing.T) {
+	var old, now Summary
+	require.NoError(t, json.Unmarshal([]byte(`{"suite": "standard", "crafter_score": 76.19, "progression": 91, "progression_se": 2.99}`), &old))
+	assert.True(t, old.Pooled)
+	assert.Equal(t, "standard", old.Suite)
+	b, err := json.Marshal(Summarize("standard", "a", []Result{{Spec: task.Spec{Family: "achievements", Tier: "easy"}, Ruleset: "classic"}}))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &now))
+	assert.False(t, now.Pooled)
+	var top map[string]any
+	require.NoError(t, json.Unmarshal(b, &top))
+	assert.NotContains(t, top, "crafter_score", "no pooled figure at the top")
+	require.Len(t, now.OpenEnded, 1)
+}

@@ -110,6 +110,25 @@ type Summary struct {
 	// that have one.
 	Partial bool `json:"partial,omitempty"`
 	Planned int  `json:"planned,omitempty"`
+	// Pooled: read from a summary.json written before the open-ended
+	// figures were per ruleset (its crafter_score pooled them); never
+	// written.
+	Pooled bool `json:"-"`
+}
+
+// UnmarshalJSON reads summary.json, noting one of the old pooled format
+// (Pooled), whose figures readers must not take for this version's.
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	type plain Summary
+	var old struct {
+		CrafterScore *float64 `json:"crafter_score"`
+	}
+	if err := json.Unmarshal(b, (*plain)(s)); err != nil {
+		return err
+	}
+	_ = json.Unmarshal(b, &old)
+	s.Pooled = old.CrafterScore != nil
+	return nil
 }
 
 // Wilson returns the 95% Wilson score interval of k successes in n.
