@@ -23,6 +23,10 @@ type Tracker struct {
 	failSince, recoveries, recoverySteps int
 	// Progress: the last step at which a milestone or stage was reached.
 	lastProgress int
+	// The step of each first unlock of an achievement, in order (held in
+	// an array: a step allocates nothing).
+	unlockSteps [sim.MaxAchievements]int32
+	unlocks     int
 }
 
 // Reset starts a new episode.
@@ -32,6 +36,10 @@ func (t *Tracker) Reset() { *t = Tracker{failSince: -1} }
 // reached on it.
 func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed bool) {
 	t.steps++
+	for u := uint64(out.Unlocked); u != 0 && t.unlocks < len(t.unlockSteps); u &= u - 1 {
+		t.unlockSteps[t.unlocks] = int32(t.steps)
+		t.unlocks++
+	}
 	if out.Kind != sim.OutNothing && out.Kind != sim.OutBlocked {
 		t.valid++
 	}
@@ -78,22 +86,22 @@ func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed 
 // Behaviour holds an episode's behavioural metrics, read from its
 // outcomes (in full, whatever the agent was told).
 type Behaviour struct {
-	ValidActionRatio float64        `json:"valid_action_ratio"`     // actions that did something
+	ValidActionRatio Measure        `json:"valid_action_ratio"`     // actions that did something; not measured without a step
 	FailedActions    int            `json:"failed_actions"`         //
 	FailedByReason   map[string]int `json:"failed_by_reason"`       // reason → count
 	Discovery        Measure        `json:"precondition_discovery"` // missing things later obtained; not measured when nothing was missing
 	RecoveryCost     Measure        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; not measured without a recovery
-	RepeatedFailures float64        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure
+	RepeatedFailures Measure        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure; not measured when none failed
 }
 
 // Behaviour summarises the tracker.
 func (t *Tracker) Behaviour() Behaviour {
 	b := Behaviour{FailedActions: t.failed}
 	if t.steps > 0 {
-		b.ValidActionRatio = float64(t.valid) / float64(t.steps)
+		b.ValidActionRatio = Measured(float64(t.valid) / float64(t.steps))
 	}
 	if t.failed > 0 {
-		b.RepeatedFailures = float64(t.repeated) / float64(t.failed)
+		b.RepeatedFailures = Measured(float64(t.repeated) / float64(t.failed))
 		b.FailedByReason = map[string]int{}
 		for r, n := range t.byReason {
 			if n > 0 {
@@ -110,6 +118,16 @@ func (t *Tracker) Behaviour() Behaviour {
 		b.RecoveryCost = Measured(float64(t.recoverySteps) / float64(t.recoveries))
 	}
 	return b
+}
+
+// UnlockSteps returns the step of each first unlock of an achievement,
+// ascending (nil: none): the curve of unlocks over steps.
+func (t *Tracker) UnlockSteps() []int {
+	var out []int
+	for _, s := range t.unlockSteps[:t.unlocks] {
+		out = append(out, int(s))
+	}
+	return out
 }
 
 // LastProgress is the step at which a milestone or stage was last reached

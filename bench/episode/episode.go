@@ -259,7 +259,10 @@ type Metrics struct {
 	MilestonesOf int     `json:"milestones_of"` // milestones listed
 	Achievements uint64  `json:"achievements"`  // bit set, ruleset order
 	Unlocked     int     `json:"unlocked"`      // achievements unlocked
-	LastOutcome  string  `json:"last_outcome"`  // what the last action did, in full ("" before any step)
+	// UnlockSteps is the step of each unlock, ascending: the anytime curve
+	// of unlocks over steps (results written before it have none).
+	UnlockSteps []int  `json:"unlock_steps,omitempty"`
+	LastOutcome string `json:"last_outcome"` // what the last action did, in full ("" before any step)
 	Behaviour
 	Exploration
 }
@@ -277,6 +280,7 @@ func (e *Episode) Metrics() Metrics {
 	}
 	ach := e.w.Achievements()
 	m.Achievements, m.Unlocked = uint64(ach), bits.OnesCount64(uint64(ach))
+	m.UnlockSteps = e.tr.UnlockSteps()
 	// Milestones: the achievements along the goal's chain, and the goal's
 	// stages when it has several (waypoints, sequences).
 	m.MilestonesOf = bits.OnesCount64(uint64(e.milestones))

@@ -1,6 +1,7 @@
 package episode
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,4 +206,21 @@ func TestExploration(t *testing.T) {
 	assert.InDelta(t, float64(9*7+7)/400, c.Exploration().SeenFraction, 1e-12)
 	assert.InDelta(t, 2.0/399, c.Exploration().VisitedShare, 1e-12)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { c.Step(w, &out) }))
+}
+
+// TestUnlockSteps: an episode records the step of each unlock, one per
+// achievement unlocked, ascending, within the episode.
+func TestUnlockSteps(t *testing.T) {
+	tk, w := newTask(t, task.Spec{Family: task.FamilyAchievements, Tier: "easy", Split: task.Eval, Index: 0})
+	e := New(tk, w, Options{})
+	rng := sim.RNG{State: 7}
+	for !e.Over() {
+		e.Step(sim.Action(rng.Intn(len(w.Rules().Actions))))
+	}
+	m := e.Metrics()
+	require.Positive(t, m.Unlocked, "random play unlocks something in 1,000 steps")
+	require.Len(t, m.UnlockSteps, m.Unlocked)
+	assert.True(t, slices.IsSorted(m.UnlockSteps))
+	assert.Positive(t, m.UnlockSteps[0])
+	assert.LessOrEqual(t, m.UnlockSteps[len(m.UnlockSteps)-1], m.Steps)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/task"
-	"github.com/longcraft/longcraft/sim"
 )
 
 // tierColor is a tier's colour in the report's charts.
@@ -66,54 +64,69 @@ func anytimeChart(rs []results.Result) template.HTML {
 	return template.HTML(b.String())
 }
 
-// achievementChart draws the unlock rate of each achievement over the
-// achievements family's episodes, per ruleset; nil when there are none.
-func achievementChart(rs []results.Result) template.HTML {
-	byRules := map[string][]results.Result{}
-	for _, r := range rs {
-		if r.Err == "" && r.Spec.Family == task.FamilyAchievements {
-			byRules[r.Ruleset] = append(byRules[r.Ruleset], r)
+// rulesetView is one ruleset's line of open-ended figures with its
+// charts: the achievements' unlock rates and the anytime curve.
+type rulesetView struct {
+	Line  results.RulesetScore
+	Bars  template.HTML
+	Curve template.HTML
+}
+
+// rulesetViews draws the summary's open-ended lines, one per ruleset.
+func rulesetViews(s results.Summary, rs []results.Result) []rulesetView {
+	var out []rulesetView
+	for _, l := range s.OpenEnded {
+		v := rulesetView{Line: l}
+		if l.Err == "" {
+			v.Bars = achievementBars(l)
+			v.Curve = unlockCurve(rs, l)
 		}
+		out = append(out, v)
 	}
-	if len(byRules) == 0 {
-		return ""
-	}
-	names := make([]string, 0, len(byRules))
-	for n := range byRules {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	return out
+}
+
+// achievementBars draws the unlock rate of each of a ruleset's
+// achievements, the rates its Crafter score is the geometric mean of.
+func achievementBars(l results.RulesetScore) template.HTML {
+	const barH, gap, left, w = 12, 3, 150, 300
 	var b bytes.Buffer
-	for _, name := range names {
-		rules, err := sim.RulesByName(name)
-		if err != nil {
-			continue
-		}
-		eps := byRules[name]
-		const barH, gap, left, w = 12, 3, 150, 300
-		n := len(rules.Achievements)
-		fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="achievements unlocked, %s">`, left+w+60, n*(barH+gap)+20, name)
-		for i, a := range rules.Achievements {
-			k := 0
-			for _, r := range eps {
-				k += int(r.Achievements >> i & 1)
-			}
-			rate := results.Fraction(k, len(eps))
-			y := i * (barH + gap)
-			fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" text-anchor="end">%s</text><rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="#7b5ea7"><title>%s: %d of %d episodes</title></rect><text x="%d" y="%d" font-size="10">%.0f%%</text>`,
-				left-6, y+barH-2, a, left, y, max(1, int(rate*w)), barH, a, k, len(eps), left+int(rate*w)+4, y+barH-2, 100*rate)
-		}
-		fmt.Fprintf(&b, `</svg><figcaption>%s rules: %d achievements episodes (mean %d unlocked)</figcaption></figure>`, name, len(eps), meanUnlocked(eps))
+	n := len(l.AchievementRates)
+	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="achievements unlocked, %s">`, left+w+60, n*(barH+gap)+20, template.HTMLEscapeString(l.Ruleset))
+	for i, a := range l.AchievementRates {
+		y := i * (barH + gap)
+		bw := max(1, int(math.Round(a.Percent/100*w)))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" text-anchor="end">%s</text><rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="#7b5ea7"><title>%s: %.1f%% of %d episodes</title></rect><text x="%d" y="%d" font-size="10">%.0f%%</text>`,
+			left-6, y+barH-2, a.Name, left, y, bw, barH, a.Name, a.Percent, l.Episodes, left+bw+4, y+barH-2, a.Percent)
 	}
+	fmt.Fprintf(&b, `</svg><figcaption>%s rules: unlock rate of each of %d achievements over %d episodes; Crafter score %.2f%%</figcaption></figure>`,
+		template.HTMLEscapeString(l.Ruleset), l.Achievements, l.Episodes, l.CrafterScore)
 	return template.HTML(b.String())
 }
 
-func meanUnlocked(rs []results.Result) int {
-	total := 0
-	for _, r := range rs {
-		total += bits.OnesCount64(r.Achievements)
+// unlockCurve draws a ruleset's anytime curve of unlocks (UnlockCurve);
+// a note where its results do not record unlock steps.
+func unlockCurve(rs []results.Result, l results.RulesetScore) template.HTML {
+	const w, h, left, top, points = 420, 160, 44, 10, 100
+	steps, pct := results.UnlockCurve(rs, l, points)
+	if steps == nil {
+		return template.HTML(`<p>No anytime curve: these results do not record the step of each unlock (written before they did).</p>`)
 	}
-	return (total + len(rs)/2) / max(len(rs), 1)
+	var b, pts bytes.Buffer
+	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="achievements unlocked by step, %s">`, left+w+10, top+h+34, template.HTMLEscapeString(l.Ruleset))
+	for _, p := range []int{0, 25, 50, 75, 100} {
+		y := top + h - p*h/100
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left, left+w, y, y, left-4, y+3, p)
+	}
+	for i := range steps {
+		fmt.Fprintf(&pts, "%d,%d ", left+w*i/points, top+h-int(math.Round(pct[i]*h/100)))
+	}
+	fmt.Fprintf(&b, `<polyline fill="none" stroke="#7b5ea7" stroke-width="2" points="%s"><title>%s: %.2f%% of %d achievements unlocked by step %d</title></polyline>`,
+		pts.String(), template.HTMLEscapeString(l.Ruleset), pct[len(pct)-1], l.Achievements, steps[len(steps)-1])
+	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%d steps</text></svg>`, left, top+h+14, left+w, top+h+14, steps[len(steps)-1])
+	fmt.Fprintf(&b, `<figcaption>%s rules: mean share of the %d achievements unlocked by each step (ends at the progression, %.2f%%)</figcaption></figure>`,
+		template.HTMLEscapeString(l.Ruleset), l.Achievements, l.Progression)
+	return template.HTML(b.String())
 }
 
 // reasonChart draws failed actions by reason and failed episodes by end.
@@ -123,13 +136,16 @@ func reasonChart(rs []results.Result) template.HTML {
 		for k, n := range r.FailedByReason {
 			reasons[k] += n
 		}
-		if !r.Success {
+		if !r.Success && results.HasSuccess(r) { // an episode without a goal to reach did not fail
 			end := r.End
 			if r.Err != "" {
 				end = "error"
 			}
 			ends[end]++
 		}
+	}
+	if len(ends) == 0 {
+		return template.HTML(bars("failed actions by reason", reasons, "#c0504d"))
 	}
 	return template.HTML(bars("failed actions by reason", reasons, "#c0504d") + bars("failed episodes by end", ends, "#6d6d6d"))
 }

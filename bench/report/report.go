@@ -34,7 +34,8 @@ func WriteReport(path string, s results.Summary, rs []results.Result) error {
 type reportView struct {
 	S        results.Summary
 	Anytime  template.HTML    // success by step, per tier
-	Achieved template.HTML    // per-achievement unlock rates of achievements episodes
+	Open     bool             // no task defines success (crafter, balrog-crafter): Crafter's score and progression lead, no success figure or chart
+	Rulesets []rulesetView    // the open-ended episodes' figures, per ruleset
 	Reasons  template.HTML    // failed actions by reason, and failed episodes by end
 	Sweeps   []Sweep          // success against each swept axis (budget, scenario knobs)
 	All      []results.Metric // every declared metric, for the definitions
@@ -48,12 +49,14 @@ type reportView struct {
 }
 
 func reportData(s results.Summary, rs []results.Result) reportView {
-	v := reportView{S: s, Groups: s.Groups, All: results.Metrics()}
-	v.Success = successChart(s.Groups)
-	v.Anytime = anytimeChart(rs)
-	v.Achieved = achievementChart(rs)
+	v := reportView{S: s, Groups: s.Groups, All: results.Metrics(), Open: s.SuccessUndefined()}
+	if !v.Open {
+		v.Success = successChart(s.Groups)
+		v.Anytime = anytimeChart(rs)
+		v.Sweeps = sweepCharts(s.Groups)
+	}
+	v.Rulesets = rulesetViews(s, rs)
 	v.Reasons = reasonChart(rs)
-	v.Sweeps = sweepCharts(s.Groups)
 	for _, m := range results.Metrics() {
 		if m.External {
 			v.XCols = append(v.XCols, m)
@@ -72,7 +75,7 @@ func reportData(s results.Summary, rs []results.Result) reportView {
 		v.Hists = append(v.Hists, histogram(m.Title, xs, m.Max))
 	}
 	for _, r := range rs {
-		if !r.Success {
+		if !r.Success && results.HasSuccess(r) {
 			v.Failures = append(v.Failures, r)
 		}
 	}
@@ -248,9 +251,9 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 {{if .S.Unverified}}<p><b>{{.S.Unverified}} of {{.S.Episodes}} results unverified</b>: they have no trace (traces {{with .S.Run}}{{.Traces}}{{else}}not kept{{end}}, or a trace was lost and the agent is not deterministic), so they stand on the runner's word; <code>longcraft verify</code> re-derives the others from their traces.</p>{{else}}<p>Every result has a trace: <code>longcraft verify</code> re-derives each from it.</p>{{end}}
 {{if .S.AgentErrors}}<p><b>{{.S.AgentErrors}} of {{.S.Episodes}} episodes ended agent_error</b>: the agent failed (no reply, a crash, a timeout), so they are not its play; the groups below count them, and a comparison states no difference for a group that has them.</p>{{end}}
 {{if .S.Partial}}<p><b>Partial run</b>: {{.S.Episodes}} of {{.S.Planned}} episodes have a result; <code>longcraft score --resume</code> continues it.</p>{{end}}
-<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>, {{else}}Tasks on {{end}}<b>{{seeds .S.SaltCommitment}}</b>{{if .S.SaltCommitment}} (salt commitment <code>{{.S.SaltCommitment}}</code>: the salt is revealed after the run is published, and <code>longcraft salt check</code> checks it){{end}}. {{.S.Episodes}} episodes; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{with ungenerated .S}}; {{.}} could not be generated{{end}}.
-{{if .S.Progression}}Open-ended episodes (Crafter's mode): Crafter score {{printf "%.2f" .S.CrafterScore}}%, progression {{printf "%.2f" .S.Progression}}% ± {{printf "%.2f" .S.ProgressionSE}} (standard error, as BALROG reports it).{{end}}</p>
-<h2>Success by tier and family</h2>
+<p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>, {{else}}Tasks on {{end}}<b>{{seeds .S.SaltCommitment}}</b>{{if .S.SaltCommitment}} (salt commitment <code>{{.S.SaltCommitment}}</code>: the salt is revealed after the run is published, and <code>longcraft salt check</code> checks it){{end}}. {{.S.Episodes}} episodes{{if .Open}}, open-ended: no task defines success, so the figures are Crafter's score and progression{{else}}; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{end}}{{with ungenerated .S}}; {{.}} could not be generated{{end}}.</p>
+{{if .Open}}{{template "open" .}}{{end}}
+{{if not .Open}}<h2>Success by tier and family</h2>
 {{.Success}}
 {{range .Sweeps}}<h2>{{.Title}}</h2>
 <p>{{if eq .Key "budget"}}Each family × tier (and condition) played under several step budgets (a <code>--sweep budget=…</code>){{else}}Each scenario played under several values of <code>{{.Key}}</code> (a <code>--sweep {{.Key}}=…</code> or <code>--set</code>), the rest equal{{end}}: success with its 95% Wilson interval at each value; hover a point for the mean steps taken.</p>
@@ -258,9 +261,7 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <h2>Success by step (anytime)</h2>
 <p>The fraction of a tier's episodes that had reached their goal by each step: where the curve rises is when the agent solves things; its end is the tier's success.</p>
 {{.Anytime}}
-{{if .Achieved}}<h2>Achievements unlocked (achievements episodes)</h2>
-<p>The fraction of the achievements family's episodes that unlocked each achievement, as Crafter reports it.</p>
-{{.Achieved}}{{end}}
+{{if .Rulesets}}{{template "open" .}}{{end}}{{end}}
 <h2>What went wrong</h2>
 <p>Failed actions by the reason the world gave (whatever the feedback level let the agent read), over all episodes; and how the episodes that failed ended.</p>
 {{.Reasons}}
@@ -268,8 +269,8 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <div class="hists">{{range .Hists}}{{.}}{{end}}</div>
 <h2>Per family and tier</h2>
 <p>Percentages are means; other figures mean / median, over the episodes that measured the metric ("–": none did). Hover a column for its definition (docs/metrics.md has them all).</p>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>budget</th><th>episodes</th><th>success</th><th>95% CI</th><th title="episodes that ended agent_error: the agent failed, not the task">agent errors</th><th title="planned episodes without a result (a partial run)">missing</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
-{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td>{{.Episodes}}{{with .WorldsNote}}<br><small>{{.}}</small>{{end}}</td><td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}{{if .Worlds}} over {{.Worlds}}{{end}}</td><td>{{if .AgentErrors}}<b>{{.AgentErrors}}</b>{{else}}0{{end}}</td><td>{{if .Missing}}<b>{{.Missing}}</b>{{else}}0{{end}}</td>
+<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>budget</th><th>episodes</th>{{if not .Open}}<th>success</th><th>95% CI</th>{{end}}<th title="episodes that ended agent_error: the agent failed, not the task">agent errors</th><th title="planned episodes without a result (a partial run)">missing</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
+{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td>{{.Episodes}}{{with .WorldsNote}}<br><small>{{.}}</small>{{end}}</td>{{if $.Open}}{{else if .NoSuccess}}<td title="no success defined">–</td><td>–</td>{{else}}<td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}{{if .Worlds}} over {{.Worlds}}{{end}}</td>{{end}}<td>{{if .AgentErrors}}<b>{{.AgentErrors}}</b>{{else}}0{{end}}</td><td>{{if .Missing}}<b>{{.Missing}}</b>{{else}}0{{end}}</td>
 {{range $.Cols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table>
@@ -281,13 +282,21 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 {{range $.XCols}}<td>{{cell $g.Metrics .}}</td>{{end}}
 <td>{{.BeliefsScored}} / {{.PredictionsScored}}</td></tr>
 {{end}}</table>{{end}}
-<h2>Failed episodes</h2>
+{{if not .Open}}<h2>Failed episodes</h2>
 <p>Each is a trace in <code>episodes.lctrace</code>: render it with <code>longcraft render --trace episodes.lctrace --id ID</code>, or replay it in the browser: run <code>longcraft demo --traces RUN_DIR</code> (this report's directory) and follow the episode's link.</p>
 <table><tr><th class="l">id</th><th class="l">family</th><th class="l">tier</th><th>seed</th><th class="l">goal</th><th class="l">end</th><th>steps</th><th>milestones</th><th class="l">last outcome</th><th class="l">error</th></tr>
 {{range .Failures}}<tr><td class="l"><a href="http://127.0.0.1:8080/?trace=traces/episodes.lctrace&amp;id={{.ID}}"><code>{{.ID}}</code></a></td><td class="l">{{.Spec.Family}}</td><td class="l">{{.Spec.Tier}}</td><td>{{.Seed}}</td><td class="l">{{.Goal}}</td><td class="l">{{.End}}</td><td>{{.Steps}}</td><td>{{.Milestones}}/{{.MilestonesOf}}</td><td class="l">{{.LastOutcome}}</td><td class="l">{{.Err}}{{.AgentError}}</td></tr>
-{{end}}</table>{{if .More}}<p>… and {{.More}} more in results.jsonl.</p>{{end}}
+{{end}}</table>{{if .More}}<p>… and {{.More}} more in results.jsonl.</p>{{end}}{{end}}
 <h2>Definitions</h2>
 <p>Every metric above, as declared once in Longcraft (docs/metrics.md is generated from the same declarations).</p>
 <dl>{{range .All}}<dt id="metric-{{.Name}}"><b>{{.Title}}</b> (<code>{{.Name}}</code>; {{.Unit}}, {{.Range}})</dt><dd>{{.Definition}} Not measured: {{.NotMeasured}}.</dd>{{end}}</dl>
 </body></html>
+{{define "open"}}<h2>Open-ended episodes: Crafter score and progression, per ruleset</h2>
+<p>Over each ruleset's own achievements, never pooled: Crafter's score is exp(mean ln(1 + s<sub>i</sub>)) − 1 over the ruleset's achievements, s<sub>i</sub> the percentage of episodes that unlocked achievement i (as Crafter computes it); progression is the mean over episodes of the achievements unlocked over the ruleset's count, ± its standard error (as BALROG reports it, over Crafter's 22 for the classic rules). docs/metrics.md has the definitions.</p>
+<table><tr><th class="l">ruleset</th><th>achievements</th><th>episodes</th><th>Crafter score</th><th>progression</th><th>± standard error</th></tr>
+{{range .Rulesets}}{{with .Line}}<tr><td class="l">{{.Ruleset}}</td><td>{{.Achievements}}</td><td>{{.Episodes}}</td>{{if .Err}}<td class="l" colspan="3">{{.Err}}</td>{{else}}<td><b>{{printf "%.2f" .CrafterScore}}%</b></td><td><b>{{printf "%.2f" .Progression}}%</b></td><td>{{printf "%.2f" .ProgressionSE}}</td>{{end}}</tr>{{end}}
+{{end}}</table>
+{{range .Rulesets}}<h3>{{.Line.Ruleset}} rules: achievements unlocked</h3>
+<p>The percentage of the {{.Line.Episodes}} episodes that unlocked each achievement (the s<sub>i</sub> of Crafter's score), and the mean share of the {{.Line.Achievements}} achievements unlocked by each step (the anytime curve: it ends at the progression).</p>
+<div class="hists">{{.Bars}}{{.Curve}}</div>{{end}}{{end}}
 `))

@@ -28,7 +28,7 @@ func twoResults(agent string) []results.Result {
 // results alone and has a column for every metric the declarations list.
 func TestReportShowsEveryDeclaredMetric(t *testing.T) {
 	rs := twoResults("explorer")
-	s := results.Summarize("t", "explorer", rs, results.ClassicAchievements)
+	s := results.Summarize("t", "explorer", rs)
 	path := filepath.Join(t.TempDir(), results.ReportFile)
 	require.NoError(t, WriteReport(path, s, rs))
 	page, err := os.ReadFile(path)
@@ -46,7 +46,7 @@ func TestReportShowsEveryDeclaredMetric(t *testing.T) {
 func TestCompareRefusesDifferentSuites(t *testing.T) {
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for i, name := range []string{"default", "standard"} {
-		s := results.Summarize(name, "random", twoResults("random"), results.ClassicAchievements)
+		s := results.Summarize(name, "random", twoResults("random"))
 		require.NoError(t, results.WriteSummary(filepath.Join(dirs[i], results.SummaryFile), s))
 		require.NoError(t, results.WriteSorted(filepath.Join(dirs[i], results.ResultsFile), twoResults("random")))
 	}
@@ -70,7 +70,7 @@ func run(t *testing.T, agent, lock string, n, wins int, tier string) string {
 		rs = append(rs, results.Result{Index: i, ID: sp.ID(), Spec: sp, Agent: agent, Lock: lock, Observability: "partial", Feedback: "full",
 			Metrics: episode.Metrics{Steps: 100 - i, Success: i < wins}})
 	}
-	s := results.Summarize("mine", agent, rs, results.ClassicAchievements)
+	s := results.Summarize("mine", agent, rs)
 	require.NoError(t, results.WriteSummary(filepath.Join(dir, results.SummaryFile), s))
 	require.NoError(t, results.WriteSorted(filepath.Join(dir, results.ResultsFile), rs))
 	return dir
@@ -151,7 +151,7 @@ func TestCostChart(t *testing.T) {
 			rs[i].ModelCalls, rs[i].Cost = 1, episode.Measured(dollars)
 		}
 		require.NoError(t, results.WriteSorted(filepath.Join(dir, results.ResultsFile), rs))
-		s := results.Summarize("mine", agent, rs, results.ClassicAchievements)
+		s := results.Summarize("mine", agent, rs)
 		require.NoError(t, results.WriteSummary(filepath.Join(dir, results.SummaryFile), s))
 		return dir
 	}

@@ -29,7 +29,7 @@ func reviewRun(t *testing.T, agent string, n int, wins map[string]int) string {
 				Observability: "partial", Feedback: "full", Metrics: episode.Metrics{Steps: 10, Success: i < wins[tier]}})
 		}
 	}
-	s := results.Summarize("mine", agent, rs, results.ClassicAchievements)
+	s := results.Summarize("mine", agent, rs)
 	require.NoError(t, results.WriteSummary(filepath.Join(dir, results.SummaryFile), s))
 	require.NoError(t, results.WriteSorted(filepath.Join(dir, results.ResultsFile), rs))
 	return dir

@@ -25,7 +25,7 @@ func TestFixedMapPairsAreOneWorld(t *testing.T) {
 			rs = append(rs, results.Result{Index: i, ID: sp.ID(), Spec: sp, Agent: agent, Lock: "L", Seed: task.SeedFor(sp.Split, sp.Family, sp.Tier, sp.Index),
 				Observability: "full", Feedback: "full", Metrics: episode.Metrics{Steps: 10, Success: win}})
 		}
-		s := results.Summarize("mine", agent, rs, results.ClassicAchievements)
+		s := results.Summarize("mine", agent, rs)
 		require.NoError(t, results.WriteSummary(filepath.Join(dir, results.SummaryFile), s))
 		require.NoError(t, results.WriteSorted(filepath.Join(dir, results.ResultsFile), rs))
 		return dir

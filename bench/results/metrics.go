@@ -60,7 +60,7 @@ func Metrics() []Metric {
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.Unlocked), true }},
 		{Name: "valid_action_ratio", Title: "valid actions", Column: "valid", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition:  "Steps whose action did something (moved, collected, placed, made, attacked, ate, drank, slept) over steps taken; a noop, a blocked move and a failed action do not count.",
-			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.ValidActionRatio, r.Steps > 0 }},
+			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.ValidActionRatio.Value, r.ValidActionRatio.OK }},
 		{Name: "failed_actions", Title: "failed actions", Unit: "count", Range: "0 to steps",
 			Definition:  "Actions that failed for a stated reason (missing tool, material or station, invalid target, …).",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.FailedActions), true }},
@@ -74,7 +74,7 @@ func Metrics() []Metric {
 			Of:          func(r Result) (float64, bool) { return r.RecoveryCost.Value, r.RecoveryCost.OK }},
 		{Name: "repeated_failure_rate", Title: "repeated failures", Column: "repeat", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition:  "Failed actions that repeat the previous failed action with nothing succeeding in between, over failed actions.",
-			NotMeasured: "no action failed", Of: func(r Result) (float64, bool) { return r.RepeatedFailures, r.FailedActions > 0 }},
+			NotMeasured: "no action failed", Of: func(r Result) (float64, bool) { return r.RepeatedFailures.Value, r.RepeatedFailures.OK }},
 		{Name: "task_reward", Title: "task reward", Unit: "reward", Range: "0 to 0.5 × (stages − 1) + 1",
 			Definition:  "The task's reward in the multi-goal style: +0.5 for each intermediate stage reached (waypoints, obtain then return), +1.0 for the goal; a one-stage task gives 1 or 0. A scenario's reward field sets other weights. Reported beside Crafter's return.",
 			NotMeasured: always, Of: func(r Result) (float64, bool) {
@@ -157,11 +157,38 @@ TestMetricsDocumented fails when they differ; regenerate it with
 - **missing**: episodes planned in the group that have no result (a
   partial run: interrupted, or stopped because the agent could not start);
   shown and treated like agent errors.
-- **Crafter score** (achievements episodes): the geometric mean of the
-  achievements' success rates, exp(mean ln(1 + rate%)) − 1, as Crafter
-  defines it.
-- **progression** (achievements episodes): the mean fraction of the
-  ruleset's achievements unlocked per episode, as BALROG reports it.
+- **success undefined**: a task whose goal is achievements with no count
+  that completes it (a scenario's ` + "`achieve: 0`" + `: Crafter's free play, the
+  ` + "`crafter`" + ` and ` + "`balrog-crafter`" + ` suites) defines no success. Its group
+  has ` + "`no_success`" + ` and a null success rate and interval in summary.json;
+  the terminal table and the report show none for it, and a suite of only
+  such tasks leads with Crafter's score and progression instead (with no
+  success column, success chart or failed-episode list).
+- **open-ended figures, per ruleset** (summary.json ` + "`open_ended`" + `, one line
+  each in the terminal table and the report): over the open-ended
+  episodes (the achievements family, and scenarios whose goal is
+  achievements) of one ruleset as the episodes recorded it (` + "`classic`" + `,
+  ` + "`extended`" + `, ` + "`extended+variants`" + `), never pooled across rulesets. A
+  ruleset's achievements A are its own list (sim's rules: Crafter's 22 for
+  classic, 30 for extended); variants change recipes, never the list, so
+  varied rules have their base's A and are a line of their own. With N
+  episodes, u_e the achievements episode e unlocked and
+  s_i = 100 · (episodes that unlocked achievement i) / N:
+  - **Crafter score** = exp((1/|A|) Σ_i ln(1 + s_i)) − 1, in %: the
+    geometric mean with Crafter's 1% offset (Hafner 2022; its
+    analysis/common.py, compute_success_rates and compute_scores: the
+    percentage of episodes with the achievement at least once, then
+    exp(nanmean(log(1 + percents))) − 1 over the achievements).
+  - **progression** = (1/N) Σ_e 100 · u_e / |A|, in %, ± its standard
+    error sd_e(100 · u_e / |A|) / √N, as BALROG reports it (its Crafter
+    wrapper's get_stats: achievements with a count above 0, over 22; the
+    mean ± standard error over episodes).
+  - **achievement rates**: the s_i, each achievement's bar in the report;
+    the report's anytime curve is the mean 100 · (unlocks by step t) / |A|
+    over the episodes, ending at the progression.
+  For the classic rules (the ` + "`crafter`" + ` and ` + "`balrog-crafter`" + ` suites) these
+  are Crafter's score and BALROG's progression exactly; for extended they
+  are the same formulas over its 30.
 - **tokens per success** (external agents): prompt and completion tokens
   of the group over its successes; not measured when none succeeded.
 - Groups never pool conditions: each family × tier × observability ×
@@ -173,8 +200,12 @@ Each is aggregated per group as the mean and the median over the episodes
 that measured it; n, the number of those episodes, is in summary.json. A
 group in which no episode measured it shows "–" in the report and "-" in
 the terminal table, never 0. In results.jsonl
-an episode's unmeasured value is null (runs written before this said -1,
-which reads as not measured).
+an episode's unmeasured value is null: each line holds every metric below
+under ` + "`metrics`" + ` by name, null where not measured (an errored episode
+measures none), which is exactly what the summary aggregates; a line whose
+` + "`metrics`" + ` disagree with its fields is refused. Lines written before said -1,
+or 0 for ` + "`valid_action_ratio`" + ` with no step and ` + "`repeated_failure_rate`" + ` with
+no failed action: they read as not measured.
 
 `
 
@@ -231,11 +262,26 @@ func WriteTable(w io.Writer, s Summary) error {
 		tw = max(tw, len(g.Tier))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
-	if swept {
-		fmt.Fprintf(&b, " %7s", "budget")
+	open := s.SuccessUndefined()
+	if !open {
+		fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
+		if swept {
+			fmt.Fprintf(&b, " %7s", "budget")
+		}
 	}
-	fmt.Fprintf(&b, " %5s  %-22s", "n", "success (95% CI)")
+	// An open-ended suite (no task defines success) leads with its own
+	// figures, Crafter's score and progression, and has no success column.
+	if open {
+		writeOpenEnded(&b, s)
+		fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
+		if swept {
+			fmt.Fprintf(&b, " %7s", "budget")
+		}
+	}
+	fmt.Fprintf(&b, " %5s", "n")
+	if !open {
+		fmt.Fprintf(&b, "  %-22s", "success (95% CI)")
+	}
 	// Agent errors and missing episodes get columns of their own when
 	// there are any: a group's figures then are not the agent's whole play.
 	agentErrors, missing := s.Unfinished()
@@ -260,7 +306,14 @@ func WriteTable(w io.Writer, s Summary) error {
 				fmt.Fprintf(&b, " %7s", "all")
 			}
 		}
-		fmt.Fprintf(&b, " %5d  %5.1f%% [%5.1f, %5.1f]", g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
+		fmt.Fprintf(&b, " %5d", g.Episodes)
+		switch {
+		case open:
+		case g.NoSuccess:
+			fmt.Fprintf(&b, "  %-22s", "-")
+		default:
+			fmt.Fprintf(&b, "  %5.1f%% [%5.1f, %5.1f]", 100*g.Rate, 100*g.Low, 100*g.High)
+		}
 		if failures {
 			fmt.Fprintf(&b, " %9d %7d", g.AgentErrors, g.Missing)
 		}
@@ -293,6 +346,9 @@ func WriteTable(w io.Writer, s Summary) error {
 		fmt.Fprintf(&b, "%s %s = %s", sep, m.Column, m.Name)
 	}
 	b.WriteByte('\n')
+	if !open {
+		writeOpenEnded(&b, s)
+	}
 	if failures {
 		fmt.Fprintf(&b, "agent_err: episodes that ended agent_error (the agent failed, not the task); missing: planned episodes without a result. A group with either is not the agent's whole play\n")
 	}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"flag"
 	"math"
+	"math/bits"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,7 +49,7 @@ func TestEveryMetricIsDeclaredOnce(t *testing.T) {
 		assert.NotNil(t, m.Of, m.Name)
 	}
 	r := Result{Spec: task.Spec{Scenario: &task.Scenario{Actions: task.ActionsSkills}}, Metrics: episode.Metrics{Steps: 10, Decisions: 4, SkillsFailed: 1, MilestonesOf: 2, Milestones: 1, Stages: 1, StagesTotal: 3, Exploration: episode.Exploration{Reachable: 100, TilesVisited: 10, VisitedShare: 0.1},
-		Behaviour: episode.Behaviour{FailedActions: 1, Discovery: episode.Measured(0.5), RecoveryCost: episode.Measured(3)}},
+		Behaviour: episode.Behaviour{ValidActionRatio: episode.Measured(0.5), RepeatedFailures: episode.Measured(0), FailedActions: 1, Discovery: episode.Measured(0.5), RecoveryCost: episode.Measured(3)}},
 		AgentStats: AgentStats{ModelCalls: 10, StateConsistency: episode.Measured(1), WorldModelAccuracy: episode.Measured(0), Cost: episode.Measured(0.01)}}
 	g := group("f", "t", []Result{r})
 	assert.Len(t, g.Metrics, len(Metrics()), "an episode measuring everything fills every declared metric")
@@ -64,14 +66,43 @@ func TestNotMeasuredIsNotANumber(t *testing.T) {
 	var r Result
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
-	for _, key := range []string{"precondition_discovery", "recovery_cost", "state_consistency", "world_model_accuracy"} {
+	for _, key := range []string{"precondition_discovery", "recovery_cost", "state_consistency", "world_model_accuracy", "valid_action_ratio", "repeated_failure_rate"} {
 		assert.Contains(t, string(b), `"`+key+`":null`)
 	}
+	// The line's metrics: every declared one, null where not measured.
+	var line struct{ Metrics map[string]*float64 }
+	require.NoError(t, json.Unmarshal(b, &line))
+	for _, m := range Metrics() {
+		v, ok := line.Metrics[m.Name]
+		assert.True(t, ok, "metrics.%s in the line", m.Name)
+		if _, measured := m.Of(r); measured {
+			assert.NotNil(t, v, m.Name)
+		} else {
+			assert.Nil(t, v, "metrics.%s: not measured is null, not 0", m.Name)
+		}
+	}
 	var old Result
-	require.NoError(t, json.Unmarshal([]byte(`{"precondition_discovery": -1, "recovery_cost": 4, "state_consistency": null}`), &old))
+	require.NoError(t, json.Unmarshal([]byte(`{"precondition_discovery": -1, "recovery_cost": 4, "state_consistency": null, "steps": 0, "valid_action_ratio": 0, "failed_actions": 0, "repeated_failure_rate": 0}`), &old))
 	assert.False(t, old.Discovery.OK)
 	assert.Equal(t, episode.Measured(4), old.RecoveryCost)
 	assert.False(t, old.StateConsistency.OK)
+	assert.False(t, old.ValidActionRatio.OK, "an old line's 0 for an episode of no step")
+	assert.False(t, old.RepeatedFailures.OK, "an old line's 0 for an episode of no failed action")
+	require.NoError(t, json.Unmarshal([]byte(`{"steps": 9, "valid_action_ratio": 0, "failed_actions": 2, "repeated_failure_rate": 0}`), &old))
+	assert.Equal(t, episode.Measured(0), old.ValidActionRatio, "a measured 0 stays")
+	assert.Equal(t, episode.Measured(0), old.RepeatedFailures)
+	// A line whose metrics say other than its fields is named; a measured
+	// -1 (a return) is a number in the metrics, not the old lines' "not
+	// measured".
+	lost, err := json.Marshal(Result{Index: 1, Metrics: episode.Metrics{Steps: 3, Return: -1}})
+	require.NoError(t, err)
+	tampered := bytes.Replace(b, []byte(`"steps":0`), []byte(`"steps":7`), 1)
+	require.NotEqual(t, b, tampered)
+	path := filepath.Join(t.TempDir(), ResultsFile)
+	require.NoError(t, os.WriteFile(path, bytes.Join([][]byte{tampered, lost, []byte(`{"index": 2, "steps": 4}`)}, []byte("\n")), 0o644))
+	disagree, err := DisagreeingMetrics(path)
+	require.NoError(t, err)
+	assert.Equal(t, map[int]string{0: "metrics.steps 0 in results.jsonl, its fields give 7"}, disagree, "only the edited line; an old line without metrics is not checked")
 
 	measured := Result{Metrics: episode.Metrics{Steps: 5, Behaviour: episode.Behaviour{Discovery: episode.Measured(1)}}}
 	g := group("f", "t", []Result{measured, {Metrics: episode.Metrics{Steps: 5}}})
@@ -124,27 +155,61 @@ func TestNewcombeDiff(t *testing.T) {
 	assert.InDelta(t, 0.3339, hi, 5e-4)
 }
 
-// TestAchievementRates: the summary lists each Crafter achievement's
-// unlock rate over the achievements episodes, the rates its Crafter score
-// is the geometric mean of.
-func TestAchievementRates(t *testing.T) {
-	rs := []Result{
-		{Index: 0, Spec: task.Spec{Family: "achievements", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1 | 1<<2, Unlocked: 2}},
-		{Index: 1, Spec: task.Spec{Family: "achievements", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1, Unlocked: 1}},
-		{Index: 2, Spec: task.Spec{Family: "obtain", Tier: "easy"}, Metrics: episode.Metrics{Achievements: 1 << 5, Unlocked: 1}},
+// TestOpenEndedPerRuleset: Crafter's score, progression and the
+// achievements' rates are computed per ruleset over its own achievements
+// (22 classic, 30 extended), never pooled: an extended episode that
+// unlocks 30 is 100%, not 136%, and does not count in the classic line;
+// varied rules are a line of their own; goal tasks count in none.
+func TestOpenEndedPerRuleset(t *testing.T) {
+	all := func(n int) uint64 { return 1<<n - 1 }
+	ach := func(tier, rules string, mask uint64) Result {
+		return Result{Spec: task.Spec{Family: "achievements", Tier: tier}, Ruleset: rules, Metrics: episode.Metrics{Achievements: mask, Unlocked: bits.OnesCount64(mask)}}
 	}
-	s := Summarize("t", "a", rs, ClassicAchievements)
-	require.Len(t, s.AchievementRates, ClassicAchievements)
+	rs := []Result{
+		ach("easy", "classic", 1|1<<2),
+		ach("easy", "classic", 1),
+		ach("hard", "extended+variants", all(30)),
+		ach("hard", "extended+variants", all(22)),
+		{Spec: task.Spec{Family: "obtain", Tier: "easy"}, Ruleset: "classic", Metrics: episode.Metrics{Achievements: 1 << 5, Unlocked: 1}},
+	}
+	for i := range rs {
+		rs[i].Index = i
+	}
+	s := Summarize("t", "a", rs)
+	require.Len(t, s.OpenEnded, 2)
+	classic, varied := s.OpenEnded[0], s.OpenEnded[1]
+
+	assert.Equal(t, "classic", classic.Ruleset)
+	assert.Equal(t, 22, classic.Achievements)
+	assert.Equal(t, 2, classic.Episodes, "the obtain episode is not open-ended")
+	require.Len(t, classic.AchievementRates, 22)
 	names := sim.Classic().Achievements
 	var rates []float64
-	for i, r := range s.AchievementRates {
+	for i, r := range classic.AchievementRates {
 		assert.Equal(t, names[i], r.Name)
 		rates = append(rates, r.Percent)
 	}
-	assert.Equal(t, 100.0, s.AchievementRates[0].Percent)
-	assert.Equal(t, 50.0, s.AchievementRates[2].Percent)
-	assert.Zero(t, s.AchievementRates[5].Percent, "the obtain episode is not an achievements episode")
-	assert.InDelta(t, score.Crafter(rates), s.CrafterScore, 1e-12)
+	assert.Equal(t, 100.0, classic.AchievementRates[0].Percent)
+	assert.Equal(t, 50.0, classic.AchievementRates[2].Percent)
+	assert.Zero(t, classic.AchievementRates[5].Percent, "the obtain episode is not open-ended")
+	assert.InDelta(t, score.Crafter(rates), classic.CrafterScore, 1e-12)
+	assert.InDelta(t, 100*(2.0+1)/(2*22), classic.Progression, 1e-12)
+
+	assert.Equal(t, "extended+variants", varied.Ruleset)
+	assert.Equal(t, 30, varied.Achievements)
+	require.Len(t, varied.AchievementRates, 30)
+	assert.Equal(t, sim.Extended().Achievements[29], varied.AchievementRates[29].Name)
+	assert.Equal(t, 50.0, varied.AchievementRates[29].Percent)
+	assert.InDelta(t, 100*(30.0+22)/(2*30), varied.Progression, 1e-12, "over the ruleset's 30, not Crafter's 22")
+	assert.LessOrEqual(t, varied.Progression, 100.0)
+	for _, l := range s.OpenEnded {
+		assert.Empty(t, l.Err)
+	}
+
+	var table bytes.Buffer
+	require.NoError(t, WriteTable(&table, s))
+	assert.Contains(t, table.String(), "open-ended, classic rules (22 achievements): 2 episodes, Crafter score")
+	assert.Contains(t, table.String(), "open-ended, extended+variants rules (30 achievements): 2 episodes")
 }
 
 func TestNewcombePaired(t *testing.T) {
@@ -175,4 +240,22 @@ func TestNewcombePaired(t *testing.T) {
 	_, clo, chi := NewcombePaired(30, 5, 1, 60)
 	_, ulo, uhi := NewcombeDiff(35, 60, 31, 60)
 	assert.Less(t, chi-clo, uhi-ulo)
+}
+
+// TestOldPooledSummaryIsNoted: a summary.json of the old format (one
+// Crafter score pooled over the rulesets) reads as Pooled, so verify,
+// merge and report refuse it by name; one written now does not.
+func TestOldPooledSummaryIsNoted(t *testing.T) {
+	var old, now Summary
+	require.NoError(t, json.Unmarshal([]byte(`{"suite": "standard", "crafter_score": 76.19, "progression": 91, "progression_se": 2.99}`), &old))
+	assert.True(t, old.Pooled)
+	assert.Equal(t, "standard", old.Suite)
+	b, err := json.Marshal(Summarize("standard", "a", []Result{{Spec: task.Spec{Family: "achievements", Tier: "easy"}, Ruleset: "classic"}}))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &now))
+	assert.False(t, now.Pooled)
+	var top map[string]any
+	require.NoError(t, json.Unmarshal(b, &top))
+	assert.NotContains(t, top, "crafter_score", "no pooled figure at the top")
+	require.Len(t, now.OpenEnded, 1)
 }

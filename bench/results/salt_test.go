@@ -29,6 +29,6 @@ func TestSummarySaltCommitment(t *testing.T) {
 		for i, c := range tc.commitments {
 			rs = append(rs, Result{Index: i, ID: task.SaltedID(spec.ID(), c), Spec: spec, SaltCommitment: c, Goal: "obtain 1 wood"})
 		}
-		assert.Equal(t, tc.want, Summarize("s", "noop", rs, ClassicAchievements).SaltCommitment, name)
+		assert.Equal(t, tc.want, Summarize("s", "noop", rs).SaltCommitment, name)
 	}
 }

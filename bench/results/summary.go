@@ -1,21 +1,15 @@
 package results
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/longcraft/longcraft/bench/episode"
-	"github.com/longcraft/longcraft/bench/score"
 	"github.com/longcraft/longcraft/bench/task"
-	"github.com/longcraft/longcraft/sim"
 )
-
-// ClassicAchievements is the number of Crafter's achievements: the Crafter
-// score is computed on them (the extended ruleset lists them first, in the
-// same order).
-const ClassicAchievements = 22
 
 // Stat is a metric's mean and median over the episodes that have it.
 type Stat struct {
@@ -37,16 +31,21 @@ type Group struct {
 	Budget int `json:"budget,omitempty"`
 	// A scenario's name, and the knobs a --set or --sweep changed
 	// ("grid": "8"), which its family label lists too.
-	Scenario  string            `json:"scenario,omitempty"`
-	Params    map[string]string `json:"params,omitempty"`
-	Episodes  int               `json:"episodes"`
-	Successes int               `json:"successes"`
-	Rate      float64           `json:"success_rate"`
-	Low       float64           `json:"success_low"`  // 95% Wilson interval
-	High      float64           `json:"success_high"` //
-	Ends      map[string]int    `json:"ends"`         // goal, death, budget, no_progress, timeout, error
-	Metrics   map[string]Stat   `json:"metrics"`
-	Failed    []string          `json:"failed"` // ids of the episodes that did not reach their goal
+	Scenario string            `json:"scenario,omitempty"`
+	Params   map[string]string `json:"params,omitempty"`
+	Episodes int               `json:"episodes"`
+	// NoSuccess: the group's tasks define no success (Crafter's free
+	// play: an achievements goal that no count completes), so its success
+	// rate and interval are not figures of it: null in summary.json, and
+	// neither the table nor the report shows them.
+	NoSuccess bool            `json:"no_success,omitempty"`
+	Successes int             `json:"successes"`
+	Rate      float64         `json:"success_rate"`
+	Low       float64         `json:"success_low"`  // 95% Wilson interval
+	High      float64         `json:"success_high"` //
+	Ends      map[string]int  `json:"ends"`         // goal, death, budget, no_progress, timeout, error
+	Metrics   map[string]Stat `json:"metrics"`
+	Failed    []string        `json:"failed"` // ids of the episodes that did not reach their goal
 	// AgentErrors counts the episodes that ended agent_error (the agent
 	// failed: no reply, a crash, a timeout), Missing the episodes planned
 	// in the group that have no result (a partial run): figures of a group
@@ -80,25 +79,21 @@ type Group struct {
 // of the same suite and agent writes it byte for byte the same (a partial
 // run's also counts what it planned and lacks: CountMissing).
 type Summary struct {
-	Suite        string  `json:"suite"`
-	Lock         string  `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)
-	Agent        string  `json:"agent"`
-	Episodes     int     `json:"episodes"`
-	Errors       int     `json:"errors"`        // episodes not the agent's play: not generated ("error") or failed by the agent ("agent_error")
-	AgentErrors  int     `json:"agent_errors"`  // the agent_error ones alone
-	CrafterScore float64 `json:"crafter_score"` // over the achievements episodes, %
-	Progression  float64 `json:"progression"`   // BALROG progression over them, %
+	Suite       string `json:"suite"`
+	Lock        string `json:"lock,omitempty"` // hash of the suite lock the tasks came from ("mixed" if they differ)
+	Agent       string `json:"agent"`
+	Episodes    int    `json:"episodes"`
+	Errors      int    `json:"errors"`       // episodes not the agent's play: not generated ("error") or failed by the agent ("agent_error")
+	AgentErrors int    `json:"agent_errors"` // the agent_error ones alone
+	// OpenEnded are Crafter's score, BALROG's progression and the
+	// achievements' unlock rates over the open-ended (achievements)
+	// episodes, one line per ruleset: never pooled across rulesets.
+	OpenEnded []RulesetScore `json:"open_ended,omitempty"`
 	// SaltCommitment names the salt of held-out seeds ("": public seeds,
 	// "mixed" if the results differ).
-	SaltCommitment string `json:"salt_commitment,omitempty"`
-	// ProgressionSE is its standard error (percent points), BALROG's ±.
-	ProgressionSE float64 `json:"progression_se"`
-	// AchievementRates are the Crafter achievements' unlock rates over the
-	// achievements episodes, %, by name, in Crafter's order: the rates the
-	// Crafter score is the geometric mean of.
-	AchievementRates []AchievementRate `json:"achievement_rates,omitempty"`
-	Overall          Group             `json:"overall"`
-	Groups           []Group           `json:"groups"`
+	SaltCommitment string  `json:"salt_commitment,omitempty"`
+	Overall        Group   `json:"overall"`
+	Groups         []Group `json:"groups"`
 	// Run is the run's definition (run.json): agent and model settings,
 	// suite and lock, rules versions, how episodes end. It is what defines
 	// the results, so it belongs with them; when and where the run was
@@ -115,12 +110,25 @@ type Summary struct {
 	// that have one.
 	Partial bool `json:"partial,omitempty"`
 	Planned int  `json:"planned,omitempty"`
+	// Pooled: read from a summary.json written before the open-ended
+	// figures were per ruleset (its crafter_score pooled them); never
+	// written.
+	Pooled bool `json:"-"`
 }
 
-// AchievementRate is one achievement's unlock rate, %.
-type AchievementRate struct {
-	Name    string  `json:"name"`
-	Percent float64 `json:"percent"`
+// UnmarshalJSON reads summary.json, noting one of the old pooled format
+// (Pooled), whose figures readers must not take for this version's.
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	type plain Summary
+	var old struct {
+		CrafterScore *float64 `json:"crafter_score"`
+	}
+	if err := json.Unmarshal(b, (*plain)(s)); err != nil {
+		return err
+	}
+	_ = json.Unmarshal(b, &old)
+	s.Pooled = old.CrafterScore != nil
+	return nil
 }
 
 // Wilson returns the 95% Wilson score interval of k successes in n.
@@ -136,18 +144,13 @@ func Wilson(k, n int) (lo, hi float64) {
 	return max(c-h, 0), min(c+h, 1)
 }
 
-// Summarize aggregates results (in any order) of a suite and agent; nAch
-// is the number of achievements of the rulesets (22 for classic).
-func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
+// Summarize aggregates results (in any order) of a suite and agent.
+func Summarize(suiteName, agent string, results []Result) Summary {
 	rs := append([]Result(nil), results...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
 	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs)}
 	groups := map[[5]string][]Result{}
 	var keys [][5]string
-	var rates []float64
-	var unlocked []int
-	counts := make([]int, nAch)
-	achEpisodes := 0
 	for _, r := range rs {
 		if r.Err != "" || r.End == string(task.EndAgentError) {
 			s.Errors++
@@ -172,29 +175,8 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 			keys = append(keys, k)
 		}
 		groups[k] = append(groups[k], r)
-		if openEnded(r) && r.Err == "" {
-			achEpisodes++
-			unlocked = append(unlocked, r.Unlocked)
-			for a := 0; a < nAch; a++ {
-				if r.Achievements&(1<<a) != 0 {
-					counts[a]++
-				}
-			}
-		}
 	}
-	if achEpisodes > 0 {
-		names := sim.Classic().Achievements // the extended ruleset lists Crafter's first, in the same order
-		for a, c := range counts {
-			rate := 100 * float64(c) / float64(achEpisodes)
-			rates = append(rates, rate)
-			if a < len(names) {
-				s.AchievementRates = append(s.AchievementRates, AchievementRate{Name: names[a], Percent: rate})
-			}
-		}
-		s.CrafterScore = score.Crafter(rates)
-		s.Progression = score.Progression(unlocked, nAch)
-		s.ProgressionSE = score.ProgressionSE(unlocked, nAch)
-	}
+	s.OpenEnded = scoreRulesets(rs)
 	sort.Slice(keys, func(i, j int) bool {
 		if keys[i][0] != keys[j][0] {
 			return LabelLess(keys[i][0], keys[j][0])
@@ -232,17 +214,6 @@ func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 	s.Overall = group("all", "all", rs)
 	s.Overall.Failed = nil // listed per group
 	return s
-}
-
-// openEnded reports whether r played Crafter's open-ended mode (the
-// achievements family, or a scenario whose goal is achievements): the
-// episodes Crafter's score, the achievements' rates and BALROG's
-// progression are computed over.
-func openEnded(r Result) bool {
-	if sc := r.Spec.Scenario; sc != nil {
-		return sc.Goal.Kind == task.KindAchievements
-	}
-	return r.Spec.Family == task.FamilyAchievements
 }
 
 // LabelLess orders family labels word by word, reading the numbers of
@@ -318,15 +289,21 @@ func group(family, tier string, rs []Result) Group {
 	g := Group{Family: family, Tier: tier, Episodes: len(rs), Ends: map[string]int{}, Metrics: map[string]Stat{}, Failed: []string{}}
 	series := map[string][]float64{}
 	metrics := Metrics()
+	judged := 0 // the episodes whose task defines success
 	for _, r := range rs {
 		g.Ends[r.End]++
 		if r.End == string(task.EndAgentError) {
 			g.AgentErrors++
 		}
-		if r.Success {
+		switch {
+		case !HasSuccess(r):
+		case r.Success:
 			g.Successes++
-		} else {
+		default:
 			g.Failed = append(g.Failed, r.ID)
+		}
+		if HasSuccess(r) {
+			judged++
 		}
 		if r.Err != "" {
 			continue
@@ -351,13 +328,29 @@ func group(family, tier string, rs []Result) Group {
 			g.CostPerSuccess = episode.Measured(g.Cost.Value / float64(g.Successes))
 		}
 	}
-	g.Rate = Fraction(g.Successes, g.Episodes)
-	g.Low, g.High = Wilson(g.Successes, g.Episodes)
+	g.NoSuccess = len(rs) > 0 && judged == 0
+	g.Rate = Fraction(g.Successes, judged)
+	g.Low, g.High = Wilson(g.Successes, judged)
 	countWorlds(&g, rs)
 	for name, v := range series {
 		g.Metrics[name] = stat(v)
 	}
 	return g
+}
+
+// MarshalJSON writes the group, with null for the success rate and its
+// interval where its tasks define no success (NoSuccess): not a 0.
+func (g Group) MarshalJSON() ([]byte, error) {
+	type plain Group // the fields, without this method
+	if !g.NoSuccess {
+		return json.Marshal(plain(g))
+	}
+	return json.Marshal(struct {
+		plain
+		Rate *float64 `json:"success_rate"`
+		Low  *float64 `json:"success_low"`
+		High *float64 `json:"success_high"`
+	}{plain: plain(g)})
 }
 
 // Fraction is a/b, or 0 when b is 0 (a rate over no episodes).

@@ -36,7 +36,7 @@ func TestFixedMapIntervalsCountWorlds(t *testing.T) {
 				r.Success = i%2 == 0
 				rs = append(rs, r)
 			}
-			s := Summarize("s", "a", rs, ClassicAchievements)
+			s := Summarize("s", "a", rs)
 			require.Len(t, s.Groups, 1)
 			g := s.Groups[0]
 			assert.Equal(t, 10, g.Episodes)

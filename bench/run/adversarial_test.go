@@ -88,7 +88,7 @@ func TestAdversarialAgents(t *testing.T) {
 			rows = append(rows, d.Result)
 			return nil
 		}), ag.name)
-		s := results.Summarize("adversarial", ag.name, rows, results.ClassicAchievements)
+		s := results.Summarize("adversarial", ag.name, rows)
 		o := s.Overall
 		score := func(k string) (float64, bool) {
 			st, ok := o.Metrics[k]

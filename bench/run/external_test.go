@@ -89,7 +89,7 @@ func TestOpenAIAgentEndToEnd(t *testing.T) {
 	assert.Equal(t, steps, totalCalls, "one call per step")
 	assert.Equal(t, totalCalls/5, invalid, "every fifth reply was garbage")
 	assert.Equal(t, steps, notes, "every step's exchange is in the trace")
-	s := results.Summarize("t", "openai", rows, results.ClassicAchievements)
+	s := results.Summarize("t", "openai", rows)
 	assert.Equal(t, totalCalls, s.Overall.Calls)
 	assert.Equal(t, totalTokens, s.Overall.Tokens)
 	require.True(t, s.Overall.Cost.OK)

@@ -204,8 +204,9 @@ func TestBalrogProtocolAtScale(t *testing.T) {
 	}
 	assert.Positive(t, invalid)
 	assert.Positive(t, retries)
-	assert.Positive(t, oc.Summary.Progression, "the scripted model unlocks achievements")
-	assert.Positive(t, oc.Summary.ProgressionSE)
+	require.Len(t, oc.Summary.OpenEnded, 1, "one ruleset")
+	assert.Positive(t, oc.Summary.OpenEnded[0].Progression, "the scripted model unlocks achievements")
+	assert.Positive(t, oc.Summary.OpenEnded[0].ProgressionSE)
 	_, err = os.Stat(filepath.Join(o.Out, results.TraceFile))
 	require.NoError(t, err)
 }

@@ -104,7 +104,7 @@ func TestConditionsAreNotPooled(t *testing.T) {
 		{Index: 2, Spec: task.Spec{Family: "obtain", Tier: "hard", Observability: task.Full, Feedback: task.FeedbackFull}, Metrics: episode.Metrics{Success: true}}, // old, diagnostic
 		{Index: 3, Spec: task.Spec{Family: "obtain", Tier: "hard"}, Observability: "full", Feedback: "full", Metrics: episode.Metrics{Success: true}},
 	}
-	s := results.Summarize("t", "a", rs, results.ClassicAchievements)
+	s := results.Summarize("t", "a", rs)
 	require.Len(t, s.Groups, 2)
 	assert.Equal(t, [4]any{"partial", "reason", 2, 1}, [4]any{s.Groups[0].Observability, s.Groups[0].Feedback, s.Groups[0].Episodes, s.Groups[0].Successes})
 	assert.Equal(t, [4]any{"full", "full", 2, 2}, [4]any{s.Groups[1].Observability, s.Groups[1].Feedback, s.Groups[1].Episodes, s.Groups[1].Successes})

@@ -271,6 +271,17 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 			msgs = append(msgs, indexed{rs[i].Index, out[i].msg})
 		}
 	}
+	// A line's metrics are derived from its fields: where the fields
+	// match the trace, metrics edited by hand are named too.
+	disagree, err := results.DisagreeingMetrics(filepath.Join(dir, results.ResultsFile))
+	for i := range rs {
+		if why := disagree[rs[i].Index]; why != "" && out[i].msg == "" {
+			msgs = append(msgs, indexed{rs[i].Index, lineName(&rs[i]) + ": " + why})
+		}
+	}
+	if err != nil {
+		msgs = append(msgs, indexed{-1, fmt.Sprintf("%s: %v", results.ResultsFile, err)})
+	}
 	sort.SliceStable(msgs, func(a, b int) bool { return msgs[a].index < msgs[b].index })
 	for _, m := range msgs {
 		v.Lines = append(v.Lines, m.msg)
@@ -324,6 +335,9 @@ func deriveLine(r *results.Result, ep *trace.Episode, e *episode.Episode) (resul
 		m.End = r.End // the host's word: the replay agrees the episode had not ended by itself
 	case !e.Over():
 		diffs = append(diffs, fmt.Sprintf("end %s in %s, but by its trace the episode had not ended (only timeout, agent_error, stopped, budget_tokens or budget_cost stop one early)", show(r.End), results.ResultsFile))
+	}
+	if r.UnlockSteps == nil {
+		m.UnlockSteps = nil // a line written before lines recorded them (they feed only the report's curve, which a line without them leaves out)
 	}
 	line, traced := fieldsOf(r.Metrics), fieldsOf(m)
 	for _, k := range slices.Sorted(maps.Keys(traced)) {
@@ -405,7 +419,7 @@ func unverified(rs []results.Result, traced map[string]bool) int {
 // which the ids in traced have traces: what Score and Merge write and
 // Verify recomputes.
 func summarize(def results.Definition, rs []results.Result, traced map[string]bool) results.Summary {
-	s := results.Summarize(def.Suite, summaryAgent(def.Agent, rs), rs, results.ClassicAchievements)
+	s := results.Summarize(def.Suite, summaryAgent(def.Agent, rs), rs)
 	s.Run = &def
 	s.Unverified = unverified(rs, traced)
 	return s
@@ -420,6 +434,10 @@ func (v *Verification) checkSummary(file *results.Summary, def results.Definitio
 	var got, derived map[string]any
 	_ = json.Unmarshal([]byte(jsonOf(file)), &got)
 	_ = json.Unmarshal([]byte(jsonOf(want)), &derived)
+	if file.Pooled {
+		v.Summary = append(v.Summary, results.SummaryFile+": written by an older Longcraft, with one Crafter score and progression pooled over every ruleset (crafter_score, progression): this version computes them per ruleset (open_ended), so its figures are not this version's; score the run again")
+		return
+	}
 	// So is what a partial run had yet to play (groups of no episode,
 	// episodes missing): the plan's, not the lines'.
 	for _, m := range []map[string]any{got, derived} {

@@ -110,6 +110,14 @@ func TestVerifyNamesWhatDiffers(t *testing.T) {
 		{"seed", set("seed", r.Seed+1), name + fmt.Sprintf("seed %d in results.jsonl, %d by its trace", r.Seed+1, r.Seed), "", ""},
 		{"agent", set("agent", "planner"), name + `agent "planner" in results.jsonl, "random" by its trace`, "", ""},
 		{"an error that played", set("error", "no task"), name + `could not be played (error "no task") yet has a trace`, "", "summary.json: errors 0 in summary.json, 1 from the lines"},
+		{"metrics edited alone", func(dir string) {
+			editLines(t, dir, func(i int, m map[string]any) bool {
+				if i == k {
+					m["metrics"].(map[string]any)["steps"] = 12345
+				}
+				return true
+			})
+		}, name + fmt.Sprintf("metrics.steps 12345 in results.jsonl, its fields give %d", r.Steps), "", ""},
 		{"not trace-derived", set("tokens", 5), "", "", "summary.json: overall.tokens 0 in summary.json, 5 from the lines"},
 		{"a deleted line", func(dir string) {
 			editLines(t, dir, func(i int, _ map[string]any) bool { return i != k })

@@ -2,6 +2,7 @@ package task
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/longcraft/longcraft/sim"
 )
@@ -32,7 +33,7 @@ func FamiliesFor(s Split) []VariantFamily {
 // make a recipe circular are redrawn.
 func ApplyVariants(base *sim.Rules, seed uint64, families []VariantFamily) (*sim.Rules, []string, error) {
 	r := base.Clone()
-	r.Name = base.Name + "+variants"
+	r.Name = base.Name + VariantsSuffix
 	var notes []string
 	rng := sim.RNG{State: sim.Mix64(seed ^ 0x76617269616e74)} // "variant"
 	for _, fam := range families {
@@ -54,6 +55,25 @@ func ApplyVariants(base *sim.Rules, seed uint64, families []VariantFamily) (*sim
 		return nil, nil, err
 	}
 	return r, notes, nil
+}
+
+// VariantsSuffix ends the name of a ruleset with per-seed variants
+// ("extended+variants"): results record it, so that no summary pools
+// episodes of varied rules with those of the base rules.
+const VariantsSuffix = "+variants"
+
+// AchievementsOf returns the achievements of the ruleset an episode
+// recorded (sim.Rules.Name: a built-in ruleset, or one with variants):
+// the denominator of its progression and the list its Crafter score is
+// the geometric mean over. Variants change recipes, never the list of
+// achievements (ApplyVariants keeps every item obtainable), so a varied
+// ruleset has its base's.
+func AchievementsOf(ruleset string) ([]string, error) {
+	r, err := sim.RulesByName(strings.TrimSuffix(ruleset, VariantsSuffix))
+	if err != nil {
+		return nil, fmt.Errorf("achievements of %q: %w", ruleset, err)
+	}
+	return r.Achievements, nil
 }
 
 // allObtainable reports whether every non-vital item can still be made.

@@ -365,9 +365,6 @@ func printTable(w io.Writer, oc run.Outcome) {
 		}
 		fmt.Fprintln(w)
 	}
-	if s.CrafterScore > 0 || s.Progression > 0 {
-		fmt.Fprintf(w, "open-ended episodes: Crafter score %.2f%%, progression %.2f%% ± %.2f (standard error)\n", s.CrafterScore, s.Progression, s.ProgressionSE)
-	}
 	if n := s.Errors - s.AgentErrors; n > 0 {
 		fmt.Fprintf(w, "%d episodes could not be generated (see \"error\" in results.jsonl)\n", n)
 	}
