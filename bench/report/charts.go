@@ -305,3 +305,66 @@ func sweepChart(gs []results.Group, axis string, logScale bool, value func(resul
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
+
+// barCell is one bar of a groupBars chart: a success rate with its
+// interval; Episodes 0 draws nothing (a run that did not play the group).
+type barCell struct {
+	Rate, Low, High float64
+	Episodes        int
+}
+
+// groupBars draws success by group, one row per group (labelled with its
+// whole key, so no two rows look alike: a sweep's values, a diagnostic
+// condition) and one bar per series in each row (the report's one run,
+// or the comparison's runs), each with its 95% interval; the legend names
+// every series. Horizontal, so any number of groups fits the page's width.
+func groupBars(label string, rows []string, series []string, color func(row, s int) string, cells [][]barCell) template.HTML {
+	const barH, gap, w = 11, 8, 420
+	left := 12
+	for _, r := range rows {
+		left = max(left, textWidth(r)+12)
+	}
+	legendW := 0
+	for _, s := range series {
+		legendW = max(legendW, textWidth(s)+30)
+	}
+	rowH := len(series)*(barH+1) + gap
+	top := 16
+	height := top + len(rows)*rowH + 20
+	if len(series) > 1 {
+		height = max(height, top+16*len(series)+10)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`, left+w+20+legendW, height, template.HTMLEscapeString(label))
+	for _, p := range []int{0, 25, 50, 75, 100} {
+		x := left + p*w/100
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="middle">%d%%</text>`, x, x, top-4, top+len(rows)*rowH, x, top-6, p)
+	}
+	for i, r := range rows {
+		y0 := top + i*rowH
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" text-anchor="end">%s</text>`, left-6, y0+(rowH-gap)/2+4, template.HTMLEscapeString(r))
+		for j, c := range cells[i] {
+			if c.Episodes == 0 {
+				continue
+			}
+			y := y0 + j*(barH+1)
+			bw := max(1, int(math.Round(c.Rate*w)))
+			lo, hi := left+int(math.Round(c.Low*w)), left+int(math.Round(c.High*w))
+			fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s, %s: %s [%s, %s] of %d</title></rect>`,
+				left, y, bw, barH, color(i, j), template.HTMLEscapeString(series[j]), template.HTMLEscapeString(r), results.Percent(c.Rate), results.Percent(c.Low), results.Percent(c.High), c.Episodes)
+			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/>`,
+				lo, hi, y+barH/2, y+barH/2, lo, lo, y+2, y+barH-2, hi, hi, y+2, y+barH-2)
+		}
+	}
+	if len(series) > 1 {
+		for j, s := range series {
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text class="legend" x="%d" y="%d" font-size="11">%s</text>`,
+				left+w+20, top+16*j, color(0, j), left+w+34, top+16*j+9, template.HTMLEscapeString(s))
+		}
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// textWidth is about how wide text is at the charts' 11 px font.
+func textWidth(s string) int { return len([]rune(s)) * 6 }
