@@ -2,6 +2,7 @@ package report
 
 import (
 	"html/template"
+	"strings"
 
 	"github.com/longcraft/longcraft/bench/results"
 )
@@ -21,12 +22,19 @@ func statText(st results.Stat, m results.Metric) string {
 	return results.Interval(st.Mean, st.CI95[0], st.CI95[1], m.Percent)
 }
 
-// statCell is a table cell's content for a group's metric: statText, and
-// below it the median of a metric that is not a fraction. The report's
-// per-group table and the comparison's metric tables both show it, so a
-// figure reads the same on either page (TestComparisonMatchesReports).
+// statCell is a table cell's content for a group's metric: the mean, its
+// interval below it and, for a metric that is not a fraction, the median
+// (three short lines keep a table of twenty metrics narrow). The
+// report's per-group table and the comparison's metric tables both show
+// it, so a figure reads the same on either page
+// (TestComparisonMatchesReports).
 func statCell(st results.Stat, m results.Metric) template.HTML {
-	h := `<span class="stat">` + template.HTMLEscapeString(statText(st, m)) + `</span>`
+	text := statText(st, m)
+	mean, ci, _ := strings.Cut(text, " [")
+	h := template.HTMLEscapeString(mean)
+	if ci != "" {
+		h += `<br><small>[` + template.HTMLEscapeString(ci) + `</small>`
+	}
 	if st.N > 0 && !m.Percent {
 		h += `<br><small>median ` + template.HTMLEscapeString(results.Number(st.Median)) + `</small>`
 	}

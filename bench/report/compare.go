@@ -215,7 +215,7 @@ var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncM
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.5em} h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right} th{background:#f5f5f5} td.l,th.l{text-align:left}
-.wide{overflow-x:auto;max-width:100%} .wide svg{display:block} small{color:#555}</style></head><body>
+.wide{overflow-x:auto;max-width:100%} .wide svg{display:block} small{color:#555} td[data-metric]{white-space:nowrap}</style></head><body>
 <h1>Agents on the {{.C.Suite}} suite</h1>
 <h2>Runs</h2>
 <div class="wide"><table><tr><th class="l">run</th><th class="l">directory</th><th class="l">model</th><th class="l">suite lock, seeds</th><th class="l">rules</th><th title="wall-clock time of an episode (generation, play, scoring) on the machine that played it: median / 90th percentile, from timings.jsonl">wall time per episode</th><th title="the episode's wall time over the agent's decisions: median / 90th percentile">per decision</th></tr>
@@ -228,19 +228,19 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 <h2>Comparisons</h2>
 <p>Every two runs, group by group (the groups of the runs' own reports) and over all their episodes. Paired on the episodes both played (the same lock, episode id, world seed and goal): the difference in success with Newcombe's 95% interval for paired proportions (his 1998 method 10) and an exact McNemar test on the discordant episodes; the other metrics' differences get 95% paired bootstrap intervals (2,000 resamples, seeded); unpaired runs get Newcombe's interval for independent proportions and no test.</p>
 <ul>{{range .C.Pairs}}{{if eq .Scope "all tiers"}}<li>{{.Sentence}}</li>{{end}}{{end}}</ul>
-<p>By group:</p>
+<h2>Success by group (95% Wilson intervals)</h2>
+<div class="wide">{{.Chart}}</div>
+{{if .Cost}}<h2>Success against cost</h2>
+<p>Each run's success over all its episodes (95% Wilson interval) against its cost per episode at its prices (runs without prices are left out).</p>
+{{.Cost}}{{end}}
+<h2>Comparisons by group</h2>
 <div class="wide"><table><tr><th class="l">A</th><th class="l">B</th><th class="l">scope</th><th>pairs</th><th>A only / B only</th><th>success A − B</th><th>p (McNemar)</th><th class="l">other metrics, A − B (paired bootstrap)</th></tr>
 {{range .C.Pairs}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td class="l">{{.Scope}}</td>
 <td>{{if .Unpaired}}unpaired ({{.NA}}, {{.NB}}){{else}}{{.N}}{{end}}</td><td>{{if .Unpaired}}–{{else}}{{.OnlyA}} / {{.OnlyB}}{{end}}</td>
 {{if .Refused}}<td colspan="3" class="l"><b>no difference stated</b>: {{.Refused}}</td>{{else}}<td>{{diff .Diff .Lo .Hi true}}</td><td>{{if .Unpaired}}–{{else}}{{pvalue .P}}{{end}}</td>
 <td class="l">{{range .Metrics}}{{.Title}} {{diff .Diff .Lo .Hi .Percent}} (n {{.N}}); {{end}}</td>{{end}}</tr>
 {{end}}</table></div>
-<h2>Success by group (95% Wilson intervals)</h2>
-<div class="wide">{{.Chart}}</div>
-{{if .Cost}}<h2>Success against cost</h2>
-<p>Each run's success over all its episodes (95% Wilson interval) against its cost per episode at its prices (runs without prices are left out).</p>
-{{.Cost}}{{end}}
-<h2>Success by group</h2>
+<h2>Success by group (table)</h2>
 <div class="wide"><table class="groups"><tr><th class="l">group</th>{{range .C.Agents}}<th>{{.}}</th>{{end}}</tr>
 {{range $k := .C.Keys}}<tr data-group="{{$k}}"><td class="l">{{$k}}</td>{{range $i, $g := index $.C.Groups $k}}<td data-run="{{$i}}" data-metric="success">{{if .Episodes}}{{success .}}{{else}}–{{end}}{{if .AgentErrors}}<br><b>{{.AgentErrors}} agent errors</b>{{end}}{{if .Missing}}<br><b>{{.Missing}} missing</b>{{end}}</td>{{end}}</tr>{{end}}</table></div>
 <h2>Every metric by group</h2>

@@ -189,7 +189,7 @@ h1{font-size:1.5em;margin-bottom:.2em} h2{font-size:1.15em;margin-top:2em;border
 table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right}
 th{background:#f5f5f5} td.l,th.l{text-align:left} .hists{display:flex;flex-wrap:wrap;gap:1.5em}
 figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;background:#f4f4f4;padding:1px 3px}
-.wide{overflow-x:auto;max-width:100%} .wide svg{display:block} small{color:#555}
+.wide{overflow-x:auto;max-width:100%} .wide svg{display:block} small{color:#555} td[data-metric]{white-space:nowrap}
 </style></head><body>
 <h1>{{.S.Agent}} on the {{.S.Suite}} suite</h1>
 {{with .S.Run}}<div class="wide"><table class="run"><tr><th class="l">agent</th><td class="l">{{.Agent}}{{if .Model}}: model {{.Model}}{{if .BaseURL}} at {{.BaseURL}}{{end}}, temperature {{.Temperature}}, max tokens {{.MaxTokens}}, history {{.History}}{{if .HistoryToks}} (at most {{.HistoryToks}} tokens){{end}}{{if .ImageSize}}, images {{.ImageSize}} px{{end}}{{if .Symbolic}}, symbolic view{{end}}{{if .Reply}}, replies {{.Reply}}{{end}}{{if .Notes}}, scratchpad on{{end}}{{if .Prompt}}, prompt {{.Prompt}}{{end}}{{if .MaxEpisodeTokens}}, at most {{.MaxEpisodeTokens}} tokens an episode{{end}}{{if .MaxRunTokens}}, at most {{.MaxRunTokens}} tokens a run{{end}}{{if .MaxRunCost}}, at most ${{.MaxRunCost}} a run{{end}}{{end}}</td></tr>
@@ -210,7 +210,7 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <p>{{if eq .Key "budget"}}Each family × tier (and condition) played under several step budgets (a <code>--sweep budget=…</code>){{else}}Each scenario played under several values of <code>{{.Key}}</code> (a <code>--sweep {{.Key}}=…</code> or <code>--set</code>), the rest equal{{end}}: success with its 95% Wilson interval at each value; hover a point for the mean steps taken.</p>
 <div class="wide">{{.Chart}}</div>{{end}}
 <h2>Success by step (anytime)</h2>
-<p>The fraction of a tier's episodes that had reached their goal by each step: where the curve rises is when the agent solves things; its end is the tier's success.</p>
+<p>The fraction of a group's episodes that had reached their goal by each step, one chart per family and a line per group: where the curve rises is when the agent solves things; its end is the group's success.</p>
 {{.Anytime}}
 {{if .Achieved}}<h2>Achievements unlocked (achievements episodes)</h2>
 <p>The fraction of the achievements family's episodes that unlocked each achievement, as Crafter reports it.</p>
