@@ -16,20 +16,20 @@ import (
 
 // Comparison is several runs of one suite side by side.
 type Comparison struct {
-	Suite   string
-	Agents  []string                   // each run's label: its agent (and model), and its directory when two share one
-	Dirs    []string                   // the run directories, in Agents order
-	Runs    []*results.Definition      // each run's definition (nil for runs written before run.json)
+	Suite  string
+	Agents []string              // each run's label: its agent (and model), and its directory when two share one
+	Dirs   []string              // the run directories, in Agents order
+	Runs   []*results.Definition // each run's definition (nil for runs written before run.json)
 	// The runs' groups, exactly as their summaries have them (one
 	// grouping everywhere: results.GroupKey): a group's label → one group
 	// per run, in Agents order (Episodes 0: the run did not play it).
 	Groups  map[string][]results.Group
-	Keys    []string                   // the groups' labels, in results.KeyLess order
-	Pairs   []Paired                   // every two runs, by group and overall
-	Overall []results.Group            // each run's overall row, in Agents order (success, cost)
-	Metrics []MetricTable              // every declared metric by group per run
-	Times   []results.TimingSummary    // each run's wall times (timings.jsonl; zero when it has none)
-	Mixed   bool                       // the runs played from different suite locks (unpaired)
+	Keys    []string                // the groups' labels, in results.KeyLess order
+	Pairs   []Paired                // every two runs, by group and overall
+	Overall []results.Group         // each run's overall row, in Agents order (success, cost)
+	Metrics []MetricTable           // every declared metric by group per run
+	Times   []results.TimingSummary // each run's wall times (timings.jsonl; zero when it has none)
+	Mixed   bool                    // the runs played from different suite locks (unpaired)
 }
 
 // CompareOptions say how runs may be compared.

@@ -19,12 +19,12 @@ import (
 // scenario and its knobs ("grid=12 tour=3", sorted) so that two scenarios
 // whose labels happen to agree stay apart.
 type GroupKey struct {
-	Family, Tier          string
-	Observability         string
-	Feedback              string
-	Budget                int
-	Ruleset               string
-	Scenario, Params      string
+	Family, Tier     string
+	Observability    string
+	Feedback         string
+	Budget           int
+	Ruleset          string
+	Scenario, Params string
 }
 
 // KeyOf is the group an episode belongs to.
