@@ -62,8 +62,12 @@ func anytimeFamily(family string, keys []results.GroupKey, groups map[results.Gr
 	}
 	legendTop := top + h + 30
 	height := legendTop + 14*len(keys) + 4
+	width := left + w + 20
+	for _, k := range keys {
+		width = max(width, 40+textWidth(strings.TrimPrefix(k.Label(), k.Family+"/")+" (0000)"))
+	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success by step, %s">`, left+w+20, height, template.HTMLEscapeString(family))
+	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success by step, %s">`, width, height, template.HTMLEscapeString(family))
 	for _, p := range []int{0, 25, 50, 75, 100} {
 		y := top + h - p*h/100
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left, left+w, y, y, left-4, y+3, p)
