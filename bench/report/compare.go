@@ -155,8 +155,9 @@ func lockName(h string) string {
 	return h[:min(len(h), 12)]
 }
 
-// WriteComparison writes a self-contained HTML page: success by tier per
-// agent with 95% Wilson intervals, and the per family × tier table.
+// WriteComparison writes a self-contained HTML page: the paired
+// comparisons, success by group per agent with 95% Wilson intervals, and
+// every metric by group, each figure as the run's own report shows it.
 func WriteComparison(path string, c *Comparison) error {
 	var buf bytes.Buffer
 	if err := compareTemplate.Execute(&buf, map[string]any{"C": c, "Chart": compareChart(c), "Cost": costChart(c)}); err != nil {

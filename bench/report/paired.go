@@ -9,7 +9,7 @@ import (
 	"github.com/longcraft/longcraft/bench/results"
 )
 
-// Paired compares two runs on one scope (a tier, or all tiers).
+// Paired compares two runs on one scope (a group, or all episodes).
 type Paired struct {
 	A, B  string // the runs' labels
 	Scope string // a group's label (results.GroupKey.Label), or "all tiers"
@@ -102,7 +102,7 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, mis
 					refuse(&p, why)
 					out = append(out, p)
 				}
-				continue // a tier one of them did not play
+				continue // a group one of them did not play
 			}
 			p.Unpaired = true
 			p.Diff, p.Lo, p.Hi = results.NewcombeDiff(p.SuccA, p.NA, p.SuccB, p.NB)
@@ -192,7 +192,7 @@ func scopesOf(ra, rb []results.Result, planned []results.GroupKey) []*results.Gr
 }
 
 // sentence says what a comparison shows, plainly, as the page and the
-// command print it: "explorer beats random on hard: +4.0 points [+1.2,
+// command print it: "explorer beats random on obtain/hard (…): +4.0 points [+1.2,
 // +6.8], p = 0.004, 100 paired episodes".
 func sentence(p Paired) string {
 	points := func(x float64) string { return fmt.Sprintf("%+.1f", 100*x) }
