@@ -1,7 +1,8 @@
 // Package report turns run directories into pages a researcher reads:
-// report.html for one run (success by tier with Wilson intervals, the
-// declared metrics per group, the failures) and the comparison of several
-// runs. Every figure comes from bench/results; nothing here computes a
+// report.html for one run (success by group with Wilson intervals, the
+// declared metrics per group with their intervals, the failures) and the
+// comparison of several runs, group by group (results.GroupKey, the one
+// grouping). Every figure comes from bench/results; nothing here computes a
 // metric of its own.
 //
 // It must not import the runner, the agents or any host: a report is
