@@ -19,31 +19,65 @@ func tierColor(t string) string {
 	return []string{"#2f9e6e", "#3a7ca5", "#d08c2f", "#c0504d", "#6d6d6d"}[min(task.TierRank(t), 4)]
 }
 
-// anytimeChart draws, per tier, the fraction of its episodes that had
-// succeeded by step t, for t from 0 to the longest episode.
+// anytimeChart draws, for every group (the summary's), the fraction of
+// its episodes that had succeeded by step t, for t from 0 to the longest
+// episode: one chart per family, a line per group of it (its tier, and
+// its condition, budget or rules when the family has several), so no
+// line pools groups the tables keep apart.
 func anytimeChart(rs []results.Result) template.HTML {
-	const w, h, left, top, points = 520, 160, 44, 10, 100
-	byTier := map[string][]results.Result{}
-	longest := 1
+	var played []results.Result
 	for _, r := range rs {
 		if r.Err == "" {
-			byTier[r.Spec.Tier] = append(byTier[r.Spec.Tier], r)
+			played = append(played, r)
+		}
+	}
+	keys, groups := results.GroupResults(played)
+	var families []string
+	byFamily := map[string][]results.GroupKey{}
+	for _, k := range keys {
+		if byFamily[k.Family] == nil {
+			families = append(families, k.Family)
+		}
+		byFamily[k.Family] = append(byFamily[k.Family], k)
+	}
+	var b bytes.Buffer
+	b.WriteString(`<div class="hists">`)
+	for _, f := range families {
+		b.WriteString(string(anytimeFamily(f, byFamily[f], groups)))
+	}
+	b.WriteString(`</div>`)
+	return template.HTML(b.String())
+}
+
+// anytimeFamily is one family's anytime chart.
+func anytimeFamily(family string, keys []results.GroupKey, groups map[results.GroupKey][]results.Result) template.HTML {
+	const w, h, left, top, points = 360, 130, 40, 10, 100
+	longest := 1
+	for _, k := range keys {
+		for _, r := range groups[k] {
 			longest = max(longest, r.Steps)
 		}
 	}
+	legendTop := top + h + 30
+	height := legendTop + 14*len(keys) + 4
+	width := left + w + 20
+	for _, k := range keys {
+		width = max(width, 40+textWidth(strings.TrimPrefix(k.Label(), k.Family+"/")+" (0000)"))
+	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success by step per tier">`, left+w+110, top+h+34)
+	fmt.Fprintf(&b, `<figure><svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success by step, %s">`, width, height, template.HTMLEscapeString(family))
 	for _, p := range []int{0, 25, 50, 75, 100} {
 		y := top + h - p*h/100
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left, left+w, y, y, left-4, y+3, p)
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%d steps</text>`, left, top+h+14, left+w, top+h+14, longest)
-	row := 0
-	for _, tier := range task.TierOrder() {
-		eps := byTier[tier]
-		if len(eps) == 0 {
-			continue
-		}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%s steps</text>`, left, top+h+14, left+w, top+h+14, results.Number(float64(longest)))
+	perTier := map[string]int{}
+	for row, k := range keys {
+		eps := groups[k]
+		// Groups of one tier (a sweep's budgets, a diagnostic condition)
+		// share its colour and differ by dash.
+		dash := []string{"", "6,3", "2,2", "8,2,2,2", "1,3"}[perTier[k.Tier]%5]
+		perTier[k.Tier]++
 		var pts bytes.Buffer
 		for i := 0; i <= points; i++ {
 			step := longest * i / points
@@ -55,12 +89,14 @@ func anytimeChart(rs []results.Result) template.HTML {
 			}
 			fmt.Fprintf(&pts, "%d,%d ", left+w*i/points, top+h-done*h/len(eps))
 		}
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" points="%s"><title>%s: %d episodes</title></polyline>`, tierColor(tier), pts.String(), tier, len(eps))
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s (%d)</text>`,
-			left+w+12, top+16*row, tierColor(tier), left+w+26, top+16*row+9, tier, len(eps))
-		row++
+		label := strings.TrimPrefix(k.Label(), k.Family+"/")
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"><title>%s: %d episodes</title></polyline>`,
+			tierColor(k.Tier), dash, pts.String(), template.HTMLEscapeString(k.Label()), len(eps))
+		y := legendTop + 14*row
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/><text class="legend" x="%d" y="%d" font-size="10">%s (%d)</text>`,
+			4, 28, y-3, y-3, tierColor(k.Tier), dash, 34, y, template.HTMLEscapeString(label), len(eps))
 	}
-	b.WriteString(`</svg>`)
+	fmt.Fprintf(&b, `</svg><figcaption>%s</figcaption></figure>`, template.HTMLEscapeString(family))
 	return template.HTML(b.String())
 }
 
@@ -193,7 +229,11 @@ func sweepCharts(gs []results.Group) []Sweep {
 	var out []Sweep
 	budget := func(g results.Group) (int, bool) { return g.Budget, g.Budget > 0 }
 	lineOf := func(g results.Group) string {
-		return g.Family + "/" + g.Tier + " (" + g.Observability + ", " + g.Feedback + ")"
+		l := g.Family + "/" + g.Tier + " (" + g.Observability + ", " + g.Feedback
+		if g.Ruleset != "" {
+			l += ", " + g.Ruleset + " rules"
+		}
+		return l + ")"
 	}
 	if c := sweepChart(gs, "budget (steps, log scale)", true, budget, lineOf); c != "" {
 		out = append(out, Sweep{"budget", "Success against budget", c})
@@ -225,6 +265,9 @@ func sweepCharts(gs []results.Group) []Sweep {
 			sort.Strings(others)
 			for _, o := range others {
 				l += " " + o
+			}
+			if g.Ruleset != "" {
+				return fmt.Sprintf("%s (%s, %s, budget %d, %s rules)", l, g.Observability, g.Feedback, g.Budget, g.Ruleset)
 			}
 			return fmt.Sprintf("%s (%s, %s, budget %d)", l, g.Observability, g.Feedback, g.Budget)
 		}
@@ -281,8 +324,17 @@ func sweepChart(gs []results.Group, axis string, logScale bool, value func(resul
 		}
 		return left + int(math.Round(float64(w)*float64(b-lo)/float64(hi-lo)))
 	}
+	// The legend below the plot names every line, with its colour, dash
+	// and marker; lines with equal values are set apart by a few pixels
+	// each (spread) so that none hides another.
+	legendTop := top + h + 46
+	width := left + w + 20
+	for _, l := range swept {
+		width = max(width, 40+textWidth(l.key))
+	}
+	spread := func(i int) int { return 4*i - 2*(len(swept)-1) }
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success against %s">`, left+w+300, top+h+34, template.HTMLEscapeString(axis))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success against %s">`, width, legendTop+16*len(swept), template.HTMLEscapeString(axis))
 	for _, p := range []int{0, 25, 50, 75, 100} {
 		y := top + h - p*h/100
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left, left+w, y, y, left-4, y+3, p)
@@ -302,22 +354,103 @@ func sweepChart(gs []results.Group, axis string, logScale bool, value func(resul
 		if len(swept) > 1 {
 			color = palette[i%len(palette)]
 		}
+		dash := []string{"", "6,3", "2,2", "8,2,2,2"}[i%4]
 		var pts bytes.Buffer
 		for _, g := range l.groups {
-			px, py := x(v(g)), top+h-int(math.Round(g.Rate*h))
+			px, py := x(v(g))+spread(i), top+h-int(math.Round(g.Rate*h))
 			fmt.Fprintf(&pts, "%d,%d ", px, py)
 			steps := "–"
 			if st, ok := g.Metrics["steps"]; ok && st.N > 0 {
-				steps = fmt.Sprintf("%.0f", st.Mean)
+				steps = results.Number(math.Round(st.Mean))
 			}
-			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s"/><circle cx="%d" cy="%d" r="3" fill="%s"><title>%s at %s %d: %.1f%% [%.1f, %.1f] of %d, mean steps %s</title></circle>`,
-				px, px, top+h-int(math.Round(g.Low*h)), top+h-int(math.Round(g.High*h)), color, px, py, color,
-				template.HTMLEscapeString(l.key), template.HTMLEscapeString(strings.Fields(axis)[0]), v(g), 100*g.Rate, 100*g.Low, 100*g.High, g.Episodes, steps)
+			title := fmt.Sprintf("%s at %s %d: %s [%s, %s] of %d, mean steps %s", l.key, strings.Fields(axis)[0], v(g),
+				results.Percent(g.Rate), strconv.FormatFloat(100*g.Low, 'f', 1, 64), strconv.FormatFloat(100*g.High, 'f', 1, 64), g.Episodes, steps)
+			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s"/>%s`,
+				px, px, top+h-int(math.Round(g.Low*h)), top+h-int(math.Round(g.High*h)), color, marker(i, px, py, color, title))
 		}
-		dash := []string{"", "6,3", "2,2", "8,2,2,2", ""}[min(task.TierRank(l.groups[0].Tier), 4)] // scenarios: solid
 		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>`, color, dash, pts.String())
-		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="%s">%s</text>`, left+w+10, top+10+14*i, color, template.HTMLEscapeString(l.key))
+		y := legendTop + 16*i
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2" stroke-dasharray="%s"/>%s<text class="legend" x="%d" y="%d" font-size="11">%s</text>`,
+			4, 30, y-4, y-4, color, dash, marker(i, 17, y-4, color, l.key), 36, y, template.HTMLEscapeString(l.key))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
+
+// marker draws line i's marker at (x, y): a circle, square, triangle or
+// diamond, so lines that coincide stay told apart in print too.
+func marker(i, x, y int, color, title string) string {
+	t := "<title>" + template.HTMLEscapeString(title) + "</title>"
+	switch i % 4 {
+	case 1:
+		return fmt.Sprintf(`<rect x="%d" y="%d" width="7" height="7" fill="%s">%s</rect>`, x-3, y-3, color, t)
+	case 2:
+		return fmt.Sprintf(`<polygon points="%d,%d %d,%d %d,%d" fill="%s">%s</polygon>`, x, y-4, x-4, y+3, x+4, y+3, color, t)
+	case 3:
+		return fmt.Sprintf(`<polygon points="%d,%d %d,%d %d,%d %d,%d" fill="%s">%s</polygon>`, x, y-4, x+4, y, x, y+4, x-4, y, color, t)
+	}
+	return fmt.Sprintf(`<circle cx="%d" cy="%d" r="3.5" fill="%s">%s</circle>`, x, y, color, t)
+}
+
+// barCell is one bar of a groupBars chart: a success rate with its
+// interval; Episodes 0 draws nothing (a run that did not play the group).
+type barCell struct {
+	Rate, Low, High float64
+	Episodes        int
+}
+
+// groupBars draws success by group, one row per group (labelled with its
+// whole key, so no two rows look alike: a sweep's values, a diagnostic
+// condition) and one bar per series in each row (the report's one run,
+// or the comparison's runs), each with its 95% interval; the legend names
+// every series. Horizontal, so any number of groups fits the page's width.
+func groupBars(label string, rows []string, series []string, color func(row, s int) string, cells [][]barCell) template.HTML {
+	const barH, gap, w = 11, 8, 420
+	left := 12
+	for _, r := range rows {
+		left = max(left, textWidth(r)+12)
+	}
+	legendW := 0
+	for _, s := range series {
+		legendW = max(legendW, textWidth(s)+30)
+	}
+	rowH := len(series)*(barH+1) + gap
+	top := 16
+	height := top + len(rows)*rowH + 20
+	if len(series) > 1 {
+		height = max(height, top+16*len(series)+10)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="%s">`, left+w+20+legendW, height, template.HTMLEscapeString(label))
+	for _, p := range []int{0, 25, 50, 75, 100} {
+		x := left + p*w/100
+		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="middle">%d%%</text>`, x, x, top-4, top+len(rows)*rowH, x, top-6, p)
+	}
+	for i, r := range rows {
+		y0 := top + i*rowH
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" text-anchor="end">%s</text>`, left-6, y0+(rowH-gap)/2+4, template.HTMLEscapeString(r))
+		for j, c := range cells[i] {
+			if c.Episodes == 0 {
+				continue
+			}
+			y := y0 + j*(barH+1)
+			bw := max(1, int(math.Round(c.Rate*w)))
+			lo, hi := left+int(math.Round(c.Low*w)), left+int(math.Round(c.High*w))
+			fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s, %s: %s [%s, %s] of %d</title></rect>`,
+				left, y, bw, barH, color(i, j), template.HTMLEscapeString(series[j]), template.HTMLEscapeString(r), results.Percent(c.Rate), results.Percent(c.Low), results.Percent(c.High), c.Episodes)
+			fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/>`,
+				lo, hi, y+barH/2, y+barH/2, lo, lo, y+2, y+barH-2, hi, hi, y+2, y+barH-2)
+		}
+	}
+	if len(series) > 1 {
+		for j, s := range series {
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text class="legend" x="%d" y="%d" font-size="11">%s</text>`,
+				left+w+20, top+16*j, color(0, j), left+w+34, top+16*j+9, template.HTMLEscapeString(s))
+		}
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// textWidth is about how wide text is at the charts' 11 px font.
+func textWidth(s string) int { return len([]rune(s)) * 6 }

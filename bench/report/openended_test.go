@@ -55,7 +55,7 @@ func TestOpenEndedHeadline(t *testing.T) {
 		require.NoError(t, results.WriteTable(&table, s))
 		summary, err := json.Marshal(s)
 		require.NoError(t, err)
-		for _, shown := range []string{"Success by tier", "<th>success</th>", "Failed episodes", "Success by step"} {
+		for _, shown := range []string{"Success by group", "<th>success (95% CI)</th>", "Failed episodes", "Success by step"} {
 			assert.Equal(t, !tc.open, bytes.Contains(data, []byte(shown)), "%s: %q", tc.name, shown)
 		}
 		assert.Equal(t, !tc.open, bytes.Contains(table.Bytes(), []byte("success (95% CI)")), "%s: the table's success column", tc.name)

@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"sort"
 
 	"github.com/longcraft/longcraft/bench/results"
-	"github.com/longcraft/longcraft/bench/task"
 )
 
-// Paired compares two runs on one scope (a tier, or all tiers).
+// Paired compares two runs on one scope (a group, or all episodes).
 type Paired struct {
 	A, B  string // the runs' labels
-	Scope string // a tier's name, or "all tiers"
+	Scope string // a group's label (results.GroupKey.Label), or "all tiers"
 	// On the paired episodes (the same lock and episode id in both runs,
 	// generated in both): counts, successes, and the discordant pairs.
 	N            int
@@ -46,9 +46,13 @@ var pairedMetrics = []string{"steps", "milestones", "return", "valid_action_rati
 
 const resamples = 2000
 
-// comparePair compares runs a and b by tier and over all tiers; paired
-// when they played from one lock, on the episodes they share.
-func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, missB map[string]int) []Paired {
+// comparePair compares runs a and b group by group (results.GroupKey: the
+// groups of their summaries and reports, no other pooling) and over all
+// their episodes; paired when they played from one lock, on the episodes
+// they share. planned adds the groups the runs' summaries list that
+// neither played (a run that could not start), so that they are refused
+// in words rather than left out.
+func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, missB map[string]int, planned []results.GroupKey) []Paired {
 	byID := map[string]*results.Result{}
 	if sameLock {
 		for i := range rb {
@@ -58,13 +62,14 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, mis
 		}
 	}
 	var out []Paired
-	scopes := []string{}
-	scopes = append(scopes, task.TierOrder()...)
-	scopes = append(scopes, "all tiers")
-	for _, scope := range scopes {
-		in := func(r *results.Result) bool { return r.Err == "" && (scope == "all tiers" || r.Spec.Tier == scope) }
+	for _, sc := range scopesOf(ra, rb, planned) {
+		scope := allTiers
+		if sc != nil {
+			scope = sc.Label()
+		}
+		in := func(r *results.Result) bool { return r.Err == "" && (sc == nil || results.KeyOf(*r) == *sc) }
 		p := Paired{A: a, B: b, Scope: scope}
-		why := refusal(scope, unfinishedRun{a, agentErrorsIn(ra, in), missA[scope]}, unfinishedRun{b, agentErrorsIn(rb, in), missB[scope]})
+		why := refusal(scope, unfinishedRun{a, agentErrorsIn(ra, in), missingIn(missA, sc)}, unfinishedRun{b, agentErrorsIn(rb, in), missingIn(missB, sc)})
 		var pairs [][2]*results.Result
 		for i := range ra {
 			if !in(&ra[i]) {
@@ -97,7 +102,7 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, mis
 					refuse(&p, why)
 					out = append(out, p)
 				}
-				continue // a tier one of them did not play
+				continue // a group one of them did not play
 			}
 			p.Unpaired = true
 			p.Diff, p.Lo, p.Hi = results.NewcombeDiff(p.SuccA, p.NA, p.SuccB, p.NB)
@@ -154,8 +159,40 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, mis
 	return out
 }
 
+// scopesOf is every group either run played, and those planned that
+// neither played, in results.KeyLess order, then nil: all episodes.
+func scopesOf(ra, rb []results.Result, planned []results.GroupKey) []*results.GroupKey {
+	seen := map[results.GroupKey]bool{}
+	anyRules := map[results.GroupKey]bool{} // played keys without their ruleset
+	var keys []results.GroupKey
+	for _, rs := range [][]results.Result{ra, rb} {
+		for _, r := range rs {
+			if k := results.KeyOf(r); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+				k.Ruleset = ""
+				anyRules[k] = true
+			}
+		}
+	}
+	for _, k := range planned {
+		// A planned group of no result has no ruleset: one that was
+		// played, under any ruleset, is already a scope.
+		if !seen[k] && !(k.Ruleset == "" && anyRules[k]) {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	sort.SliceStable(keys, func(i, j int) bool { return results.KeyLess(keys[i], keys[j]) })
+	out := make([]*results.GroupKey, 0, len(keys)+1)
+	for i := range keys {
+		out = append(out, &keys[i])
+	}
+	return append(out, nil)
+}
+
 // sentence says what a comparison shows, plainly, as the page and the
-// command print it: "explorer beats random on hard: +4.0 points [+1.2,
+// command print it: "explorer beats random on obtain/hard (…): +4.0 points [+1.2,
 // +6.8], p = 0.004, 100 paired episodes".
 func sentence(p Paired) string {
 	points := func(x float64) string { return fmt.Sprintf("%+.1f", 100*x) }

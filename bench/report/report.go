@@ -1,7 +1,8 @@
 // Package report turns run directories into pages a researcher reads:
-// report.html for one run (success by tier with Wilson intervals, the
-// declared metrics per group, the failures) and the comparison of several
-// runs. Every figure comes from bench/results; nothing here computes a
+// report.html for one run (success by group with Wilson intervals, the
+// declared metrics per group with their intervals, the failures) and the
+// comparison of several runs, group by group (results.GroupKey, the one
+// grouping). Every figure comes from bench/results; nothing here computes a
 // metric of its own.
 //
 // It must not import the runner, the agents or any host: a report is
@@ -86,56 +87,16 @@ func reportData(s results.Summary, rs []results.Result) reportView {
 	return v
 }
 
-// successChart draws success rates with their Wilson intervals, one bar
-// per family × tier, grouped by tier.
+// successChart draws success with its Wilson interval, one labelled bar
+// per group (the summary's), coloured by tier.
 func successChart(gs []results.Group) template.HTML {
-	const barW, gap, h, top, left = 22, 6, 180, 20, 40
-	tiers := task.TierOrder()
-	color := colorsOf(gs)
-	byTier := map[string][]results.Group{}
+	var rows []string
+	var cells [][]barCell
 	for _, g := range gs {
-		byTier[g.Tier] = append(byTier[g.Tier], g)
+		rows = append(rows, g.Key().Label())
+		cells = append(cells, []barCell{{g.Rate, g.Low, g.High, g.Episodes}})
 	}
-	var b bytes.Buffer
-	x := left
-	var bars bytes.Buffer
-	for _, t := range tiers {
-		groups := byTier[t]
-		if len(groups) == 0 {
-			continue
-		}
-		x0 := x
-		for _, g := range groups {
-			y := top + h - int(math.Round(g.Rate*h))
-			fmt.Fprintf(&bars, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s %s: %.1f%% [%.1f, %.1f] of %d</title></rect>`,
-				x, y, barW, top+h-y, color[g.Family], g.Family, g.Tier, 100*g.Rate, 100*g.Low, 100*g.High, g.Episodes)
-			lo, hi := top+h-int(math.Round(g.Low*h)), top+h-int(math.Round(g.High*h))
-			fmt.Fprintf(&bars, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#222"/>`,
-				x+barW/2, x+barW/2, lo, hi, x+barW/2-4, x+barW/2+4, lo, lo, x+barW/2-4, x+barW/2+4, hi, hi)
-			x += barW + 2
-		}
-		fmt.Fprintf(&bars, `<text x="%d" y="%d" text-anchor="middle" font-size="12">%s</text>`, (x0+x)/2, top+h+16, t)
-		x += gap * 3
-	}
-	width := x + 140
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" aria-label="success by tier">`, width, top+h+30)
-	for _, p := range []int{0, 25, 50, 75, 100} {
-		y := top + h - p*h/100
-		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#ddd"/><text x="%d" y="%d" font-size="10" text-anchor="end">%d%%</text>`, left-4, x, y, y, left-6, y+3, p)
-	}
-	b.Write(bars.Bytes())
-	ly := top
-	seen := map[string]bool{}
-	for _, g := range gs {
-		if seen[g.Family] {
-			continue
-		}
-		seen[g.Family] = true
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s</text>`, x+10, ly, color[g.Family], x+24, ly+9, g.Family)
-		ly += 16
-	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return groupBars("success by group", rows, []string{"success"}, func(i, _ int) string { return tierColor(gs[i].Tier) }, cells)
 }
 
 // palette is the charts' colours, in order.
@@ -203,32 +164,24 @@ func histogram(name string, xs []float64, hi float64) template.HTML {
 	for i, c := range counts {
 		bh := c * h / most
 		x0, x1 := hi*float64(i)/bins, hi*float64(i+1)/bins
-		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="#3a7ca5"><title>%d episodes in [%.3g, %.3g)</title></rect>`, left+i*w/bins+1, top+h-bh, w/bins-2, bh, c, x0, x1)
+		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="#3a7ca5"><title>%d episodes in [%s, %s)</title></rect>`, left+i*w/bins+1, top+h-bh, w/bins-2, bh, c, results.Number(x0), results.Number(x1))
 	}
-	fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#444"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#444"/><text x="%d" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%.3g</text></svg>`,
-		left, left+w, top+h, top+h, left, left, top, top+h, left, top+h+14, left+w, top+h+14, hi)
+	fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#444"/><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="#444"/><text x="%d" y="%d" font-size="10">0</text><text x="%d" y="%d" font-size="10" text-anchor="end">%s</text></svg>`,
+		left, left+w, top+h, top+h, left, left, top, top+h, left, top+h+14, left+w, top+h+14, results.Number(hi))
 	fmt.Fprintf(&b, `<figcaption>%s: episodes per bin (%d episodes)</figcaption></figure>`, template.HTMLEscapeString(name), len(xs))
 	return template.HTML(b.String())
 }
 
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct": func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) },
-	"num": func(x float64) string { return fmt.Sprintf("%.3g", x) },
+	"pct": results.Percent,
+	"num": results.Number,
 	// ungenerated: the episodes that could not be generated (errors
 	// also counts the agent's).
 	"ungenerated": func(s results.Summary) int { return s.Errors - s.AgentErrors },
 	// cell shows a group's metric: the mean (a percentage) or mean /
 	// median, and "–" where no episode measured it, never 0.
-	"cell": func(ms map[string]results.Stat, m results.Metric) string {
-		st, ok := ms[m.Name]
-		switch {
-		case !ok || st.N == 0:
-			return "–"
-		case m.Percent:
-			return fmt.Sprintf("%.1f%%", 100*st.Mean)
-		}
-		return fmt.Sprintf("%.3g / %.3g", st.Mean, st.Median)
-	},
+	"cell":    statCell,
+	"success": successText,
 	// seeds labels public and held-out seeds (docs/tasks.md).
 	"seeds": task.SeedsLabel,
 }).Parse(`<!doctype html>
@@ -240,26 +193,28 @@ h1{font-size:1.5em;margin-bottom:.2em} h2{font-size:1.15em;margin-top:2em;border
 table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bottom:1px solid #eee;text-align:right}
 th{background:#f5f5f5} td.l,th.l{text-align:left} .hists{display:flex;flex-wrap:wrap;gap:1.5em}
 figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;background:#f4f4f4;padding:1px 3px}
+.wide{overflow-x:auto;max-width:100%} .wide svg{display:block} small{color:#555} td[data-metric]{white-space:nowrap}
 </style></head><body>
 <h1>{{.S.Agent}} on the {{.S.Suite}} suite</h1>
-{{with .S.Run}}<table class="run"><tr><th class="l">agent</th><td class="l">{{.Agent}}{{if .Model}}: model {{.Model}}{{if .BaseURL}} at {{.BaseURL}}{{end}}, temperature {{.Temperature}}, max tokens {{.MaxTokens}}, history {{.History}}{{if .HistoryToks}} (at most {{.HistoryToks}} tokens){{end}}{{if .ImageSize}}, images {{.ImageSize}} px{{end}}{{if .Symbolic}}, symbolic view{{end}}{{if .Reply}}, replies {{.Reply}}{{end}}{{if .Notes}}, scratchpad on{{end}}{{if .Prompt}}, prompt {{.Prompt}}{{end}}{{if .MaxEpisodeTokens}}, at most {{.MaxEpisodeTokens}} tokens an episode{{end}}{{if .MaxRunTokens}}, at most {{.MaxRunTokens}} tokens a run{{end}}{{if .MaxRunCost}}, at most ${{.MaxRunCost}} a run{{end}}{{end}}</td></tr>
+{{with .S.Run}}<div class="wide"><table class="run"><tr><th class="l">agent</th><td class="l">{{.Agent}}{{if .Model}}: model {{.Model}}{{if .BaseURL}} at {{.BaseURL}}{{end}}, temperature {{.Temperature}}, max tokens {{.MaxTokens}}, history {{.History}}{{if .HistoryToks}} (at most {{.HistoryToks}} tokens){{end}}{{if .ImageSize}}, images {{.ImageSize}} px{{end}}{{if .Symbolic}}, symbolic view{{end}}{{if .Reply}}, replies {{.Reply}}{{end}}{{if .Notes}}, scratchpad on{{end}}{{if .Prompt}}, prompt {{.Prompt}}{{end}}{{if .MaxEpisodeTokens}}, at most {{.MaxEpisodeTokens}} tokens an episode{{end}}{{if .MaxRunTokens}}, at most {{.MaxRunTokens}} tokens a run{{end}}{{if .MaxRunCost}}, at most ${{.MaxRunCost}} a run{{end}}{{end}}</td></tr>
 <tr><th class="l">suite</th><td class="l">{{.Suite}} ({{.Episodes}} episodes{{if gt .Shards 1}}, shard {{.Shard}} of {{.Shards}}{{end}}){{if .Lock}}, lock <code>{{.Lock}}</code>{{end}}</td></tr>
 <tr><th class="l">rules</th><td class="l">{{range .Rules}}{{.}} {{end}}</td></tr>
 <tr><th class="l">episodes end</th><td class="l">at the goal, death or the budget{{if .NoProgress}}; after {{.NoProgress}} steps without progress{{end}}{{if .TimeoutMs}}; after {{.TimeoutMs}} ms{{end}}; tasks {{if .Certify}}certified by the planner{{else}}not certified{{end}}; traces: {{.Traces}}</td></tr>
-</table>
+</table></div>
 <p>When, where and by which build it was played: <code>invocations.jsonl</code> beside this page.</p>{{end}}
 {{if .S.Unverified}}<p><b>{{.S.Unverified}} of {{.S.Episodes}} results unverified</b>: they have no trace (traces {{with .S.Run}}{{.Traces}}{{else}}not kept{{end}}, or a trace was lost and the agent is not deterministic), so they stand on the runner's word; <code>longcraft verify</code> re-derives the others from their traces.</p>{{else}}<p>Every result has a trace: <code>longcraft verify</code> re-derives each from it.</p>{{end}}
 {{if .S.AgentErrors}}<p><b>{{.S.AgentErrors}} of {{.S.Episodes}} episodes ended agent_error</b>: the agent failed (no reply, a crash, a timeout), so they are not its play; the groups below count them, and a comparison states no difference for a group that has them.</p>{{end}}
 {{if .S.Partial}}<p><b>Partial run</b>: {{.S.Episodes}} of {{.S.Planned}} episodes have a result; <code>longcraft score --resume</code> continues it.</p>{{end}}
 <p>{{if .S.Lock}}Tasks from suite lock <code>{{.S.Lock}}</code>, {{else}}Tasks on {{end}}<b>{{seeds .S.SaltCommitment}}</b>{{if .S.SaltCommitment}} (salt commitment <code>{{.S.SaltCommitment}}</code>: the salt is revealed after the run is published, and <code>longcraft salt check</code> checks it){{end}}. {{.S.Episodes}} episodes{{if .Open}}, open-ended: no task defines success, so the figures are Crafter's score and progression{{else}}; success {{pct .S.Overall.Rate}} (95% Wilson interval {{pct .S.Overall.Low}} to {{pct .S.Overall.High}}){{end}}{{with ungenerated .S}}; {{.}} could not be generated{{end}}.</p>
 {{if .Open}}{{template "open" .}}{{end}}
-{{if not .Open}}<h2>Success by tier and family</h2>
-{{.Success}}
+{{if not .Open}}<h2>Success by group</h2>
+<p>Each row is one group of episodes (family, tier, view, feedback, budget, rules), as in the table below: success with its 95% Wilson interval.</p>
+<div class="wide">{{.Success}}</div>
 {{range .Sweeps}}<h2>{{.Title}}</h2>
 <p>{{if eq .Key "budget"}}Each family × tier (and condition) played under several step budgets (a <code>--sweep budget=…</code>){{else}}Each scenario played under several values of <code>{{.Key}}</code> (a <code>--sweep {{.Key}}=…</code> or <code>--set</code>), the rest equal{{end}}: success with its 95% Wilson interval at each value; hover a point for the mean steps taken.</p>
-{{.Chart}}{{end}}
+<div class="wide">{{.Chart}}</div>{{end}}
 <h2>Success by step (anytime)</h2>
-<p>The fraction of a tier's episodes that had reached their goal by each step: where the curve rises is when the agent solves things; its end is the tier's success.</p>
+<p>The fraction of a group's episodes that had reached their goal by each step, one chart per family and a line per group: where the curve rises is when the agent solves things; its end is the group's success.</p>
 {{.Anytime}}
 {{if .Rulesets}}{{template "open" .}}{{end}}{{end}}
 <h2>What went wrong</h2>
@@ -268,25 +223,25 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <h2>Distributions</h2>
 <div class="hists">{{range .Hists}}{{.}}{{end}}</div>
 <h2>Per family and tier</h2>
-<p>Percentages are means; other figures mean / median, over the episodes that measured the metric ("–": none did). Hover a column for its definition (docs/metrics.md has them all).</p>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>budget</th><th>episodes</th>{{if not .Open}}<th>success</th><th>95% CI</th>{{end}}<th title="episodes that ended agent_error: the agent failed, not the task">agent errors</th><th title="planned episodes without a result (a partial run)">missing</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
-{{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td>{{.Episodes}}{{with .WorldsNote}}<br><small>{{.}}</small>{{end}}</td>{{if $.Open}}{{else if .NoSuccess}}<td title="no success defined">–</td><td>–</td>{{else}}<td>{{pct .Rate}}</td><td>{{pct .Low}}–{{pct .High}}{{if .Worlds}} over {{.Worlds}}{{end}}</td>{{end}}<td>{{if .AgentErrors}}<b>{{.AgentErrors}}</b>{{else}}0{{end}}</td><td>{{if .Missing}}<b>{{.Missing}}</b>{{else}}0{{end}}</td>
-{{range $.Cols}}<td>{{cell $g.Metrics .}}</td>{{end}}
+<p>Means over the episodes that measured the metric with their 95% intervals (a percentile bootstrap over worlds, docs/metrics.md), and below the others' their median ("–": no episode measured it). Hover a column for its definition (docs/metrics.md has them all).</p>
+<div class="wide"><table class="groups"><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>budget</th><th class="l">rules</th><th>episodes</th>{{if not .Open}}<th>success (95% CI)</th>{{end}}<th title="episodes that ended agent_error: the agent failed, not the task">agent errors</th><th title="planned episodes without a result (a partial run)">missing</th>{{range .Cols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th class="l">ends</th></tr>
+{{range $g := .Groups}}<tr data-group="{{.Key.Label}}"><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{if .Observability}}{{.Observability}} / {{.Feedback}}{{else}}all{{end}}</td><td>{{if .Budget}}{{.Budget}}{{else}}–{{end}}</td><td class="l">{{if .Ruleset}}{{.Ruleset}}{{else}}–{{end}}</td><td>{{.Episodes}}{{with .WorldsNote}}<br><small>{{.}}</small>{{end}}</td>{{if $.Open}}{{else if .NoSuccess}}<td data-metric="success" title="no success defined">–</td>{{else}}<td data-metric="success">{{success .}}</td>{{end}}<td>{{if .AgentErrors}}<b>{{.AgentErrors}}</b>{{else}}0{{end}}</td><td>{{if .Missing}}<b>{{.Missing}}</b>{{else}}0{{end}}</td>
+{{range $.Cols}}<td data-metric="{{.Name}}">{{cell (index $g.Metrics .Name) .}}</td>{{end}}
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
-{{end}}</table>
+{{end}}</table></div>
 {{if .S.Overall.Calls}}<h2>External agent: cost and knowledge</h2>
-<table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th><th>cost (USD)</th><th>cost per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th>beliefs / predictions scored</th></tr>
+<div class="wide"><table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th><th>cost (USD)</th><th>cost per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th>beliefs / predictions scored</th></tr>
 {{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{.Observability}} / {{.Feedback}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
 <td>{{if .TokensPerSuccess.OK}}{{num .TokensPerSuccess.Value}}{{else}}–{{end}}</td>
 <td>{{if .Cost.OK}}{{printf "%.4f" .Cost.Value}}{{else}}–{{end}}</td><td>{{if .CostPerSuccess.OK}}{{printf "%.4f" .CostPerSuccess.Value}}{{else}}–{{end}}</td>
-{{range $.XCols}}<td>{{cell $g.Metrics .}}</td>{{end}}
+{{range $.XCols}}<td data-metric="{{.Name}}">{{cell (index $g.Metrics .Name) .}}</td>{{end}}
 <td>{{.BeliefsScored}} / {{.PredictionsScored}}</td></tr>
-{{end}}</table>{{end}}
+{{end}}</table></div>{{end}}
 {{if not .Open}}<h2>Failed episodes</h2>
 <p>Each is a trace in <code>episodes.lctrace</code>: render it with <code>longcraft render --trace episodes.lctrace --id ID</code>, or replay it in the browser: run <code>longcraft demo --traces RUN_DIR</code> (this report's directory) and follow the episode's link.</p>
-<table><tr><th class="l">id</th><th class="l">family</th><th class="l">tier</th><th>seed</th><th class="l">goal</th><th class="l">end</th><th>steps</th><th>milestones</th><th class="l">last outcome</th><th class="l">error</th></tr>
+<div class="wide"><table><tr><th class="l">id</th><th class="l">family</th><th class="l">tier</th><th>seed</th><th class="l">goal</th><th class="l">end</th><th>steps</th><th>milestones</th><th class="l">last outcome</th><th class="l">error</th></tr>
 {{range .Failures}}<tr><td class="l"><a href="http://127.0.0.1:8080/?trace=traces/episodes.lctrace&amp;id={{.ID}}"><code>{{.ID}}</code></a></td><td class="l">{{.Spec.Family}}</td><td class="l">{{.Spec.Tier}}</td><td>{{.Seed}}</td><td class="l">{{.Goal}}</td><td class="l">{{.End}}</td><td>{{.Steps}}</td><td>{{.Milestones}}/{{.MilestonesOf}}</td><td class="l">{{.LastOutcome}}</td><td class="l">{{.Err}}{{.AgentError}}</td></tr>
-{{end}}</table>{{if .More}}<p>… and {{.More}} more in results.jsonl.</p>{{end}}{{end}}
+{{end}}</table></div>{{if .More}}<p>… and {{.More}} more in results.jsonl.</p>{{end}}{{end}}
 <h2>Definitions</h2>
 <p>Every metric above, as declared once in Longcraft (docs/metrics.md is generated from the same declarations).</p>
 <dl>{{range .All}}<dt id="metric-{{.Name}}"><b>{{.Title}}</b> (<code>{{.Name}}</code>; {{.Unit}}, {{.Range}})</dt><dd>{{.Definition}} Not measured: {{.NotMeasured}}.</dd>{{end}}</dl>

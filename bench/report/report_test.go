@@ -55,8 +55,8 @@ func TestCompareRefusesDifferentSuites(t *testing.T) {
 	c, err := Compare(dirs[:1], CompareOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "default", c.Suite)
-	require.Len(t, c.Tiers, 1)
-	assert.Equal(t, 0.5, c.Tiers[0].Rate)
+	require.Len(t, c.Keys, 1)
+	assert.Equal(t, 0.5, c.Groups[c.Keys[0]][0].Rate)
 }
 
 // run writes a run directory of agent with n episodes of tier, the first
@@ -88,7 +88,7 @@ func TestPairedComparison(t *testing.T) {
 	assert.Equal(t, "weak ["+filepath.Base(weak)+"]", c.Agents[0], "two runs of one agent are told apart by directory")
 	var hard *Paired
 	for i := range c.Pairs {
-		if c.Pairs[i].Scope == "hard" && c.Pairs[i].B == "strong" {
+		if strings.HasPrefix(c.Pairs[i].Scope, "obtain/hard ") && c.Pairs[i].B == "strong" {
 			hard = &c.Pairs[i]
 		}
 	}
@@ -99,20 +99,21 @@ func TestPairedComparison(t *testing.T) {
 	assert.InDelta(t, results.McNemarExact(0, 40), hard.P, 1e-15)
 	assert.Less(t, hard.Lo, -0.40)
 	assert.Greater(t, hard.Hi, -0.40)
-	assert.Regexp(t, `^strong beats weak \[.*\] on hard: \+40\.0 points \[\+[0-9.]+, \+[0-9.]+\], p < 0\.001, 100 paired episodes$`, hard.Sentence)
+	assert.Regexp(t, `^strong beats weak \[.*\] on obtain/hard \(partial view, full feedback, budget \d+\): \+40\.0 points \[\+[0-9.]+, \+[0-9.]+\], p < 0\.001, 100 paired episodes$`, hard.Sentence)
 	require.NotEmpty(t, hard.Metrics)
 	assert.Equal(t, "steps", hard.Metrics[0].Name)
 	assert.InDelta(t, 0, hard.Metrics[0].Diff, 1e-12, "the same steps on every pair")
 	for _, p := range c.Pairs {
-		if p.Scope == "hard" && p.A == c.Agents[0] && p.B == c.Agents[2] {
-			assert.Contains(t, p.Sentence, "do not differ detectably on hard: -2.0 points")
+		if strings.HasPrefix(p.Scope, "obtain/hard ") && p.A == c.Agents[0] && p.B == c.Agents[2] {
+			assert.Contains(t, p.Sentence, "do not differ detectably on "+p.Scope+": -2.0 points")
 		}
 	}
 
-	// Every declared metric, by family × tier per run, with intervals.
+	// Every declared metric, by group per run, with intervals: the run's
+	// summary's own.
 	var steps *MetricTable
 	for i := range c.Metrics {
-		if c.Metrics[i].Name == "steps" {
+		if c.Metrics[i].Metric.Name == "steps" {
 			steps = &c.Metrics[i]
 		}
 	}
@@ -121,7 +122,11 @@ func TestPairedComparison(t *testing.T) {
 	cell := steps.Rows[0].Cells[1] // strong: steps 100 − i for i < 100
 	assert.Equal(t, 100, cell.N)
 	assert.InDelta(t, 50.5, cell.Mean, 1e-9)
-	assert.InDelta(t, 50.5-1.96*math.Sqrt(841.6666666666666)/10, cell.Lo, 1e-9)
+	require.NotNil(t, cell.CI95)
+	assert.Equal(t, c.Groups[steps.Rows[0].Key][1].Metrics["steps"], cell)
+	assert.Less(t, cell.CI95[0], 50.5)
+	assert.Greater(t, cell.CI95[1], 50.5)
+	assert.InDelta(t, 1.96*math.Sqrt(841.6666666666666)/10, (cell.CI95[1]-cell.CI95[0])/2, 1, "about the normal interval's half-width where that one is fine (n = 100)")
 
 	other := run(t, "other", "M", 100, 50, "hard")
 	_, err = Compare([]string{strong, other}, CompareOptions{})
@@ -130,7 +135,7 @@ func TestPairedComparison(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, c.Pairs)
 	assert.True(t, c.Pairs[0].Unpaired)
-	assert.Contains(t, c.Pairs[0].Sentence, "strong vs other on hard, unpaired (not the same episodes): +10.0 points [")
+	assert.Regexp(t, `^strong vs other on obtain/hard \(.*\), unpaired \(not the same episodes\): \+10\.0 points \[`, c.Pairs[0].Sentence)
 
 	path := filepath.Join(t.TempDir(), "compare.html")
 	require.NoError(t, WriteComparison(path, c))

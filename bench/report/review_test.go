@@ -7,6 +7,7 @@ package report
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,17 +46,16 @@ func TestReviewSameAgentTierLabels(t *testing.T) {
 	b := reviewRun(t, "explorer", 10, map[string]int{"easy": 1, "medium": 2, "hard": 3})
 	c, err := Compare([]string{a, b}, CompareOptions{})
 	require.NoError(t, err)
-	want := map[string]map[string]float64{
-		c.Agents[0]: {"easy": 1.0, "medium": 0.9, "hard": 0.8},
-		c.Agents[1]: {"easy": 0.1, "medium": 0.2, "hard": 0.3},
+	want := [2]map[string]float64{
+		{"easy": 1.0, "medium": 0.9, "hard": 0.8},
+		{"easy": 0.1, "medium": 0.2, "hard": 0.3},
 	}
-	require.Len(t, c.Tiers, 6)
-	for _, ts := range c.Tiers {
-		w, ok := want[ts.Agent]
-		if !assert.True(t, ok, "tier row %s/%s carries label %q, not a run's", ts.Agent, ts.Tier, ts.Agent) {
-			continue
+	require.Len(t, c.Keys, 3)
+	for _, k := range c.Keys {
+		require.Len(t, c.Groups[k], 2)
+		for run, g := range c.Groups[k] {
+			assert.InDelta(t, want[run][g.Tier], g.Rate, 1e-9, "%s on %s", c.Agents[run], k)
 		}
-		assert.InDelta(t, w[ts.Tier], ts.Rate, 1e-9, "%s on %s", ts.Agent, ts.Tier)
 	}
 }
 
@@ -73,8 +73,8 @@ func TestReviewSentenceAgreesWithItsInterval(t *testing.T) {
 		b.Agent, b.Success = "b", i < 50
 		ra, rb = append(ra, a), append(rb, b)
 	}
-	for _, p := range comparePair("a", "b", ra, rb, true, nil, nil) {
-		if p.Scope != "hard" {
+	for _, p := range comparePair("a", "b", ra, rb, true, nil, nil, nil) {
+		if !strings.HasPrefix(p.Scope, "obtain/hard ") {
 			continue
 		}
 		t.Logf("%s", p.Sentence)
@@ -106,8 +106,8 @@ func TestReviewPairingNeedsTheSameTask(t *testing.T) {
 		b.Agent, b.Seed, b.Goal, b.Success = "b", uint64(5000+i), "obtain stone", false
 		ra, rb = append(ra, a), append(rb, b)
 	}
-	for _, p := range comparePair("a", "b", ra, rb, true, nil, nil) {
-		if p.Scope == "easy" {
+	for _, p := range comparePair("a", "b", ra, rb, true, nil, nil, nil) {
+		if strings.HasPrefix(p.Scope, "obtain/easy ") {
 			assert.Zero(t, p.N, "episodes of different seeds and goals must not be paired: %s", p.Sentence)
 		}
 	}

@@ -11,30 +11,39 @@ import (
 // allTiers is the scope of a comparison over every tier.
 const allTiers = "all tiers"
 
-// missingByScope is a run's planned episodes without a result, by tier and
-// over all tiers. A partial run's summary written before groups counted
-// them says only how many: every scope then gets that many, since any
-// could hold them.
+// missingByScope is a run's planned episodes without a result, by group
+// (results.GroupKey.Label) and over all of them (allTiers). A partial
+// run's summary written before groups counted them says only how many:
+// every scope then gets that many, since any could hold them.
 func missingByScope(s results.Summary) map[string]int {
 	m := map[string]int{}
 	for _, g := range s.Groups {
-		m[g.Tier] += g.Missing
+		m[g.Key().Label()] += g.Missing
 		m[allTiers] += g.Missing
 	}
 	if _, missing := s.Unfinished(); missing > 0 && m[allTiers] == 0 {
-		tiers := task.TierOrder()
-		if len(s.Groups) > 0 {
-			tiers = nil
-			for _, g := range s.Groups {
-				tiers = append(tiers, g.Tier)
-			}
-		}
-		for _, t := range tiers {
-			m[t] = missing
+		for _, g := range s.Groups {
+			m[g.Key().Label()] = missing
 		}
 		m[allTiers] = missing
 	}
 	return m
+}
+
+// missingIn is what missingByScope counted in a scope (nil: all
+// episodes). A planned group of no result has no ruleset (the world
+// would have resolved it), so it counts under its key with any ruleset.
+func missingIn(m map[string]int, scope *results.GroupKey) int {
+	if scope == nil {
+		return m[allTiers]
+	}
+	n := m[scope.Label()]
+	if scope.Ruleset != "" {
+		k := *scope
+		k.Ruleset = ""
+		n += m[k.Label()]
+	}
+	return n
 }
 
 // unfinishedRun is what a run lacks in a comparison's scope.

@@ -9,19 +9,20 @@ import (
 )
 
 func TestMissingByScope(t *testing.T) {
+	easy, hard := results.Group{Tier: "easy"}.Key().Label(), results.Group{Tier: "hard"}.Key().Label()
 	for name, c := range map[string]struct {
 		s    results.Summary
 		want map[string]int
 	}{
-		"complete": {results.Summary{Groups: []results.Group{{Tier: "easy"}}}, map[string]int{"easy": 0, allTiers: 0}},
+		"complete": {results.Summary{Groups: []results.Group{{Tier: "easy"}}}, map[string]int{easy: 0, allTiers: 0}},
 		"counted by group": {results.Summary{Partial: true, Planned: 5, Episodes: 2,
 			Groups: []results.Group{{Tier: "easy", Missing: 1}, {Tier: "hard", Missing: 2}}},
-			map[string]int{"easy": 1, "hard": 2, allTiers: 3}},
+			map[string]int{easy: 1, hard: 2, allTiers: 3}},
 		// A partial summary written before groups counted them: every
 		// scope it played may hold them.
 		"partial, uncounted": {results.Summary{Partial: true, Planned: 5, Episodes: 2,
 			Groups: []results.Group{{Tier: "easy"}, {Tier: "hard"}}},
-			map[string]int{"easy": 3, "hard": 3, allTiers: 3}},
+			map[string]int{easy: 3, hard: 3, allTiers: 3}},
 	} {
 		assert.Equal(t, c.want, missingByScope(c.s), name)
 	}

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/longcraft/longcraft/bench/task"
@@ -25,7 +26,12 @@ type Metric struct {
 	Percent     bool    // shown as a percentage
 	External    bool    // external agents only: the cost and knowledge table
 	Histogram   bool    // the report draws its distribution
-	Max         float64 // the histogram's upper bound (0: the data's maximum)
+	Max         float64 // the histogram's upper bound and the metric's, when it has one (0: the data's maximum)
+	// Min is the least value an episode can have (0 for most) and Signed
+	// says it has none (Crafter's return falls with health): what every
+	// interval of the metric must stay above (TestIntervalsStayInRange).
+	Min    float64
+	Signed bool
 	// Of reads the metric from an episode's result; false: not measured.
 	Of func(r Result) (float64, bool)
 }
@@ -48,7 +54,7 @@ func Metrics() []Metric {
 				skills := r.Spec.Scenario != nil && r.Spec.Scenario.Actions == task.ActionsSkills
 				return Fraction(r.SkillsFailed, r.Decisions), skills && r.Decisions > 0
 			}},
-		{Name: "return", Title: "return", Unit: "reward", Range: "any",
+		{Name: "return", Title: "return", Unit: "reward", Range: "any", Signed: true,
 			Definition:  "Crafter's reward summed over the episode: +1 for each step that unlocks an achievement for the first time, ±0.1 per health point gained or lost.",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return r.Return, true }},
 		{Name: "milestones", Title: "milestones", Column: "milestone", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
@@ -68,7 +74,7 @@ func Metrics() []Metric {
 			Definition:  "Of the distinct items and stations that failures said were missing, the fraction the agent later obtained (held or placed): whether it acts on what a failure reveals. It reads the full outcome, whatever the feedback level let the agent read.",
 			NotMeasured: "no failure named anything missing",
 			Of:          func(r Result) (float64, bool) { return r.Discovery.Value, r.Discovery.OK }},
-		{Name: "recovery_cost", Title: "recovery cost", Unit: "steps", Range: "≥ 1",
+		{Name: "recovery_cost", Title: "recovery cost", Unit: "steps", Range: "≥ 1", Min: 1,
 			Definition:  "Mean steps from the first failure after a milestone (or the start) to the next milestone or stage reached.",
 			NotMeasured: "no failure was followed by a milestone",
 			Of:          func(r Result) (float64, bool) { return r.RecoveryCost.Value, r.RecoveryCost.OK }},
@@ -91,7 +97,7 @@ func Metrics() []Metric {
 		{Name: "stages", Title: "stages", Unit: "fraction", Range: "0–1", Percent: true,
 			Definition:  "Sub-goals (the goal's leaf stages) reached over those it has: the trajectory-level completion of a multi-stage goal.",
 			NotMeasured: "a goal of one stage", Of: func(r Result) (float64, bool) { return Fraction(r.Stages, r.StagesTotal), r.StagesTotal > 1 }},
-		{Name: "tiles_visited", Title: "tiles visited", Unit: "tiles", Range: "1 to the map's area", Histogram: true,
+		{Name: "tiles_visited", Title: "tiles visited", Unit: "tiles", Range: "1 to the map's area", Histogram: true, Min: 1,
 			Definition:  "Distinct tiles the player stood on.",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.TilesVisited), r.Err == "" }},
 		{Name: "visited_share", Title: "reachable area visited", Unit: "fraction", Range: "0 to about 1", Percent: true,
@@ -192,7 +198,33 @@ TestMetricsDocumented fails when they differ; regenerate it with
 - **tokens per success** (external agents): prompt and completion tokens
   of the group over its successes; not measured when none succeeded.
 - Groups never pool conditions: each family × tier × observability ×
-  feedback is its own row.
+  feedback × budget × ruleset (and a scenario's knobs) is its own row
+  (results.GroupKey), in summary.json, the terminal table, the report and
+  the comparison page alike; only the overall row ("all") pools them.
+
+## Intervals
+
+Every interval is a 95% interval that stays within its metric's range:
+
+- **success rate**: Wilson's score interval, over the group's distinct
+  worlds when they are fewer than its episodes (a fixed map's seeds are
+  one world).
+- **per-episode metrics** (steps, return, counts, fractions): a
+  percentile bootstrap of the mean, 2,000 resamples of the group's
+  worlds (all the episodes of a world together) from a fixed seed, so
+  summary.json is the same every time it is written. A resample's mean
+  lies between the smallest and the largest value measured, so the
+  interval never leaves them (no steps below 0, no fraction above 1),
+  where a normal approximation on few episodes does. With one world the
+  interval is the mean alone. summary.json gives it as ` + "`ci95`" + `.
+- **comparisons**: the difference in success, paired, with Newcombe's
+  interval for paired proportions (his 1998 method 10) and an exact
+  McNemar test; unpaired, Newcombe's interval for independent
+  proportions; the other metrics' paired differences with a percentile
+  bootstrap of the pairs (2,000 resamples, seeded), which stays between
+  the smallest and the largest difference.
+- **progression**'s "±" is BALROG's standard error, as BALROG reports it:
+  a spread, not an interval.
 
 ## Per episode
 
@@ -251,6 +283,18 @@ func WriteTable(w io.Writer, s Summary) error {
 		budgets[k][g.Budget] = true
 		swept = swept || len(budgets[k]) > 1
 	}
+	// A ruleset column when groups differ by ruleset alone.
+	rulesets := map[GroupKey]map[string]bool{}
+	manyRules := false
+	for _, g := range s.Groups {
+		k := g.Key()
+		k.Ruleset = ""
+		if rulesets[k] == nil {
+			rulesets[k] = map[string]bool{}
+		}
+		rulesets[k][g.Ruleset] = true
+		manyRules = manyRules || len(rulesets[k]) > 1
+	}
 	// The family column fits the longest label (a scenario's with its
 	// knobs: "grid grid=12 tour=3").
 	fw := 14
@@ -277,6 +321,9 @@ func WriteTable(w io.Writer, s Summary) error {
 		if swept {
 			fmt.Fprintf(&b, " %7s", "budget")
 		}
+	}
+	if manyRules {
+		fmt.Fprintf(&b, " %-9s", "rules")
 	}
 	fmt.Fprintf(&b, " %5s", "n")
 	if !open {
@@ -306,6 +353,13 @@ func WriteTable(w io.Writer, s Summary) error {
 				fmt.Fprintf(&b, " %7s", "all")
 			}
 		}
+		if manyRules {
+			rules := g.Ruleset
+			if rules == "" {
+				rules = "all"
+			}
+			fmt.Fprintf(&b, " %-9s", rules)
+		}
 		fmt.Fprintf(&b, " %5d", g.Episodes)
 		switch {
 		case open:
@@ -325,7 +379,7 @@ func WriteTable(w io.Writer, s Summary) error {
 			case m.Percent:
 				fmt.Fprintf(&b, " %8.0f%%", 100*st.Mean)
 			default:
-				fmt.Fprintf(&b, " %9.0f", st.Mean)
+				fmt.Fprintf(&b, " %9s", Number(math.Round(st.Mean)))
 			}
 		}
 		if note := g.WorldsNote(); note != "" {

@@ -106,7 +106,7 @@ func TestNotMeasuredIsNotANumber(t *testing.T) {
 
 	measured := Result{Metrics: episode.Metrics{Steps: 5, Behaviour: episode.Behaviour{Discovery: episode.Measured(1)}}}
 	g := group("f", "t", []Result{measured, {Metrics: episode.Metrics{Steps: 5}}})
-	assert.Equal(t, Stat{Mean: 1, Median: 1, N: 1}, g.Metrics["precondition_discovery"], "the unmeasured episode is left out")
+	assert.Equal(t, Stat{Mean: 1, Median: 1, CI95: &[2]float64{1, 1}, N: 1}, g.Metrics["precondition_discovery"], "the unmeasured episode is left out")
 	_, ok := group("f", "t", []Result{{Metrics: episode.Metrics{Steps: 5}}}).Metrics["precondition_discovery"]
 	assert.False(t, ok, "no episode measured it: no statistic, not 0")
 }

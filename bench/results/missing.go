@@ -28,11 +28,12 @@ func CountMissing(s *Summary, planned []task.Spec, indices []int, have []Result)
 // missingGroup returns the group of s that r belongs to, adding it when
 // there is none.
 func missingGroup(s *Summary, r Result) *Group {
-	view, fb := condition(r)
-	b := budget(r)
+	k := KeyOf(r)
+	// A planned spec has no result, so no ruleset the world resolved: any
+	// ruleset of its key matches.
+	same := func(g *Group) bool { gk := g.Key(); gk.Ruleset = k.Ruleset; return gk == k }
 	for i := range s.Groups {
-		g := &s.Groups[i]
-		if g.Family == r.Spec.Family && g.Tier == r.Spec.Tier && g.Observability == view && g.Feedback == fb && g.Budget == b {
+		if g := &s.Groups[i]; same(g) {
 			return g
 		}
 	}
@@ -41,34 +42,19 @@ func missingGroup(s *Summary, r Result) *Group {
 	// budget then tell its group.
 	for i := range s.Groups {
 		g := &s.Groups[i]
-		if g.Family == r.Spec.Family && g.Tier == r.Spec.Tier && g.Budget == b && g.Episodes > 0 {
+		if g.Family == k.Family && g.Tier == k.Tier && g.Budget == k.Budget && g.Episodes > 0 {
 			return g
 		}
 	}
-	g := group(r.Spec.Family, r.Spec.Tier, nil)
-	g.Observability, g.Feedback, g.Budget = view, fb, b
-	if sc := r.Spec.Scenario; sc != nil {
-		g.Scenario = sc.Name
-	}
+	g := group(k.Family, k.Tier, nil)
+	g.Observability, g.Feedback, g.Budget = k.Observability, k.Feedback, k.Budget
+	g.Scenario, g.Params = k.Scenario, paramsOf(k)
 	s.Groups = append(s.Groups, g)
 	return &s.Groups[len(s.Groups)-1]
 }
 
-// groupLess is Summarize's order of groups: family, tier, view (partial
-// first), feedback, budget.
-func groupLess(a, b Group) bool {
-	switch {
-	case a.Family != b.Family:
-		return LabelLess(a.Family, b.Family)
-	case a.Tier != b.Tier:
-		return task.TierRank(a.Tier) < task.TierRank(b.Tier)
-	case a.Observability != b.Observability:
-		return a.Observability > b.Observability
-	case a.Feedback != b.Feedback:
-		return feedbackRank(a.Feedback) < feedbackRank(b.Feedback)
-	}
-	return a.Budget < b.Budget
-}
+// groupLess is the one order of groups (KeyLess).
+func groupLess(a, b Group) bool { return KeyLess(a.Key(), b.Key()) }
 
 // Unfinished is the number of a summary's episodes that are not the
 // agent's whole play: agent errors and missing episodes, over its groups.

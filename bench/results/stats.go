@@ -59,6 +59,44 @@ func PairedBootstrap(diffs []float64, resamples int, seed uint64) (mean, lo, hi 
 	return mean, quantile(means, 0.025), quantile(means, 0.975)
 }
 
+// BootstrapMean is a 95% percentile bootstrap interval for the mean of
+// the values in clusters: each resample draws as many clusters as there
+// are, with replacement, whole (the episodes of one world are one
+// observation), from a generator seeded by seed. Every resample's mean
+// lies between the smallest and the largest value, so the interval never
+// leaves the values' range, and so never the metric's. One cluster: the
+// interval is its mean alone (nothing to resample).
+func BootstrapMean(clusters [][]float64, resamples int, seed uint64) (lo, hi float64) {
+	if len(clusters) == 0 {
+		return 0, 0
+	}
+	sums, counts := make([]float64, len(clusters)), make([]int, len(clusters))
+	least, most := math.Inf(1), math.Inf(-1)
+	for i, c := range clusters {
+		for _, x := range c {
+			sums[i] += x
+			least, most = math.Min(least, x), math.Max(most, x)
+		}
+		counts[i] = len(c)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x626f6f74))
+	means := make([]float64, resamples)
+	n := len(clusters)
+	for r := range means {
+		s, k := 0.0, 0
+		for range n {
+			i := rng.IntN(n)
+			s += sums[i]
+			k += counts[i]
+		}
+		means[r] = s / float64(k)
+	}
+	slices.Sort(means)
+	// Rounding can put a mean of equal values a last bit beyond them.
+	clamp := func(x float64) float64 { return math.Min(math.Max(x, least), most) }
+	return clamp(quantile(means, 0.025)), clamp(quantile(means, 0.975))
+}
+
 // quantile is the q-quantile of sorted xs, interpolated.
 func quantile(xs []float64, q float64) float64 {
 	pos := q * float64(len(xs)-1)

@@ -11,14 +11,17 @@ import (
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-// Stat is a metric's mean and median over the episodes that have it.
+// Stat is a metric's mean and median over the episodes that have it, and
+// the 95% percentile bootstrap interval of the mean (over worlds; nil in a
+// summary written before it had one, or when no episode measured it).
 type Stat struct {
-	Mean   float64 `json:"mean"`
-	Median float64 `json:"median"`
-	N      int     `json:"n"`
+	Mean   float64     `json:"mean"`
+	Median float64     `json:"median"`
+	CI95   *[2]float64 `json:"ci95,omitempty"`
+	N      int         `json:"n"`
 }
 
-// Group aggregates the episodes of one family × tier (or all of them).
+// Group aggregates the episodes of one GroupKey (or all of them).
 type Group struct {
 	Family string `json:"family"`
 	Tier   string `json:"tier"`
@@ -29,6 +32,8 @@ type Group struct {
 	// The step budget (a sweep over budgets plays one family × tier under
 	// several: each is a group of its own).
 	Budget int `json:"budget,omitempty"`
+	// The ruleset its episodes played ("classic", "extended", …).
+	Ruleset string `json:"ruleset,omitempty"`
 	// A scenario's name, and the knobs a --set or --sweep changed
 	// ("grid": "8"), which its family label lists too.
 	Scenario string            `json:"scenario,omitempty"`
@@ -149,8 +154,6 @@ func Summarize(suiteName, agent string, results []Result) Summary {
 	rs := append([]Result(nil), results...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
 	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs)}
-	groups := map[[5]string][]Result{}
-	var keys [][5]string
 	for _, r := range rs {
 		if r.Err != "" || r.End == string(task.EndAgentError) {
 			s.Errors++
@@ -169,46 +172,13 @@ func Summarize(suiteName, agent string, results []Result) Summary {
 		} else if s.SaltCommitment == "" {
 			s.SaltCommitment = r.SaltCommitment
 		}
-		view, fb := condition(r)
-		k := [5]string{r.Spec.Family, r.Spec.Tier, view, fb, strconv.Itoa(budget(r))}
-		if _, ok := groups[k]; !ok {
-			keys = append(keys, k)
-		}
-		groups[k] = append(groups[k], r)
 	}
 	s.OpenEnded = scoreRulesets(rs)
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return LabelLess(keys[i][0], keys[j][0])
-		}
-		if ri, rj := task.TierRank(keys[i][1]), task.TierRank(keys[j][1]); ri != rj {
-			return ri < rj
-		}
-		if keys[i][2] != keys[j][2] {
-			return keys[i][2] > keys[j][2] // partial before full
-		}
-		if keys[i][3] != keys[j][3] {
-			return feedbackRank(keys[i][3]) < feedbackRank(keys[j][3])
-		}
-		bi, _ := strconv.Atoi(keys[i][4])
-		bj, _ := strconv.Atoi(keys[j][4])
-		return bi < bj
-	})
+	keys, groups := GroupResults(rs)
 	for _, k := range keys {
-		g := group(k[0], k[1], groups[k])
-		g.Observability, g.Feedback = k[2], k[3]
-		g.Budget, _ = strconv.Atoi(k[4])
-		if sc := groups[k][0].Spec.Scenario; sc != nil {
-			g.Scenario = sc.Name
-			for _, p := range sc.Params {
-				if key, v, ok := strings.Cut(p, "="); ok {
-					if g.Params == nil {
-						g.Params = map[string]string{}
-					}
-					g.Params[key] = v
-				}
-			}
-		}
+		g := group(k.Family, k.Tier, groups[k])
+		g.Observability, g.Feedback, g.Budget, g.Ruleset = k.Observability, k.Feedback, k.Budget, k.Ruleset
+		g.Scenario, g.Params = k.Scenario, paramsOf(k)
 		s.Groups = append(s.Groups, g)
 	}
 	s.Overall = group("all", "all", rs)
@@ -288,6 +258,7 @@ func feedbackRank(f string) int {
 func group(family, tier string, rs []Result) Group {
 	g := Group{Family: family, Tier: tier, Episodes: len(rs), Ends: map[string]int{}, Metrics: map[string]Stat{}, Failed: []string{}}
 	series := map[string][]float64{}
+	worlds := map[string][]string{} // the world of each of series' values: the bootstrap resamples worlds
 	metrics := Metrics()
 	judged := 0 // the episodes whose task defines success
 	for _, r := range rs {
@@ -311,6 +282,7 @@ func group(family, tier string, rs []Result) Group {
 		for _, m := range metrics {
 			if v, ok := m.Of(r); ok {
 				series[m.Name] = append(series[m.Name], v)
+				worlds[m.Name] = append(worlds[m.Name], WorldKey(r))
 			}
 		}
 		g.Calls += r.ModelCalls
@@ -333,7 +305,7 @@ func group(family, tier string, rs []Result) Group {
 	g.Low, g.High = Wilson(g.Successes, judged)
 	countWorlds(&g, rs)
 	for name, v := range series {
-		g.Metrics[name] = stat(v)
+		g.Metrics[name] = stat(v, worlds[name])
 	}
 	return g
 }
@@ -361,7 +333,15 @@ func Fraction(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-func stat(v []float64) Stat {
+// stat is the mean and median of v and the 95% percentile bootstrap
+// interval of the mean, resampling worlds (world[i] is v[i]'s): a fixed
+// map's seeds are one observation, as in the success interval. The
+// interval lies between the smallest and the largest value, so within
+// the metric's range, where a normal approximation on few episodes
+// leaves it (steps below 0). It is seeded and computed on the values in
+// sorted order, so summary.json is the same whatever order the results
+// came in.
+func stat(v []float64, world []string) Stat {
 	s := Stat{N: len(v)}
 	if len(v) == 0 {
 		return s
@@ -378,5 +358,35 @@ func stat(v []float64) Stat {
 	} else {
 		s.Median = (sorted[n/2-1] + sorted[n/2]) / 2
 	}
+	lo, hi := BootstrapMean(clusters(v, world), statResamples, statSeed)
+	s.CI95 = &[2]float64{lo, hi}
 	return s
+}
+
+// statResamples and statSeed are the summary's bootstrap: as many
+// resamples as the comparison's paired bootstrap, from a fixed seed.
+const (
+	statResamples = 2000
+	statSeed      = 0x73756d6d617279
+)
+
+// clusters gathers v by world, worlds in sorted order and each world's
+// values sorted: the resampling units of BootstrapMean, independent of
+// the order v came in.
+func clusters(v []float64, world []string) [][]float64 {
+	by := map[string][]float64{}
+	for i, x := range v {
+		by[world[i]] = append(by[world[i]], x)
+	}
+	keys := make([]string, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([][]float64, len(keys))
+	for i, k := range keys {
+		sort.Float64s(by[k])
+		out[i] = by[k]
+	}
+	return out
 }

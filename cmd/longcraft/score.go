@@ -422,9 +422,11 @@ func newReportCmd() *cobra.Command {
 		Use:   "report RUN_DIR...",
 		Short: "Compare the runs of several agents on one suite in one HTML page",
 		Long: `report reads the summary.json and results.jsonl of finished runs (one agent
-each, same suite) and writes a self-contained page: success by tier per agent
-with 95% Wilson intervals, every family × tier side by side, and every two
-runs compared on the episodes they share (paired: the difference in success
+each, same suite) and writes a self-contained page: success by group per agent
+with 95% Wilson intervals and every metric, for the groups each run's own
+report has (family, tier, view, feedback, budget, rules: none pooled), and
+every two runs compared group by group and overall on the episodes they
+share (paired: the difference in success
 with Newcombe's interval for paired proportions and an exact McNemar test,
 and paired bootstrap intervals for steps, milestones, return and valid
 actions). It prints the
@@ -465,13 +467,23 @@ compares them unpaired (Newcombe's interval, no test).`,
 				return err
 			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "%-10s %-7s %5s  %s\n", "agent", "tier", "n", "success (95% CI)")
-			for _, t := range c.Tiers {
-				fmt.Fprintf(w, "%-10s %-7s %5d  %5.1f%% [%5.1f, %5.1f]", t.Agent, t.Tier, t.Episodes, 100*t.Rate, 100*t.Low, 100*t.High)
-				if t.AgentErrors > 0 || t.Missing > 0 {
-					fmt.Fprintf(w, "  (%d agent errors, %d missing)", t.AgentErrors, t.Missing)
+			// The runs' own groups, as their reports and tables show them.
+			aw := 10
+			for _, a := range c.Agents {
+				aw = max(aw, len(a))
+			}
+			for _, k := range c.Keys {
+				fmt.Fprintln(w, k)
+				for i, g := range c.Groups[k] {
+					if g.Episodes == 0 && g.Missing == 0 {
+						continue
+					}
+					fmt.Fprintf(w, "  %-*s %5d  %5.1f%% [%5.1f, %5.1f]", aw, c.Agents[i], g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
+					if g.AgentErrors > 0 || g.Missing > 0 {
+						fmt.Fprintf(w, "  (%d agent errors, %d missing)", g.AgentErrors, g.Missing)
+					}
+					fmt.Fprintln(w)
 				}
-				fmt.Fprintln(w)
 			}
 			for i, r := range c.Runs {
 				if r != nil {
