@@ -46,11 +46,11 @@ type Definition struct {
 	// Unsandboxed: an exec agent ran without the sandbox (--no-sandbox),
 	// able to read and write the run's files: its results are the
 	// agent's word, and the table and report say so.
-	Unsandboxed bool `json:"unsandboxed,omitempty"`
-	Reply       string  `json:"reply,omitempty"`          // json, schema or tools
-	Notes       bool    `json:"notes,omitempty"`          // the scratchpad
-	HistoryToks int     `json:"history_tokens,omitempty"` // the history's size bound
-	Prompt      string  `json:"prompt,omitempty"`         // bench/player.PromptID
+	Unsandboxed bool   `json:"unsandboxed,omitempty"`
+	Reply       string `json:"reply,omitempty"`          // json, schema or tools
+	Notes       bool   `json:"notes,omitempty"`          // the scratchpad
+	HistoryToks int    `json:"history_tokens,omitempty"` // the history's size bound
+	Prompt      string `json:"prompt,omitempty"`         // bench/player.PromptID
 	// Budgets of the agent's tokens and cost; an episode or the run that
 	// reaches one ends (budget_tokens, budget_cost).
 	MaxEpisodeTokens int     `json:"max_episode_tokens,omitempty"`
