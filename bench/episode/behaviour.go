@@ -7,11 +7,14 @@ import (
 )
 
 // Tracker computes an episode's behavioural metrics step by step without
-// allocating: valid actions, failures by reason, precondition discovery,
-// recovery cost and repeated failures.
+// allocating: valid and effective actions, failures by reason,
+// precondition discovery, recovery cost and repeated failures.
 type Tracker struct {
-	steps, valid, failed, repeated int
-	byReason                       [16]int
+	steps, valid, effective, failed, repeated int
+	// The drink and energy levels after the last step: a drink or a sleep
+	// is effective only when it raised them (Effective).
+	drink, energy int
+	byReason      [16]int
 	// The previous failing action, while nothing has succeeded since.
 	lastFail    sim.Action
 	lastFailSet bool
@@ -25,16 +28,24 @@ type Tracker struct {
 	lastProgress int
 }
 
-// Reset starts a new episode.
-func (t *Tracker) Reset() { *t = Tracker{failSince: -1} }
+// Reset starts a new episode on w, just reset.
+func (t *Tracker) Reset(w *sim.World) {
+	*t = Tracker{failSince: -1, drink: w.Inventory(sim.ItemDrink), energy: w.Inventory(sim.ItemEnergy)}
+}
 
 // Step records one step; progressed says whether a milestone or stage was
-// reached on it.
-func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed bool) {
+// reached on it, fresh whether the player now stands on a tile it had
+// never stood on (Coverage.Step).
+func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed, fresh bool) {
 	t.steps++
 	if out.Kind != sim.OutNothing && out.Kind != sim.OutBlocked {
 		t.valid++
 	}
+	drink, energy := w.Inventory(sim.ItemDrink), w.Inventory(sim.ItemEnergy)
+	if Effective(out, fresh, drink > t.drink, energy > t.energy) {
+		t.effective++
+	}
+	t.drink, t.energy = drink, energy
 	if out.Failed() {
 		t.failed++
 		t.byReason[out.Reason&15]++
@@ -75,6 +86,30 @@ func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed 
 	}
 }
 
+// Effective reports whether a step of outcome out left net new state,
+// which undoing it later cannot take back: moved onto a tile never stood
+// on before in the episode (fresh), collected something it could hold,
+// placed, made, ate (a cow or a plant is gone), hit a creature, or drank
+// or slept and so raised its drink or energy. A move back and forth, a
+// drink or a sleep at the maximum, a collect with a full inventory, a
+// noop, a blocked move and a failed action leave nothing new: an agent
+// alternating two moves has one effective step, whatever its length.
+func Effective(out *sim.Outcome, fresh, drinkRose, energyRose bool) bool {
+	switch out.Kind {
+	case sim.OutMoved:
+		return fresh
+	case sim.OutCollected:
+		return out.Count > 0
+	case sim.OutPlaced, sim.OutMade, sim.OutAte, sim.OutAttacked:
+		return true
+	case sim.OutDrank:
+		return drinkRose
+	case sim.OutSlept:
+		return energyRose
+	}
+	return false
+}
+
 // Behaviour holds an episode's behavioural metrics, read from its
 // outcomes (in full, whatever the agent was told).
 type Behaviour struct {
@@ -84,6 +119,10 @@ type Behaviour struct {
 	Discovery        Measure        `json:"precondition_discovery"` // missing things later obtained; not measured when nothing was missing
 	RecoveryCost     Measure        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; not measured without a recovery
 	RepeatedFailures float64        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure
+
+	// EffectiveActionRatio: steps that left net new state (Effective) over
+	// steps, the ratio oscillating cannot inflate.
+	EffectiveActionRatio float64 `json:"effective_action_ratio"`
 }
 
 // Behaviour summarises the tracker.
@@ -91,6 +130,7 @@ func (t *Tracker) Behaviour() Behaviour {
 	b := Behaviour{FailedActions: t.failed}
 	if t.steps > 0 {
 		b.ValidActionRatio = float64(t.valid) / float64(t.steps)
+		b.EffectiveActionRatio = float64(t.effective) / float64(t.steps)
 	}
 	if t.failed > 0 {
 		b.RepeatedFailures = float64(t.repeated) / float64(t.failed)

@@ -61,6 +61,11 @@ func Metrics() []Metric {
 		{Name: "valid_action_ratio", Title: "valid actions", Column: "valid", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition:  "Steps whose action did something (moved, collected, placed, made, attacked, ate, drank, slept) over steps taken; a noop, a blocked move and a failed action do not count.",
 			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.ValidActionRatio, r.Steps > 0 }},
+		{Name: "effective_action_ratio", Title: "effective actions", Column: "effective", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
+			Definition: "Steps that left net new state, which no later step can take back, over steps taken: the step moved onto a tile the player had never stood on in the episode, collected something it could hold (a count gained), placed, made, ate (the cow or plant is gone), hit a creature, or drank or slept and so raised its drink or energy. " +
+				"Valid actions count every move, so an agent alternating move_left and move_right scores about 95% there and one effective step (its first move) here; a move back to a known tile, a drink or a sleep at the maximum and a collect with a full inventory are valid but not effective. " +
+				"Revisiting a known place to use it is not penalised by what it does there (the collect, the make), only the walk back earns nothing: read it as the share of steps that added something, not as efficiency.",
+			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.EffectiveActionRatio, r.Steps > 0 }},
 		{Name: "failed_actions", Title: "failed actions", Unit: "count", Range: "0 to steps",
 			Definition:  "Actions that failed for a stated reason (missing tool, material or station, invalid target, …).",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.FailedActions), true }},

@@ -66,8 +66,17 @@ func TestAdversarialAgents(t *testing.T) {
 		// "both": neither probe may be measured.
 		probe string
 		max   float64
+		// reference: not an adversary but the floor the others' effective
+		// actions are held to (it may succeed by chance).
+		reference bool
+		// serial: one worker, so that a script of several replies plays
+		// them in turn within each episode (two workers interleave them).
+		serial bool
 	}{
+		{name: "random", agent: "random", reference: true},
+		{name: "explorer", agent: "explorer", reference: true},
 		{name: "noop", agent: "noop"},
+		{name: "oscillating mover", script: []string{`{"action": "move_left"}`, `{"action": "move_right"}`}, serial: true},
 		{name: "always do", script: []string{`{"action": "do"}`}},
 		{name: "fixed plan", script: script},
 		{name: "empty beliefs and predictions", script: []string{`{"action": "noop", "belief": {}, "expect": {}}`}, probe: "both"},
@@ -76,9 +85,13 @@ func TestAdversarialAgents(t *testing.T) {
 		{name: "garbage", script: []string{"I will win.", `{"act": "win"}`, "```json\n{}\n```"}},
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-30s %9s %12s %12s %8s\n", "agent", "success", "consistency", "world model", "invalid")
+	fmt.Fprintf(&table, "%-30s %9s %7s %9s %12s %12s %8s\n", "agent", "success", "valid", "effective", "consistency", "world model", "invalid")
+	effective := map[string]float64{}
 	for _, ag := range agents {
 		cfg := Config{Agent: ag.agent, Workers: 2}
+		if ag.serial {
+			cfg.Workers = 1
+		}
 		if ag.script != nil {
 			srv := scriptModel(t, ag.script...)
 			cfg.Agent, cfg.External = "openai", agent.External{Model: "fake", BaseURL: srv.URL}
@@ -100,8 +113,13 @@ func TestAdversarialAgents(t *testing.T) {
 			}
 			return "not measured"
 		}
-		fmt.Fprintf(&table, "%-30s %4d/%-4d %12s %12s %8.0f\n", ag.name, o.Successes, o.Episodes,
+		effective[ag.name] = o.Metrics["effective_action_ratio"].Mean
+		fmt.Fprintf(&table, "%-30s %4d/%-4d %7s %9s %12s %12s %8.0f\n", ag.name, o.Successes, o.Episodes,
+			shown("valid_action_ratio"), shown("effective_action_ratio"),
 			shown("state_consistency"), shown("world_model_accuracy"), o.Metrics["invalid_outputs"].Mean)
+		if ag.reference {
+			continue
+		}
 		var won []string
 		for _, r := range rows {
 			if r.Success {
@@ -122,5 +140,10 @@ func TestAdversarialAgents(t *testing.T) {
 			assert.LessOrEqual(t, v, ag.max, "%s games %s", ag.name, ag.probe)
 		}
 	}
+	// Alternating two moves is nearly all valid actions (about 95%, more
+	// than the explorer's) and must not count as more effective than
+	// random play.
+	assert.GreaterOrEqual(t, effective["random"], effective["oscillating mover"], "effective actions: random ≥ the oscillating mover")
+	assert.Positive(t, effective["random"])
 	t.Logf("%d tasks (obtain, collect, obtain_return, waypoints, achievements × medium, hard, expert × 2 eval seeds, 150 steps):\n%s", len(specs), table.String())
 }
