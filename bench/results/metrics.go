@@ -126,15 +126,26 @@ func Metrics() []Metric {
 				return float64(r.LatencyMs) / float64(max(r.ModelCalls, 1)), r.ModelCalls > 0
 			}},
 		{Name: "state_consistency", Title: "state consistency", Unit: "fraction", Range: "0–1", Percent: true, External: true,
-			Definition:  "Of the replies stating a belief that can be checked (inventory counts; position only under full observability, where the observation gives coordinates), the fraction whose every claim matched the state. An empty belief is not scored.",
-			NotMeasured: "no checkable belief was stated",
+			Definition:  "Of the replies stating a belief with a claim the observation it answers does not state, the fraction whose every such claim matched the state. Every observation carries the text, which states every item's count (and the image shows the inventory), so inventory claims are copies and never scored; under full observability the text states the coordinates, so x, y and from_start are copies too. Under partial observability from_start (the position relative to the start, known only by remembering one's moves) is scored; x and y are not (the player has no frame for coordinates). Copies are counted in results.jsonl (belief_copies). An accuracy: read it with state_skill, which holds it to the baselines.",
+			NotMeasured: "no belief claimed anything the observation did not state",
 			Of:          func(r Result) (float64, bool) { return r.StateConsistency.Value, r.StateConsistency.OK }},
+		{Name: "state_skill", Title: "state skill", Unit: "skill", Range: "−1 to 1", External: true,
+			Definition:  "The scored belief claims (as for state_consistency, one a field) against two baselines judged on the same claims: persistence (the player is where it was at the last decision) and the base rate (the most frequent true value of the field over the episode's claimed steps, taken in hindsight: the best constant claim there is, so no constant claim beats it); the stronger is chosen field by field. With a the claims' accuracy and b the baseline's, skill = (a − b)/(1 − b) when a ≥ b and (a − b)/b below it: 1 every claim right where the baseline missed some, 0 no better than the baseline (also when the baseline was right on every claim), −1 every claim wrong where the baseline hit some. " + probeInterval,
+			NotMeasured: "no belief claimed anything the observation did not state",
+			Of:          func(r Result) (float64, bool) { return r.StateSkill.Value, r.StateSkill.OK }},
 		{Name: "world_model_accuracy", Title: "world-model accuracy", Unit: "fraction", Range: "0–1", Percent: true, External: true,
-			Definition:  "Of the replies predicting their action's outcome kind or inventory change, the fraction that came true, judged against the outcome in full whatever the feedback level showed; the last reply's prediction is scored at the episode's end. An empty prediction is not scored.",
+			Definition:  "Of the replies predicting their action's outcome kind or inventory change, the fraction that came true, judged against the outcome in full whatever the feedback level showed; the last reply's prediction is scored at the episode's end. An empty prediction is not scored. An accuracy, which a claim that nothing changes earns for free: read it with world_model_skill.",
 			NotMeasured: "nothing was predicted",
 			Of:          func(r Result) (float64, bool) { return r.WorldModelAccuracy.Value, r.WorldModelAccuracy.OK }},
+		{Name: "world_model_skill", Title: "world-model skill", Unit: "skill", Range: "−1 to 1", External: true,
+			Definition:  "Each predicted field (the outcome kind; each item's change) is one claim, judged against the outcome in full, beside two baselines judged on the same claims: persistence, \"nothing changes\" (no count changes, and the previous step's outcome kind happens again), and the base rate (the field's most frequent true value over the episode's claimed steps, taken in hindsight: the best constant there is, so a constant claim such as {\"diamond\": 0} never beats it); the stronger is chosen field by field. Skill is state_skill's formula, in [−1, 1]: 0 no better than the baseline, 1 every claim right where the baseline missed some. The skill of accuracy over a baseline rather than a Brier score, because the claims are single values, not probabilities. " + probeInterval,
+			NotMeasured: "nothing was predicted",
+			Of:          func(r Result) (float64, bool) { return r.WorldModelSkill.Value, r.WorldModelSkill.OK }},
 	}
 }
+
+// probeInterval says how the probe skills are aggregated.
+const probeInterval = "The summary gives, per group, the claims counted and the mean of the episodes' skills with a 95% percentile bootstrap interval over the episodes (ProbeSkills), which stays in [−1, 1] since every resampled mean does."
 
 // MetricsDocIntro opens docs/metrics.md.
 const metricsDocIntro = `# Metrics

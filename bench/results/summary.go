@@ -73,6 +73,10 @@ type Group struct {
 	// (an empty one is not).
 	BeliefsScored     int `json:"beliefs_scored"`
 	PredictionsScored int `json:"predictions_scored"`
+	// The probes' skills over their baselines (probes.go), absent where
+	// no episode measured them.
+	StateSkill      *ProbeSkill `json:"state_skill,omitempty"`
+	WorldModelSkill *ProbeSkill `json:"world_model_skill,omitempty"`
 }
 
 // Summary is summary.json: a pure function of the results, so an
@@ -357,6 +361,13 @@ func group(family, tier string, rs []Result) Group {
 	for name, v := range series {
 		g.Metrics[name] = stat(v)
 	}
+	beliefs, predictions := 0, 0
+	for _, r := range rs {
+		if r.Err == "" {
+			beliefs, predictions = beliefs+r.BeliefClaims, predictions+r.PredictionClaims
+		}
+	}
+	g.StateSkill, g.WorldModelSkill = probeSkill(series["state_skill"], beliefs), probeSkill(series["world_model_skill"], predictions)
 	return g
 }
 
