@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/longcraft/longcraft/bench/player"
 	"github.com/longcraft/longcraft/bench/protocol"
 	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -183,7 +185,10 @@ func (a claimingAgent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 // each step, the last prediction scored at the end), and returns the
 // result with its probe scores.
 func playClaiming(t testing.TB, spec task.Spec, name, model string) results.Result {
-	tk, err := task.Generate(spec, nil)
+	tk, frozen, err := suite.Frozen(spec) // an embedded suite's task as its lock has it
+	if !frozen && err == nil {
+		tk, err = task.Generate(spec, nil)
+	}
 	require.NoError(t, err)
 	w, err := tk.NewWorld()
 	require.NoError(t, err)
@@ -211,6 +216,11 @@ func playClaiming(t testing.TB, spec task.Spec, name, model string) results.Resu
 // agents and logs their probe figures (the closing note): the
 // learned model is their own, the perfect model the metric's ceiling on
 // their steps, "nothing changes" its floor (0).
+//
+// -probe-suite NAME plays an embedded suite's primitive-level episodes
+// instead of the 18-task sample (go test ./bench/run -run
+// TestBuiltinProbeSkill -v -probe-suite standard: 3.5 minutes on two
+// cores).
 func TestBuiltinProbeSkill(t *testing.T) {
 	t.Parallel()
 	var specs []task.Spec
@@ -218,6 +228,16 @@ func TestBuiltinProbeSkill(t *testing.T) {
 		for _, tier := range []string{"easy", "medium", "hard"} {
 			for i := range uint64(2) {
 				specs = append(specs, task.Spec{Family: fam, Tier: tier, Split: task.Eval, Index: 200 + i, Budget: 300})
+			}
+		}
+	}
+	if *probeSuite != "" {
+		s, err := suite.Load(*probeSuite)
+		require.NoError(t, err)
+		specs = nil
+		for _, sp := range s.Expand() {
+			if sp.Scenario == nil || sp.Scenario.Actions != task.ActionsSkills {
+				specs = append(specs, sp)
 			}
 		}
 	}
@@ -244,6 +264,8 @@ func TestBuiltinProbeSkill(t *testing.T) {
 		}
 	}
 }
+
+var probeSuite = flag.String("probe-suite", "", "TestBuiltinProbeSkill: an embedded suite to play instead of the sample")
 
 // showSkill writes a probe skill with its claims and interval.
 func showSkill(s *results.ProbeSkill) string {
