@@ -332,10 +332,15 @@ func (a *Agent) score(w *sim.World, last *sim.Outcome) {
 	}
 	a.stats.ExpectChecks++
 	ok := e.Outcome == "" || e.Outcome == last.Kind.String()
-	if e.Outcome != "" {
-		a.predictions.add("outcome", outcomeKind(e.Outcome), int64(last.Kind), int64(a.persistKind))
-	}
+	// Each field's base rate is taken among the steps that played the
+	// same action: a prediction that only says what an action usually
+	// does ("a move moves") is a constant given the action, and earns
+	// nothing.
 	r := w.Rules()
+	given := "|" + r.Actions[last.Action].Name
+	if e.Outcome != "" {
+		a.predictions.add("outcome"+given, outcomeKind(e.Outcome), int64(last.Kind), int64(a.persistKind))
+	}
 	for name, d := range e.Inventory {
 		it, known := r.ItemByName(name)
 		change := 0 // an item the rules do not have never changes
@@ -343,7 +348,7 @@ func (a *Agent) score(w *sim.World, last *sim.Outcome) {
 			change = w.Inventory(it) - a.invBefore[it]
 		}
 		ok = ok && known && change == d
-		a.predictions.add("inventory."+name, int64(d), int64(change), 0)
+		a.predictions.add("inventory."+name+given, int64(d), int64(change), 0)
 	}
 	if ok {
 		a.stats.ExpectCorrect++

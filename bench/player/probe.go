@@ -12,8 +12,11 @@ package player
 //     steps of the episode. It is taken in hindsight over those steps, so
 //     no constant claim can beat it: it is the best constant there is.
 //
-// Each claimed field of a reply is one claim ("outcome", "inventory.wood",
-// "from_start"); the stronger baseline is chosen field by field.
+// Each claimed field of a reply is one claim; a prediction's fields are
+// keyed by the action played too ("outcome|move_left",
+// "inventory.wood|do"), so that the base rate is the action's and a
+// claim constant given the action ("a move moves") beats it no more than
+// a constant does. The stronger baseline is chosen key by key.
 type claims map[string]*claimField
 
 type claimField struct {

@@ -138,14 +138,14 @@ func Metrics() []Metric {
 			NotMeasured: "nothing was predicted",
 			Of:          func(r Result) (float64, bool) { return r.WorldModelAccuracy.Value, r.WorldModelAccuracy.OK }},
 		{Name: "world_model_skill", Title: "world-model skill", Unit: "skill", Range: "−1 to 1", External: true,
-			Definition:  "Each predicted field (the outcome kind; each item's change) is one claim, judged against the outcome in full, beside two baselines judged on the same claims: persistence, \"nothing changes\" (no count changes, and the previous step's outcome kind happens again), and the base rate (the field's most frequent true value over the episode's claimed steps, taken in hindsight: the best constant there is, so a constant claim such as {\"diamond\": 0} never beats it); the stronger is chosen field by field. Skill is state_skill's formula, in [−1, 1]: 0 no better than the baseline, 1 every claim right where the baseline missed some. The skill of accuracy over a baseline rather than a Brier score, because the claims are single values, not probabilities. " + probeInterval,
+			Definition:  "Each predicted field (the outcome kind; each item's change) is one claim, judged against the outcome in full, beside two baselines judged on the same claims: persistence, \"nothing changes\" (no count changes, and the previous step's outcome kind happens again), and the base rate (the field's most frequent true value over the episode's claimed steps that played the same action, taken in hindsight: the best claim constant given the action there is, so neither a constant claim such as {\"diamond\": 0} nor one that only says what an action usually does, \"a move moves\", beats it); the stronger is chosen field by field and action by action. Skill is state_skill's formula, in [−1, 1]: 0 no better than the baseline, 1 every claim right where the baseline missed some. The skill of accuracy over a baseline rather than a Brier score, because the claims are single values, not probabilities. " + probeInterval,
 			NotMeasured: "nothing was predicted",
 			Of:          func(r Result) (float64, bool) { return r.WorldModelSkill.Value, r.WorldModelSkill.OK }},
 	}
 }
 
 // probeInterval says how the probe skills are aggregated.
-const probeInterval = "The summary gives, per group, the claims counted and the mean of the episodes' skills with a 95% percentile bootstrap interval over the episodes (ProbeSkills), which stays in [−1, 1] since every resampled mean does."
+const probeInterval = "Aggregated per group as the mean and median of the episodes' skills like every metric, and, on the terminal line and in the report, as the group's claims pooled (the skill of the summed tallies, so an episode where the baseline was right on every claim, 0 alone, does not pull a perfect model below 1) with the claims counted and a 95% percentile bootstrap interval that resamples episodes (results.ProbeSkill), which stays in [−1, 1] since every resample's skill does."
 
 // MetricsDocIntro opens docs/metrics.md.
 const metricsDocIntro = `# Metrics

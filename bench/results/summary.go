@@ -361,13 +361,14 @@ func group(family, tier string, rs []Result) Group {
 	for name, v := range series {
 		g.Metrics[name] = stat(v)
 	}
-	beliefs, predictions := 0, 0
+	var beliefs, predictions []probeTally
 	for _, r := range rs {
 		if r.Err == "" {
-			beliefs, predictions = beliefs+r.BeliefClaims, predictions+r.PredictionClaims
+			beliefs = append(beliefs, probeTally{r.BeliefClaims, r.BeliefClaimsRight, r.BeliefBaseline})
+			predictions = append(predictions, probeTally{r.PredictionClaims, r.PredictionClaimsRight, r.PredictionBaseline})
 		}
 	}
-	g.StateSkill, g.WorldModelSkill = probeSkill(series["state_skill"], beliefs), probeSkill(series["world_model_skill"], predictions)
+	g.StateSkill, g.WorldModelSkill = probeSkill(beliefs), probeSkill(predictions)
 	return g
 }
 

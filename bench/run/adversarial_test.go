@@ -207,7 +207,7 @@ func shownSkill(s *results.ProbeSkill) string {
 	if s == nil {
 		return "not measured"
 	}
-	return fmt.Sprintf("%+.2f (%d)", s.Mean, s.Claims)
+	return fmt.Sprintf("%+.2f (%d)", s.Skill, s.Claims)
 }
 
 // copyModel is an OpenAI-compatible server whose model copies what its
