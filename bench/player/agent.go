@@ -2,6 +2,7 @@ package player
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -156,7 +157,10 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	a.keepNotes(reply.Notes)
 	if reply.Belief != nil {
 		a.checkBelief(w, reply.Belief, fromStart, persisted)
-		a.note.Belief = fmt.Sprint(*reply.Belief)
+		// As JSON: fmt would print the position's pointers' addresses.
+		if b, err := json.Marshal(reply.Belief); err == nil {
+			a.note.Belief = string(b)
+		}
 	}
 	a.expect = reply.Expect
 	for it := range r.Items {

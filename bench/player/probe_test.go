@@ -1,9 +1,13 @@
 package player
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/longcraft/longcraft/bench/task"
 )
 
 // TestClaimsBaselines: persistence and the base rate are judged on the
@@ -25,4 +29,20 @@ func TestClaimsBaselines(t *testing.T) {
 		c.add("from_start", 0, v[0], v[1]+1)
 	}
 	assert.Equal(t, ClaimScore{Claims: 11, Right: 7, Persistence: 1 + 4 + 3, BaseRate: 3 + 4 + 1, Baseline: 3 + 4 + 3}, c.score())
+}
+
+// TestBeliefNote: the trace keeps a belief as its JSON, not as Go's
+// print of its pointers (v2 wrote addresses for x and y).
+func TestBeliefNote(t *testing.T) {
+	tk, err := task.Generate(task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 1}, nil)
+	require.NoError(t, err)
+	w, err := tk.NewWorld()
+	require.NoError(t, err)
+	a, err := NewAgent(context.Background(), scripted(`{"action": "noop", "belief": {"x": 3, "y": 4, "from_start": {"x": 0, "y": -1}}}`), tk, AgentOptions{}, nil)
+	require.NoError(t, err)
+	a.Reset(0)
+	a.Act(w, nil)
+	n, ok := a.Note()
+	require.True(t, ok)
+	assert.JSONEq(t, `{"x": 3, "y": 4, "from_start": {"x": 0, "y": -1}}`, n.Belief)
 }
