@@ -14,7 +14,11 @@ type Tracker struct {
 	// The drink and energy levels after the last step: a drink or a sleep
 	// is effective only when it raised them (Effective).
 	drink, energy int
-	byReason      [16]int
+	// The states the last collects and places left (undone): a collect or
+	// a place that returns to one of them undoes an earlier one.
+	undone   [undoWindow]uint64
+	undoNext int
+	byReason [16]int
 	// The previous failing action, while nothing has succeeded since.
 	lastFail    sim.Action
 	lastFailSet bool
@@ -42,7 +46,22 @@ func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed,
 		t.valid++
 	}
 	drink, energy := w.Inventory(sim.ItemDrink), w.Inventory(sim.ItemEnergy)
-	if Effective(out, fresh, drink > t.drink, energy > t.energy) {
+	effective := Effective(out, fresh, drink > t.drink, energy > t.energy)
+	if out.Kind == sim.OutCollected || out.Kind == sim.OutPlaced {
+		// Placing a stone and mining it back, over and over, gains and
+		// spends the same count on the same tile: a collect or a place
+		// whose resulting state was already left by one of the last
+		// undoWindow collects and places adds nothing.
+		s := undoState(w)
+		for _, u := range t.undone {
+			if u == s {
+				effective = false
+			}
+		}
+		t.undone[t.undoNext] = s
+		t.undoNext = (t.undoNext + 1) % undoWindow
+	}
+	if effective {
 		t.effective++
 	}
 	t.drink, t.energy = drink, energy
@@ -86,6 +105,36 @@ func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed,
 	}
 }
 
+// undoWindow is how many collects and places back an undo is looked for.
+const undoWindow = 64
+
+// undoState fingerprints what a collect or a place changes: where the
+// player stands and faces, the faced tile and the object on it, and the
+// non-vital counts (never 0: a zero slot of Tracker.undone is empty).
+func undoState(w *sim.World) uint64 {
+	x, y := w.Player()
+	tx, ty := w.Target()
+	h := uint64(14695981039346656037)
+	mix := func(v int) { h = (h ^ uint64(v)) * 1099511628211 }
+	mix(x)
+	mix(y)
+	mix(tx)
+	mix(ty)
+	if w.Inside(tx, ty) {
+		mix(int(w.Material(tx, ty)))
+	}
+	if o, ok := w.ObjectAt(tx, ty); ok {
+		mix(int(o.Kind) + 1)
+	}
+	r := w.Rules()
+	for it := range r.Items {
+		if !r.Items[it].Vital {
+			mix(w.Inventory(sim.Item(it)))
+		}
+	}
+	return h | 1
+}
+
 // Effective reports whether a step of outcome out left net new state,
 // which undoing it later cannot take back: moved onto a tile never stood
 // on before in the episode (fresh), collected something it could hold,
@@ -94,6 +143,8 @@ func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed,
 // drink or a sleep at the maximum, a collect with a full inventory, a
 // noop, a blocked move and a failed action leave nothing new: an agent
 // alternating two moves has one effective step, whatever its length.
+// The Tracker also refuses a collect or a place that undoes a recent one
+// (a stone placed and mined back).
 func Effective(out *sim.Outcome, fresh, drinkRose, energyRose bool) bool {
 	switch out.Kind {
 	case sim.OutMoved:

@@ -61,6 +61,35 @@ func TestEffectiveActions(t *testing.T) {
 	}
 }
 
+// TestEffectiveUndo: placing a stone and mining it back, over and over,
+// is all valid and, after the first place and mine, never effective: the
+// state each collect or place leaves is one an earlier one left.
+func TestEffectiveUndo(t *testing.T) {
+	w, err := sim.New(sim.Config{Width: 9, Height: 9})
+	require.NoError(t, err)
+	w.Reset(1)
+	require.NoError(t, w.LoadASCII(strings.Repeat(".........\n", 4)+"....@#...\n"+strings.Repeat(".........\n", 4)))
+	require.NoError(t, w.SetInventory(sim.ItemWoodPickaxe, 1))
+	var cov Coverage
+	var tr Tracker
+	cov.Begin(w, nil)
+	tr.Reset(w)
+	place, ok := w.Rules().ActionByName("place_stone")
+	require.True(t, ok)
+	plan := []sim.Action{sim.ActMoveRight, sim.ActDo} // face the stone, mine it
+	for range 20 {
+		plan = append(plan, place, sim.ActDo)
+	}
+	for _, a := range plan {
+		out := w.Step(a)
+		require.NotEqual(t, sim.OutNothing, out.Kind, "%s: %s", w.Rules().Actions[a].Name, out.Text(w.Rules()))
+		tr.Step(w, a, &out, false, cov.Step(w, &out))
+	}
+	b := tr.Behaviour()
+	assert.InDelta(t, float64(len(plan)-1)/float64(len(plan)), b.ValidActionRatio, 1e-9, "all valid but the turn")
+	assert.InDelta(t, 2/float64(len(plan)), b.EffectiveActionRatio, 1e-9, "the first mine and the first place")
+}
+
 // TestEffectiveDrinkAndSleep: a drink or a sleep counts only when it
 // raised the vital it restores.
 func TestEffectiveDrinkAndSleep(t *testing.T) {
