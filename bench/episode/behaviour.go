@@ -7,11 +7,18 @@ import (
 )
 
 // Tracker computes an episode's behavioural metrics step by step without
-// allocating: valid actions, failures by reason, precondition discovery,
-// recovery cost and repeated failures.
+// allocating: valid and effective actions, failures by reason,
+// precondition discovery, recovery cost and repeated failures.
 type Tracker struct {
-	steps, valid, failed, repeated int
-	byReason                       [16]int
+	steps, valid, effective, failed, repeated int
+	// The drink and energy levels after the last step: a drink or a sleep
+	// is effective only when it raised them (Effective).
+	drink, energy int
+	// The states the last collects and places left (undone): a collect or
+	// a place that returns to one of them undoes an earlier one.
+	undone   [undoWindow]uint64
+	undoNext int
+	byReason [16]int
 	// The previous failing action, while nothing has succeeded since.
 	lastFail    sim.Action
 	lastFailSet bool
@@ -29,12 +36,15 @@ type Tracker struct {
 	unlocks     int
 }
 
-// Reset starts a new episode.
-func (t *Tracker) Reset() { *t = Tracker{failSince: -1} }
+// Reset starts a new episode on w, just reset.
+func (t *Tracker) Reset(w *sim.World) {
+	*t = Tracker{failSince: -1, drink: w.Inventory(sim.ItemDrink), energy: w.Inventory(sim.ItemEnergy)}
+}
 
 // Step records one step; progressed says whether a milestone or stage was
-// reached on it.
-func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed bool) {
+// reached on it, fresh whether the player now stands on a tile it had
+// never stood on (Coverage.Step).
+func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed, fresh bool) {
 	t.steps++
 	for u := uint64(out.Unlocked); u != 0 && t.unlocks < len(t.unlockSteps); u &= u - 1 {
 		t.unlockSteps[t.unlocks] = int32(t.steps)
@@ -43,6 +53,26 @@ func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed 
 	if out.Kind != sim.OutNothing && out.Kind != sim.OutBlocked {
 		t.valid++
 	}
+	drink, energy := w.Inventory(sim.ItemDrink), w.Inventory(sim.ItemEnergy)
+	effective := Effective(out, fresh, drink > t.drink, energy > t.energy)
+	if out.Kind == sim.OutCollected || out.Kind == sim.OutPlaced {
+		// Placing a stone and mining it back, over and over, gains and
+		// spends the same count on the same tile: a collect or a place
+		// whose resulting state was already left by one of the last
+		// undoWindow collects and places adds nothing.
+		s := undoState(w)
+		for _, u := range t.undone {
+			if u == s {
+				effective = false
+			}
+		}
+		t.undone[t.undoNext] = s
+		t.undoNext = (t.undoNext + 1) % undoWindow
+	}
+	if effective {
+		t.effective++
+	}
+	t.drink, t.energy = drink, energy
 	if out.Failed() {
 		t.failed++
 		t.byReason[out.Reason&15]++
@@ -83,6 +113,62 @@ func (t *Tracker) Step(w *sim.World, a sim.Action, out *sim.Outcome, progressed 
 	}
 }
 
+// undoWindow is how many collects and places back an undo is looked for.
+const undoWindow = 64
+
+// undoState fingerprints what a collect or a place changes: where the
+// player stands and faces, the faced tile and the object on it, and the
+// non-vital counts (never 0: a zero slot of Tracker.undone is empty).
+func undoState(w *sim.World) uint64 {
+	x, y := w.Player()
+	tx, ty := w.Target()
+	h := uint64(14695981039346656037)
+	mix := func(v int) { h = (h ^ uint64(v)) * 1099511628211 }
+	mix(x)
+	mix(y)
+	mix(tx)
+	mix(ty)
+	if w.Inside(tx, ty) {
+		mix(int(w.Material(tx, ty)))
+	}
+	if o, ok := w.ObjectAt(tx, ty); ok {
+		mix(int(o.Kind) + 1)
+	}
+	r := w.Rules()
+	for it := range r.Items {
+		if !r.Items[it].Vital {
+			mix(w.Inventory(sim.Item(it)))
+		}
+	}
+	return h | 1
+}
+
+// Effective reports whether a step of outcome out left net new state,
+// which undoing it later cannot take back: moved onto a tile never stood
+// on before in the episode (fresh), collected something it could hold,
+// placed, made, ate (a cow or a plant is gone), hit a creature, or drank
+// or slept and so raised its drink or energy. A move back and forth, a
+// drink or a sleep at the maximum, a collect with a full inventory, a
+// noop, a blocked move and a failed action leave nothing new: an agent
+// alternating two moves has one effective step, whatever its length.
+// The Tracker also refuses a collect or a place that undoes a recent one
+// (a stone placed and mined back).
+func Effective(out *sim.Outcome, fresh, drinkRose, energyRose bool) bool {
+	switch out.Kind {
+	case sim.OutMoved:
+		return fresh
+	case sim.OutCollected:
+		return out.Count > 0
+	case sim.OutPlaced, sim.OutMade, sim.OutAte, sim.OutAttacked:
+		return true
+	case sim.OutDrank:
+		return drinkRose
+	case sim.OutSlept:
+		return energyRose
+	}
+	return false
+}
+
 // Behaviour holds an episode's behavioural metrics, read from its
 // outcomes (in full, whatever the agent was told).
 type Behaviour struct {
@@ -92,6 +178,11 @@ type Behaviour struct {
 	Discovery        Measure        `json:"precondition_discovery"` // missing things later obtained; not measured when nothing was missing
 	RecoveryCost     Measure        `json:"recovery_cost"`          // mean steps from a failure to the next milestone; not measured without a recovery
 	RepeatedFailures Measure        `json:"repeated_failure_rate"`  // failing actions repeating the previous failure; not measured when none failed
+
+	// EffectiveActionRatio: steps that left net new state (Effective) over
+	// steps, the ratio oscillating cannot inflate; not measured in an
+	// episode of no step.
+	EffectiveActionRatio Measure `json:"effective_action_ratio"`
 }
 
 // Behaviour summarises the tracker.
@@ -99,6 +190,7 @@ func (t *Tracker) Behaviour() Behaviour {
 	b := Behaviour{FailedActions: t.failed}
 	if t.steps > 0 {
 		b.ValidActionRatio = Measured(float64(t.valid) / float64(t.steps))
+		b.EffectiveActionRatio = Measured(float64(t.effective) / float64(t.steps))
 	}
 	if t.failed > 0 {
 		b.RepeatedFailures = Measured(float64(t.repeated) / float64(t.failed))

@@ -93,7 +93,7 @@ func (e *Episode) Begin(t *task.Task, w *sim.World, opts Options) {
 	}
 	prog.Reset(t.Goal, w) // in the last episode's memory
 	*e = Episode{t: t, w: w, opts: opts, prog: prog, cov: cov, skills: skills}
-	e.tr.Reset()
+	e.tr.Reset(w)
 	if !opts.Bare {
 		e.cov.Begin(w, opts.Scratch)
 	}
@@ -204,8 +204,8 @@ func (e *Episode) Step(a sim.Action) bool {
 		e.skills.Saw(e.w)
 	}
 	if !e.opts.Bare {
-		e.tr.Step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0)
-		e.cov.Step(e.w, &e.out)
+		fresh := e.cov.Step(e.w, &e.out)
+		e.tr.Step(e.w, a, &e.out, advanced || e.out.Unlocked&e.milestones != 0, fresh)
 	}
 	if e.opts.Recorder != nil {
 		e.opts.Recorder.Step(a, &e.out, e.w)

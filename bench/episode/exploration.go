@@ -85,16 +85,19 @@ func (c *Coverage) walkableFromStart(w *sim.World) int {
 	return len(c.queue)
 }
 
-// Step records the state after a step with outcome out (nil at the start).
-func (c *Coverage) Step(w *sim.World, out *sim.Outcome) {
+// Step records the state after a step with outcome out (nil at the start),
+// reporting whether the player now stands on a tile it had never stood on
+// (the effective-action count's "net new position").
+func (c *Coverage) Step(w *sim.World, out *sim.Outcome) (fresh bool) {
 	if c.width == 0 {
-		return // Begin was not called
+		return false // Begin was not called
 	}
 	x, y := w.Player()
 	if x != c.px || y != c.py {
 		c.px, c.py = x, y
 		if mark(c.visited, y*c.width+x) {
 			c.nVisited++
+			fresh = true
 		}
 		for ty := max(0, y-seenHalfH); ty <= min(c.height-1, y+seenHalfH); ty++ {
 			for tx := max(0, x-seenHalfW); tx <= min(c.width-1, x+seenHalfW); tx++ {
@@ -117,6 +120,7 @@ func (c *Coverage) Step(w *sim.World, out *sim.Outcome) {
 			}
 		}
 	}
+	return fresh
 }
 
 // mark sets bit i of s and reports whether it was clear.

@@ -2,6 +2,7 @@ package player
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -34,6 +35,12 @@ type Stats struct {
 	BeliefCorrect int // … that matched the state
 	ExpectChecks  int // predictions scored (the episode's last one too, by Finish)
 	ExpectCorrect int // … that matched what happened
+	// Claim by claim, against the baselines (claims): the beliefs' scored
+	// claims, the claims left unscored because the observation the
+	// player answered states them (copies), and the predictions' claims.
+	Beliefs      ClaimScore
+	BeliefCopies int
+	Predictions  ClaimScore
 }
 
 // Agent plays a task through a Player, as the runner's agents do: it
@@ -63,6 +70,15 @@ type Agent struct {
 	full      sim.Outcome
 	hasFull   bool
 	invBefore [sim.MaxItems]int
+	// The claims' tallies, and what persistence says of the next ones:
+	// the outcome kind of the step before the predicted one, the position
+	// relative to the start at the last decision (the start is where the
+	// first decision was asked).
+	beliefs, predictions claims
+	persistKind          sim.OutcomeKind
+	started              bool
+	startX, startY       int
+	lastFromStart        int64
 }
 
 // NewAgent connects p to task t. The atlas is needed only for images.
@@ -78,6 +94,7 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 // runner's agent interface's; it is not passed on to the player.
 func (a *Agent) Reset(uint64) {
 	a.stats, a.err, a.invalid, a.expect, a.noted, a.hasFull, a.decisions, a.notes = Stats{}, nil, "", nil, false, false, 0, ""
+	a.beliefs, a.predictions, a.persistKind, a.started, a.lastFromStart = claims{}, claims{}, sim.OutNothing, false, 0
 	if err := a.p.Reset(a.ctx, a.t.Describe()); err != nil {
 		a.err = fmt.Errorf("agent reset: %w", err)
 	}
@@ -87,7 +104,11 @@ func (a *Agent) Reset(uint64) {
 func (a *Agent) Err() error { return a.err }
 
 // Stats returns the episode's accounting.
-func (a *Agent) Stats() Stats { return a.stats }
+func (a *Agent) Stats() Stats {
+	s := a.stats
+	s.Beliefs, s.Predictions = a.beliefs.score(), a.predictions.score()
+	return s
+}
 
 // Note returns the annotation of the last step, if it has one.
 func (a *Agent) Note() (trace.Note, bool) { return a.note, a.noted }
@@ -101,6 +122,18 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	if a.expect != nil && last != nil {
 		a.score(w, a.truth(last))
 	}
+	// What persistence will say of this decision's claims: the step just
+	// played happens again, the player is where it was.
+	a.persistKind = sim.OutNothing
+	if last != nil {
+		a.persistKind = a.truth(last).Kind
+	}
+	if !a.started {
+		a.startX, a.startY = w.Player()
+		a.started = true
+	}
+	fromStart, persisted := a.fromStart(w), a.lastFromStart
+	a.lastFromStart = fromStart
 	obs := a.observe(w, last)
 	ctx, cancel := a.stepContext()
 	defer cancel()
@@ -123,8 +156,11 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	a.note.Reasoning = reply.Reason
 	a.keepNotes(reply.Notes)
 	if reply.Belief != nil {
-		a.checkBelief(w, reply.Belief)
-		a.note.Belief = fmt.Sprint(*reply.Belief)
+		a.checkBelief(w, reply.Belief, fromStart, persisted)
+		// As JSON: fmt would print the position's pointers' addresses.
+		if b, err := json.Marshal(reply.Belief); err == nil {
+			a.note.Belief = string(b)
+		}
 	}
 	a.expect = reply.Expect
 	for it := range r.Items {
@@ -224,28 +260,34 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *protocol.Observation {
 }
 
 // checkBelief scores a belief about the state the action is chosen in:
-// right when every claim holds. A position claim counts only when the
-// observation gives coordinates (full observability); under partial
-// observability the player cannot know them, so they are left unscored.
-// A belief with no scored claim is not scored.
-func (a *Agent) checkBelief(w *sim.World, b *protocol.Belief) {
+// right when every scored claim holds. A claim is scored only where the
+// observation the player answers does not state it, whatever its
+// modalities: every observation carries the text, which states every
+// item's count (vitals included; the image shows the inventory too), so
+// inventory claims are copies, never scored; under full observability
+// the text also states the coordinates (and did at the start), so x, y
+// and from_start are copies too. Under partial observability nothing
+// states the position: from_start (where the player is relative to its
+// start, which it can only know by remembering its moves) is scored, while
+// x and y are not, since the player has no frame for coordinates. Copies
+// are counted (BeliefCopies); a belief with no scored claim is not scored.
+// fromStart is the true offset now, persisted the one at the last
+// decision ("nothing changes").
+func (a *Agent) checkBelief(w *sim.World, b *protocol.Belief, fromStart, persisted int64) {
 	claims, ok := 0, true
-	r := w.Rules()
-	for name, n := range b.Inventory {
-		it, known := r.ItemByName(name)
-		ok = ok && known && w.Inventory(it) == n
+	a.stats.BeliefCopies += len(b.Inventory)
+	full := a.t.Observability == task.Full
+	if full {
+		for _, p := range []bool{b.X != nil, b.Y != nil, b.FromStart != nil} {
+			if p {
+				a.stats.BeliefCopies++
+			}
+		}
+	} else if b.FromStart != nil {
+		claimed := packOffset(b.FromStart.X, b.FromStart.Y)
+		a.beliefs.add("from_start", claimed, fromStart, persisted)
+		ok = ok && claimed == fromStart
 		claims++
-	}
-	if a.t.Observability == task.Full {
-		x, y := w.Player()
-		if b.X != nil {
-			ok = ok && *b.X == x
-			claims++
-		}
-		if b.Y != nil {
-			ok = ok && *b.Y == y
-			claims++
-		}
 	}
 	if claims == 0 {
 		return
@@ -282,7 +324,10 @@ func (a *Agent) truth(last *sim.Outcome) *sim.Outcome {
 	return last
 }
 
-// score compares the previous reply's prediction with what happened.
+// score compares the previous reply's prediction with what happened:
+// the reply is right when every claim held (ExpectCorrect), and each
+// claim is tallied against the baselines (Predictions): persistence says
+// the step before happens again and no count changes.
 func (a *Agent) score(w *sim.World, last *sim.Outcome) {
 	e := a.expect
 	a.expect = nil
@@ -291,12 +336,45 @@ func (a *Agent) score(w *sim.World, last *sim.Outcome) {
 	}
 	a.stats.ExpectChecks++
 	ok := e.Outcome == "" || e.Outcome == last.Kind.String()
+	// Each field's base rate is taken among the steps that played the
+	// same action: a prediction that only says what an action usually
+	// does ("a move moves") is a constant given the action, and earns
+	// nothing.
 	r := w.Rules()
+	given := "|" + r.Actions[last.Action].Name
+	if e.Outcome != "" {
+		a.predictions.add("outcome"+given, outcomeKind(e.Outcome), int64(last.Kind), int64(a.persistKind))
+	}
 	for name, d := range e.Inventory {
 		it, known := r.ItemByName(name)
-		ok = ok && known && w.Inventory(it)-a.invBefore[it] == d
+		change := 0 // an item the rules do not have never changes
+		if known {
+			change = w.Inventory(it) - a.invBefore[it]
+		}
+		ok = ok && known && change == d
+		a.predictions.add("inventory."+name+given, int64(d), int64(change), 0)
 	}
 	if ok {
 		a.stats.ExpectCorrect++
 	}
+}
+
+// fromStart is the player's position relative to its start, packed.
+func (a *Agent) fromStart(w *sim.World) int64 {
+	x, y := w.Player()
+	return packOffset(x-a.startX, y-a.startY)
+}
+
+// packOffset packs an offset into one value a claim is compared by.
+func packOffset(x, y int) int64 { return int64(int32(x))<<32 | int64(uint32(int32(y))) }
+
+// outcomeKind is the kind a prediction names, or -1 for no kind (never
+// true).
+func outcomeKind(name string) int64 {
+	for k := sim.OutcomeKind(0); k.String() != "unknown"; k++ {
+		if k.String() == name {
+			return int64(k)
+		}
+	}
+	return -1
 }

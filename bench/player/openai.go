@@ -572,11 +572,13 @@ func replySchema(obs *protocol.Observation, notes bool) map[string]any {
 		"reason": map[string]any{"type": "string"},
 	}
 	if obs.Level != "skills" {
-		belief := map[string]any{"inventory": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer"}}}
-		if obs.Observability == "full" {
-			belief["x"], belief["y"] = map[string]any{"type": "integer"}, map[string]any{"type": "integer"}
+		// A belief is asked for only where it can be scored: under full
+		// observability the observation states the inventory and the
+		// position, so any belief would be a copy (checkBelief).
+		if obs.Observability != "full" {
+			offset := map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "integer"}, "y": map[string]any{"type": "integer"}}}
+			props["belief"] = map[string]any{"type": "object", "properties": map[string]any{"from_start": offset}}
 		}
-		props["belief"] = map[string]any{"type": "object", "properties": belief}
 		props["expect"] = map[string]any{"type": "object", "properties": map[string]any{
 			"outcome":   map[string]any{"type": "string", "enum": openAIOutcomeKinds()},
 			"inventory": map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer"}},

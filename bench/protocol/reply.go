@@ -77,11 +77,23 @@ type Reply struct {
 }
 
 // Belief is what the player thinks it holds and where it is: scored as
-// state consistency.
+// state consistency and state skill, and only where the observation it
+// answers does not state it (bench/player's checkBelief): the inventory
+// and, under full observability, the coordinates are in every
+// observation's text, so a belief about them is a copy and is not
+// scored; FromStart, where the player is relative to where it started,
+// is scored under partial observability, where nothing states it.
 type Belief struct {
 	Inventory map[string]int `json:"inventory,omitempty"`
 	X         *int           `json:"x,omitempty"`
 	Y         *int           `json:"y,omitempty"`
+	FromStart *Offset        `json:"from_start,omitempty"`
+}
+
+// Offset is a displacement in tiles: x grows east, y grows south.
+type Offset struct {
+	X int `json:"x"`
+	Y int `json:"y"`
 }
 
 // Expect is the player's prediction of its action's result: scored as

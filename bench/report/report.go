@@ -184,6 +184,8 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"success": successText,
 	// seeds labels public and held-out seeds (docs/tasks.md).
 	"seeds": task.SeedsLabel,
+	// skill shows a group's probe skill with its interval and claims.
+	"skill": func(p *results.ProbeSkill) string { return p.String() },
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Longcraft: {{.S.Agent}} on {{.S.Suite}}</title>
@@ -230,12 +232,12 @@ figure{margin:0} figcaption{font-size:12px;color:#555} code{font-size:12px;backg
 <td class="l">{{range $k, $v := .Ends}}{{$k}}: {{$v}} {{end}}</td></tr>
 {{end}}</table></div>
 {{if .S.Overall.Calls}}<h2>External agent: cost and knowledge</h2>
-<div class="wide"><table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th><th>cost (USD)</th><th>cost per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th>beliefs / predictions scored</th></tr>
+<div class="wide"><table><tr><th class="l">family</th><th class="l">tier</th><th class="l">view / feedback</th><th>model calls</th><th>tokens</th><th>tokens per success</th><th>cost (USD)</th><th>cost per success</th>{{range .XCols}}<th title="{{.Definition}} Not measured: {{.NotMeasured}}."><a href="#metric-{{.Name}}">{{.Title}}</a></th>{{end}}<th>beliefs / predictions scored</th><th title="Each probe's skill over the stronger of its baselines (nothing changes; the base rate), in [−1, 1]: the mean over the episodes, its 95% bootstrap interval, and the claims it rests on (docs/metrics.md).">state skill</th><th title="As state skill, for predictions.">world-model skill</th></tr>
 {{range $g := .Groups}}<tr><td class="l">{{.Family}}</td><td class="l">{{.Tier}}</td><td class="l">{{.Observability}} / {{.Feedback}}</td><td>{{.Calls}}</td><td>{{.Tokens}}</td>
 <td>{{if .TokensPerSuccess.OK}}{{num .TokensPerSuccess.Value}}{{else}}–{{end}}</td>
 <td>{{if .Cost.OK}}{{printf "%.4f" .Cost.Value}}{{else}}–{{end}}</td><td>{{if .CostPerSuccess.OK}}{{printf "%.4f" .CostPerSuccess.Value}}{{else}}–{{end}}</td>
 {{range $.XCols}}<td data-metric="{{.Name}}">{{cell (index $g.Metrics .Name) .}}</td>{{end}}
-<td>{{.BeliefsScored}} / {{.PredictionsScored}}</td></tr>
+<td>{{.BeliefsScored}} / {{.PredictionsScored}}</td><td>{{skill .StateSkill}}</td><td>{{skill .WorldModelSkill}}</td></tr>
 {{end}}</table></div>{{end}}
 {{if not .Open}}<h2>Failed episodes</h2>
 <p>Each is a trace in <code>episodes.lctrace</code>: render it with <code>longcraft render --trace episodes.lctrace --id ID</code>, or replay it in the browser: run <code>longcraft demo --traces RUN_DIR</code> (this report's directory) and follow the episode's link.</p>

@@ -67,6 +67,11 @@ func Metrics() []Metric {
 		{Name: "valid_action_ratio", Title: "valid actions", Column: "valid", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition:  "Steps whose action did something (moved, collected, placed, made, attacked, ate, drank, slept) over steps taken; a noop, a blocked move and a failed action do not count.",
 			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.ValidActionRatio.Value, r.ValidActionRatio.OK }},
+		{Name: "effective_action_ratio", Title: "effective actions", Column: "effective", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
+			Definition: "Steps that left net new state, which no later step can take back, over steps taken: the step moved onto a tile the player had never stood on in the episode, collected something it could hold (a count gained), placed, made, ate (the cow or plant is gone), hit a creature, or drank or slept and so raised its drink or energy. " +
+				"Valid actions count every move, so an agent alternating move_left and move_right scores about 95% there and one effective step (its first move) here; a move back to a known tile, a drink or a sleep at the maximum and a collect with a full inventory are valid but not effective, and so is a collect or a place that leaves the state (position, faced tile, counts) one of the last 64 collects and places left: a stone placed and mined back over and over counts once each way. " +
+				"Revisiting a known place to use it is not penalised by what it does there (the collect, the make), only the walk back earns nothing: read it as the share of steps that added something, not as efficiency.",
+			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.EffectiveActionRatio.Value, r.EffectiveActionRatio.OK }},
 		{Name: "failed_actions", Title: "failed actions", Unit: "count", Range: "0 to steps",
 			Definition:  "Actions that failed for a stated reason (missing tool, material or station, invalid target, …).",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.FailedActions), true }},
@@ -127,15 +132,26 @@ func Metrics() []Metric {
 				return float64(r.LatencyMs) / float64(max(r.ModelCalls, 1)), r.ModelCalls > 0
 			}},
 		{Name: "state_consistency", Title: "state consistency", Unit: "fraction", Range: "0–1", Percent: true, External: true,
-			Definition:  "Of the replies stating a belief that can be checked (inventory counts; position only under full observability, where the observation gives coordinates), the fraction whose every claim matched the state. An empty belief is not scored.",
-			NotMeasured: "no checkable belief was stated",
+			Definition:  "Of the replies stating a belief with a claim the observation it answers does not state, the fraction whose every such claim matched the state. Every observation carries the text, which states every item's count (and the image shows the inventory), so inventory claims are copies and never scored; under full observability the text states the coordinates, so x, y and from_start are copies too. Under partial observability from_start (the position relative to the start, known only by remembering one's moves) is scored; x and y are not (the player has no frame for coordinates). Copies are counted in results.jsonl (belief_copies). An accuracy: read it with state_skill, which holds it to the baselines.",
+			NotMeasured: "no belief claimed anything the observation did not state",
 			Of:          func(r Result) (float64, bool) { return r.StateConsistency.Value, r.StateConsistency.OK }},
+		{Name: "state_skill", Title: "state skill", Unit: "skill", Range: "−1 to 1", External: true,
+			Definition:  "The scored belief claims (as for state_consistency, one a field) against two baselines judged on the same claims: persistence (the player is where it was at the last decision) and the base rate (the most frequent true value of the field over the episode's claimed steps, taken in hindsight: the best constant claim there is, so no constant claim beats it); the stronger is chosen field by field. With a the claims' accuracy and b the baseline's, skill = (a − b)/(1 − b) when a ≥ b and (a − b)/b below it: 1 every claim right where the baseline missed some, 0 no better than the baseline (also when the baseline was right on every claim), −1 every claim wrong where the baseline hit some. " + probeInterval,
+			NotMeasured: "no belief claimed anything the observation did not state",
+			Of:          func(r Result) (float64, bool) { return r.StateSkill.Value, r.StateSkill.OK }},
 		{Name: "world_model_accuracy", Title: "world-model accuracy", Unit: "fraction", Range: "0–1", Percent: true, External: true,
-			Definition:  "Of the replies predicting their action's outcome kind or inventory change, the fraction that came true, judged against the outcome in full whatever the feedback level showed; the last reply's prediction is scored at the episode's end. An empty prediction is not scored.",
+			Definition:  "Of the replies predicting their action's outcome kind or inventory change, the fraction that came true, judged against the outcome in full whatever the feedback level showed; the last reply's prediction is scored at the episode's end. An empty prediction is not scored. An accuracy, which a claim that nothing changes earns for free: read it with world_model_skill.",
 			NotMeasured: "nothing was predicted",
 			Of:          func(r Result) (float64, bool) { return r.WorldModelAccuracy.Value, r.WorldModelAccuracy.OK }},
+		{Name: "world_model_skill", Title: "world-model skill", Unit: "skill", Range: "−1 to 1", External: true,
+			Definition:  "Each predicted field (the outcome kind; each item's change) is one claim, judged against the outcome in full, beside two baselines judged on the same claims: persistence, \"nothing changes\" (no count changes, and the previous step's outcome kind happens again), and the base rate (the field's most frequent true value over the episode's claimed steps that played the same action, taken in hindsight: the best claim constant given the action there is, so neither a constant claim such as {\"diamond\": 0} nor one that only says what an action usually does, \"a move moves\", beats it); the stronger is chosen field by field and action by action. Skill is state_skill's formula, in [−1, 1]: 0 no better than the baseline, 1 every claim right where the baseline missed some. The skill of accuracy over a baseline rather than a Brier score, because the claims are single values, not probabilities. " + probeInterval,
+			NotMeasured: "nothing was predicted",
+			Of:          func(r Result) (float64, bool) { return r.WorldModelSkill.Value, r.WorldModelSkill.OK }},
 	}
 }
+
+// probeInterval says how the probe skills are aggregated.
+const probeInterval = "Aggregated per group as the mean and median of the episodes' skills like every metric, and, on the terminal line and in the report, as the group's claims pooled (the skill of the summed tallies, so an episode where the baseline was right on every claim, 0 alone, does not pull a perfect model below 1) with the claims counted and a 95% percentile bootstrap interval that resamples episodes (results.ProbeSkill), which stays in [−1, 1] since every resample's skill does."
 
 // MetricsDocIntro opens docs/metrics.md.
 const metricsDocIntro = `# Metrics

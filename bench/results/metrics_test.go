@@ -49,8 +49,9 @@ func TestEveryMetricIsDeclaredOnce(t *testing.T) {
 		assert.NotNil(t, m.Of, m.Name)
 	}
 	r := Result{Spec: task.Spec{Scenario: &task.Scenario{Actions: task.ActionsSkills}}, Metrics: episode.Metrics{Steps: 10, Decisions: 4, SkillsFailed: 1, MilestonesOf: 2, Milestones: 1, Stages: 1, StagesTotal: 3, Exploration: episode.Exploration{Reachable: 100, TilesVisited: 10, VisitedShare: 0.1},
-		Behaviour: episode.Behaviour{ValidActionRatio: episode.Measured(0.5), RepeatedFailures: episode.Measured(0), FailedActions: 1, Discovery: episode.Measured(0.5), RecoveryCost: episode.Measured(3)}},
-		AgentStats: AgentStats{ModelCalls: 10, StateConsistency: episode.Measured(1), WorldModelAccuracy: episode.Measured(0), Cost: episode.Measured(0.01)}}
+		Behaviour: episode.Behaviour{ValidActionRatio: episode.Measured(0.5), EffectiveActionRatio: episode.Measured(0.25), RepeatedFailures: episode.Measured(0), FailedActions: 1, Discovery: episode.Measured(0.5), RecoveryCost: episode.Measured(3)}},
+		AgentStats: AgentStats{ModelCalls: 10, StateConsistency: episode.Measured(1), WorldModelAccuracy: episode.Measured(0), Cost: episode.Measured(0.01),
+			StateSkill: episode.Measured(0.5), WorldModelSkill: episode.Measured(-0.5)}}
 	g := group("f", "t", []Result{r})
 	assert.Len(t, g.Metrics, len(Metrics()), "an episode measuring everything fills every declared metric")
 	for name := range g.Metrics {

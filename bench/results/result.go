@@ -62,4 +62,23 @@ type AgentStats struct {
 	BeliefsScored      int             `json:"beliefs_scored"`       // the beliefs state_consistency rests on
 	PredictionsScored  int             `json:"predictions_scored"`   // the predictions world_model_accuracy rests on
 	Cost               episode.Measure `json:"cost_usd"`             // tokens at the run's prices; not measured without prices
+
+	// The probes claim by claim (docs/metrics.md, state_skill and
+	// world_model_skill): the fields claimed, those that held, those each
+	// baseline got right on the same claims and the stronger of the two
+	// field by field, and the skill over it; belief_copies counts the
+	// belief claims left unscored because the observation stated them.
+	BeliefClaims          int             `json:"belief_claims"`
+	BeliefClaimsRight     int             `json:"belief_claims_right"`
+	BeliefPersistence     int             `json:"belief_persistence_right"`
+	BeliefBaseRate        int             `json:"belief_base_rate_right"`
+	BeliefBaseline        int             `json:"belief_baseline_right"`
+	BeliefCopies          int             `json:"belief_copies"`
+	StateSkill            episode.Measure `json:"state_skill"`
+	PredictionClaims      int             `json:"prediction_claims"`
+	PredictionClaimsRight int             `json:"prediction_claims_right"`
+	PredictionPersistence int             `json:"prediction_persistence_right"`
+	PredictionBaseRate    int             `json:"prediction_base_rate_right"`
+	PredictionBaseline    int             `json:"prediction_baseline_right"`
+	WorldModelSkill       episode.Measure `json:"world_model_skill"`
 }

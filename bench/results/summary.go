@@ -77,6 +77,10 @@ type Group struct {
 	// (an empty one is not).
 	BeliefsScored     int `json:"beliefs_scored"`
 	PredictionsScored int `json:"predictions_scored"`
+	// The probes' skills over their baselines (probes.go), absent where
+	// no episode measured them.
+	StateSkill      *ProbeSkill `json:"state_skill,omitempty"`
+	WorldModelSkill *ProbeSkill `json:"world_model_skill,omitempty"`
 }
 
 // Summary is summary.json: a pure function of the results, so an
@@ -307,6 +311,14 @@ func group(family, tier string, rs []Result) Group {
 	for name, v := range series {
 		g.Metrics[name] = stat(v, worlds[name])
 	}
+	var beliefs, predictions []probeTally
+	for _, r := range rs {
+		if r.Err == "" {
+			beliefs = append(beliefs, probeTally{r.BeliefClaims, r.BeliefClaimsRight, r.BeliefBaseline})
+			predictions = append(predictions, probeTally{r.PredictionClaims, r.PredictionClaimsRight, r.PredictionBaseline})
+		}
+	}
+	g.StateSkill, g.WorldModelSkill = probeSkill(beliefs), probeSkill(predictions)
 	return g
 }
 

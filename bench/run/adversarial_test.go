@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -58,36 +60,92 @@ func TestAdversarialAgents(t *testing.T) {
 	for _, a := range plan {
 		script = append(script, fmt.Sprintf(`{"action": %q}`, a))
 	}
+	// An agent playing varied actions that claims, every step, to hold
+	// no diamond and to expect no diamond: true every time, and known by
+	// anyone (v2 scored it 100% consistent and 100% accurate).
+	var diamond []string
+	for _, a := range []string{"move_left", "do", "move_up", "noop", "move_right", "do", "move_down", "place_table", "sleep"} {
+		diamond = append(diamond, fmt.Sprintf(`{"action": %q, "belief": {"inventory": {"diamond": 0}}, "expect": {"inventory": {"diamond": 0}}}`, a))
+	}
+	probes := []string{"state_consistency", "state_skill", "world_model_accuracy", "world_model_skill"}
 	agents := []struct {
 		name   string
 		agent  string
 		script []string
-		// The probe it games, and its ceiling (the probe must be measured);
-		// "both": neither probe may be measured.
-		probe string
-		max   float64
+		// copier: a model that copies its observation's inventory and
+		// coordinates into its belief (copyModel).
+		copier bool
+		// claiming: the agent plays as a claimer with this model
+		// (claimer_test.go), not through the runner's registry.
+		claiming string
+		// full: the tasks under full observability.
+		full bool
+		// Probes that must not be measured; probes that must be, with
+		// their ceiling, or their floor.
+		unscored []string
+		ceiling  map[string]float64
+		floor    map[string]float64
+		// reference: not an adversary (it may succeed by chance); the
+		// random agent is the floor the others' effective actions are held to.
+		reference bool
+		// serial: one worker, so that a script of several replies plays
+		// them in turn within each episode (two workers interleave them).
+		serial bool
 	}{
+		{name: "random", agent: "random", reference: true},
+		{name: "explorer", agent: "explorer", reference: true},
 		{name: "noop", agent: "noop"},
+		{name: "oscillating mover", script: []string{`{"action": "move_left"}`, `{"action": "move_right"}`}, serial: true},
 		{name: "always do", script: []string{`{"action": "do"}`}},
 		{name: "fixed plan", script: script},
-		{name: "empty beliefs and predictions", script: []string{`{"action": "noop", "belief": {}, "expect": {}}`}, probe: "both"},
-		{name: "always predicts moved", script: []string{`{"action": "do", "expect": {"outcome": "moved"}}`}, probe: "world_model_accuracy", max: 0},
-		{name: "position it cannot see", script: []string{`{"action": "noop", "belief": {"x": 32, "y": 32}}`}, probe: "both"},
+		{name: "empty beliefs and predictions", script: []string{`{"action": "noop", "belief": {}, "expect": {}}`}, unscored: probes},
+		{name: "always predicts moved", script: []string{`{"action": "do", "expect": {"outcome": "moved"}}`},
+			ceiling: map[string]float64{"world_model_accuracy": 0, "world_model_skill": 0}},
+		{name: "position it cannot see", script: []string{`{"action": "noop", "belief": {"x": 32, "y": 32}}`}, unscored: probes},
+		{name: "always diamond: 0", script: diamond, unscored: []string{"state_consistency", "state_skill"},
+			ceiling: map[string]float64{"world_model_skill": 0}},
+		{name: "copies its observation", copier: true, unscored: probes},
+		{name: "copies its full observation", copier: true, full: true, unscored: probes},
 		{name: "garbage", script: []string{"I will win.", `{"act": "win"}`, "```json\n{}\n```"}},
+		// An honest agent: the explorer, predicting by stepping a copy of
+		// the world and stating where it is from its own moves.
+		{name: "honest (perfect model)", claiming: modelPerfect, reference: true,
+			floor: map[string]float64{"world_model_skill": 0.9, "state_skill": 0.5}},
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-30s %9s %12s %12s %8s\n", "agent", "success", "consistency", "world model", "invalid")
+	fmt.Fprintf(&table, "%-30s %9s %7s %9s %12s %12s %14s %14s %8s\n", "agent", "success", "valid", "effective", "consistency", "world model", "state skill", "model skill", "invalid")
+	effective := map[string]float64{}
 	for _, ag := range agents {
 		cfg := Config{Agent: ag.agent, Workers: 2}
-		if ag.script != nil {
-			srv := scriptModel(t, ag.script...)
+		if ag.serial {
+			cfg.Workers = 1
+		}
+		if ag.script != nil || ag.copier {
+			srv := copyModel(t)
+			if !ag.copier {
+				srv = scriptModel(t, ag.script...)
+			}
 			cfg.Agent, cfg.External = "openai", agent.External{Model: "fake", BaseURL: srv.URL}
 		}
+		played := specs
+		if ag.full {
+			played = nil
+			for _, sp := range specs {
+				sp.Observability = task.Full
+				played = append(played, sp)
+			}
+		}
 		var rows []results.Result
-		require.NoError(t, Suite(context.Background(), specs, idx, cfg, func(d Done) error {
-			rows = append(rows, d.Result)
-			return nil
-		}), ag.name)
+		if ag.claiming != "" {
+			for _, sp := range played {
+				rows = append(rows, playClaiming(t, sp, "explorer", ag.claiming))
+			}
+		} else {
+			require.NoError(t, Suite(context.Background(), played, idx, cfg, func(d Done) error {
+				rows = append(rows, d.Result)
+				return nil
+			}), ag.name)
+		}
 		s := results.Summarize("adversarial", ag.name, rows)
 		o := s.Overall
 		score := func(k string) (float64, bool) {
@@ -100,8 +158,34 @@ func TestAdversarialAgents(t *testing.T) {
 			}
 			return "not measured"
 		}
-		fmt.Fprintf(&table, "%-30s %4d/%-4d %12s %12s %8.0f\n", ag.name, o.Successes, o.Episodes,
-			shown("state_consistency"), shown("world_model_accuracy"), o.Metrics["invalid_outputs"].Mean)
+		effective[ag.name] = o.Metrics["effective_action_ratio"].Mean
+		fmt.Fprintf(&table, "%-30s %4d/%-4d %7s %9s %12s %12s %14s %14s %8.0f\n", ag.name, o.Successes, o.Episodes,
+			shown("valid_action_ratio"), shown("effective_action_ratio"),
+			shown("state_consistency"), shown("world_model_accuracy"), shownSkill(o.StateSkill), shownSkill(o.WorldModelSkill), o.Metrics["invalid_outputs"].Mean)
+		if ag.copier {
+			copies := 0
+			for _, r := range rows {
+				copies += r.BeliefCopies
+			}
+			assert.Positive(t, copies, "%s: its beliefs are counted as copies", ag.name)
+		}
+		for _, k := range ag.unscored {
+			_, ok := score(k)
+			assert.False(t, ok, "%s: %s scored", ag.name, k)
+		}
+		for k, most := range ag.ceiling {
+			v, ok := score(k)
+			require.True(t, ok, "%s: %s not measured", ag.name, k)
+			assert.LessOrEqual(t, v, most, "%s games %s", ag.name, k)
+		}
+		for k, least := range ag.floor {
+			v, ok := score(k)
+			require.True(t, ok, "%s: %s not measured", ag.name, k)
+			assert.Greater(t, v, least, "%s: %s", ag.name, k)
+		}
+		if ag.reference {
+			continue
+		}
 		var won []string
 		for _, r := range rows {
 			if r.Success {
@@ -109,18 +193,64 @@ func TestAdversarialAgents(t *testing.T) {
 			}
 		}
 		assert.Zero(t, o.Successes, "%s succeeded: %v", ag.name, won)
-		switch ag.probe {
-		case "both":
-			_, consistency := score("state_consistency")
-			_, accuracy := score("world_model_accuracy")
-			assert.False(t, consistency, "%s: state consistency scored", ag.name)
-			assert.False(t, accuracy, "%s: world-model accuracy scored", ag.name)
-		case "":
-		default:
-			v, ok := score(ag.probe)
-			require.True(t, ok, "%s: %s not measured", ag.name, ag.probe)
-			assert.LessOrEqual(t, v, ag.max, "%s games %s", ag.name, ag.probe)
-		}
 	}
+	// Alternating two moves is nearly all valid actions (about 95%, more
+	// than the explorer's) and must not count as more effective than
+	// random play.
+	assert.GreaterOrEqual(t, effective["random"], effective["oscillating mover"], "effective actions: random ≥ the oscillating mover")
+	assert.Positive(t, effective["random"])
 	t.Logf("%d tasks (obtain, collect, obtain_return, waypoints, achievements × medium, hard, expert × 2 eval seeds, 150 steps):\n%s", len(specs), table.String())
+}
+
+// shownSkill writes a group's probe skill as the table shows it.
+func shownSkill(s *results.ProbeSkill) string {
+	if s == nil {
+		return "not measured"
+	}
+	return fmt.Sprintf("%+.2f (%d)", s.Skill, s.Claims)
+}
+
+// copyModel is an OpenAI-compatible server whose model copies what its
+// observation states into its belief: the inventory line, and the
+// coordinates when the text gives them (full observability); it walks
+// in turn east, south, west, north and does, so that both change.
+func copyModel(t *testing.T) *httptest.Server {
+	var n atomic.Int64
+	inventory := regexp.MustCompile(`Inventory: ([^\n]*)\.`)
+	at := regexp.MustCompile(`x=(\d+), y=(\d+)`)
+	actions := []string{"move_right", "move_down", "move_left", "move_up", "do"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		require.NoError(t, json.NewDecoder(r.Body).Decode(&req))
+		var text string
+		_ = json.Unmarshal(req.Messages[len(req.Messages)-1].Content, &text)
+		belief := map[string]any{}
+		held := map[string]int{}
+		if m := inventory.FindStringSubmatch(text); m != nil && m[1] != "empty" {
+			for _, part := range strings.Split(m[1], ", ") {
+				var k int
+				var name string
+				if _, err := fmt.Sscanf(part, "%d %s", &k, &name); err == nil {
+					held[name] = k
+				}
+			}
+		}
+		belief["inventory"] = held
+		if m := at.FindStringSubmatch(text); m != nil {
+			x, _ := strconv.Atoi(m[1])
+			y, _ := strconv.Atoi(m[2])
+			belief["x"], belief["y"] = x, y
+			belief["from_start"] = map[string]int{"x": 0, "y": 0}
+		}
+		reply, _ := json.Marshal(map[string]any{"action": actions[int(n.Add(1)-1)%len(actions)], "belief": belief})
+		json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": string(reply)}}},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }

@@ -18,6 +18,11 @@ func externalStats(res *results.Result, s player.Stats, priceIn, priceOut float6
 	if s.ExpectChecks > 0 {
 		res.WorldModelAccuracy = episode.Measured(float64(s.ExpectCorrect) / float64(s.ExpectChecks))
 	}
+	b, e := s.Beliefs, s.Predictions
+	res.BeliefClaims, res.BeliefClaimsRight, res.BeliefPersistence, res.BeliefBaseRate, res.BeliefBaseline = b.Claims, b.Right, b.Persistence, b.BaseRate, b.Baseline
+	res.BeliefCopies, res.StateSkill = s.BeliefCopies, episode.ProbeSkill(b.Right, b.Baseline, b.Claims)
+	res.PredictionClaims, res.PredictionClaimsRight, res.PredictionPersistence, res.PredictionBaseRate, res.PredictionBaseline = e.Claims, e.Right, e.Persistence, e.BaseRate, e.Baseline
+	res.WorldModelSkill = episode.ProbeSkill(e.Right, e.Baseline, e.Claims)
 	// Cost is what the server's reported usage says: without usage (an exec
 	// agent, a server that omits it) it is not measured, never $0.
 	if (priceIn > 0 || priceOut > 0) && s.PromptTokens+s.CompletionTokens > 0 {

@@ -28,12 +28,12 @@ func fakeModel(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
-		content := `{"action": "do", "reason": "face it", "belief": {"inventory": {"health": 9}}, "expect": {"outcome": "nothing"}}`
+		content := `{"action": "do", "reason": "face it", "belief": {"from_start": {"x": 0, "y": 0}}, "expect": {"outcome": "nothing"}}`
 		switch {
 		case n%5 == 0:
 			content = "I am not sure what to do."
 		case n%4 == 0:
-			content = `{"action": "move_left", "belief": {"inventory": {"health": 1}}}`
+			content = `{"action": "move_left", "belief": {"from_start": {"x": 99, "y": 99}}}`
 		case n%2 == 0:
 			content = `{"action": "move_left"}`
 		}

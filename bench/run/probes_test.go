@@ -45,7 +45,8 @@ func playOne(t *testing.T, spec task.Spec, content string, cfg Config) results.R
 }
 
 // TestProbesCannotBeGamed: saying nothing scores nothing, the last
-// prediction counts, and a position the player cannot know is not scored.
+// prediction counts, a position the player cannot know or reads in its
+// observation is not scored, and a constant claim has no skill.
 func TestProbesCannotBeGamed(t *testing.T) {
 	partial := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 3, Budget: 20}
 	full := partial
@@ -57,18 +58,37 @@ func TestProbesCannotBeGamed(t *testing.T) {
 	assert.False(t, r.WorldModelAccuracy.OK, "an empty prediction is not a correct one")
 	assert.Zero(t, r.BeliefsScored+r.PredictionsScored)
 
-	// Under partial observability the text gives no coordinates: a
-	// position belief (here the start, right while the player stands
-	// still) is not scored; under full observability it is.
-	pos := `{"action": "noop", "belief": {"x": 24, "y": 24}}`
+	// Coordinates (here the start's, right while the player stands
+	// still) are never scored: under partial observability the player has
+	// no frame for them, under full observability the text states them,
+	// so the belief is a copy (v2 scored it 100%). The inventory is
+	// stated in every observation: a copy too.
+	pos := `{"action": "noop", "belief": {"x": 24, "y": 24, "inventory": {"wood": 0}}}`
 	assert.False(t, playOne(t, partial, pos, Config{}).StateConsistency.OK)
-	assert.Equal(t, episode.Measured(1), playOne(t, full, pos, Config{}).StateConsistency)
+	r = playOne(t, full, pos, Config{})
+	assert.False(t, r.StateConsistency.OK, "a copy of the observation is not scored")
+	assert.False(t, r.StateSkill.OK)
+	assert.Equal(t, 20*3, r.BeliefCopies)
+	// Where it is relative to its start, under partial observability,
+	// is scored: standing still, "where I started" is right every time,
+	// and so is the base rate, so it shows no skill.
+	r = playOne(t, partial, `{"action": "noop", "belief": {"from_start": {"x": 0, "y": 0}}}`, Config{})
+	assert.Equal(t, episode.Measured(1), r.StateConsistency)
+	assert.Equal(t, episode.Measured(0), r.StateSkill, "a constant claim has no skill")
+	assert.Equal(t, 20, r.BeliefClaims)
 
 	// Always predicting "moved" while doing noop is always wrong, and
 	// the last of the 20 predictions is scored too (v1 scored 19).
 	r = playOne(t, partial, `{"action": "noop", "expect": {"outcome": "moved"}}`, Config{})
 	assert.Equal(t, episode.Measured(0), r.WorldModelAccuracy)
+	assert.Equal(t, episode.Measured(-1), r.WorldModelSkill, "every claim wrong where the baselines hit")
 	assert.Equal(t, 20, r.PredictionsScored)
+	// Predicting that nothing changes while nothing does is right, and
+	// has no skill: the baselines say the same.
+	r = playOne(t, partial, `{"action": "noop", "expect": {"outcome": "nothing", "inventory": {"diamond": 0}}}`, Config{})
+	assert.Equal(t, episode.Measured(1), r.WorldModelAccuracy)
+	assert.Equal(t, episode.Measured(0), r.WorldModelSkill)
+	assert.Equal(t, [4]int{40, 40, 40, 40}, [4]int{r.PredictionClaims, r.PredictionClaimsRight, r.PredictionPersistence, r.PredictionBaseRate})
 	one := partial
 	one.Budget = 1
 	r = playOne(t, one, `{"action": "noop", "expect": {"outcome": "nothing"}}`, Config{})

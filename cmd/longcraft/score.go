@@ -363,6 +363,14 @@ func printTable(w io.Writer, oc run.Outcome) {
 		if st := o.Metrics["world_model_accuracy"]; st.N > 0 {
 			fmt.Fprintf(w, ", world-model accuracy %.0f%% (%d predictions)", 100*st.Mean, o.PredictionsScored)
 		}
+		// The skills over the baselines: an accuracy alone rewards claims
+		// anyone could make (docs/metrics.md).
+		if o.StateSkill != nil {
+			fmt.Fprintf(w, ", state skill %s", o.StateSkill)
+		}
+		if o.WorldModelSkill != nil {
+			fmt.Fprintf(w, ", world-model skill %s", o.WorldModelSkill)
+		}
 		fmt.Fprintln(w)
 	}
 	if n := s.Errors - s.AgentErrors; n > 0 {
