@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/longcraft/longcraft/bench/results"
@@ -30,6 +32,19 @@ type Comparison struct {
 	Metrics []MetricTable           // every declared metric by group per run
 	Times   []results.TimingSummary // each run's wall times (timings.jsonl; zero when it has none)
 	Mixed   bool                    // the runs played from different suite locks (unpaired)
+	// Open: no run's tasks define success (Crafter's free play), so the
+	// page shows no success figure, only Rulesets.
+	Open bool
+	// Rulesets are the open-ended episodes' Crafter score and progression,
+	// one row per ruleset with each run's line (nil: the run has none), as
+	// each run's summary computes them: never pooled across rulesets.
+	Rulesets []RulesetRow
+}
+
+// RulesetRow is one ruleset's open-ended figures, one per run.
+type RulesetRow struct {
+	Ruleset string
+	Runs    []*results.RulesetScore // in Agents order
 }
 
 // CompareOptions say how runs may be compared.
@@ -50,6 +65,8 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 	var missing []map[string]int // each run's missing episodes by scope
 	var all [][]results.Result
 	var locks, salts []string
+	c.Open = len(dirs) > 0
+	rulesets := map[string]*RulesetRow{}
 	for _, d := range dirs {
 		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
 		if err != nil {
@@ -99,6 +116,18 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			label += " (" + s.Run.Model + ")"
 		}
 		c.Agents, c.Dirs, c.Runs = append(c.Agents, label), append(c.Dirs, d), append(c.Runs, s.Run)
+		c.Open = c.Open && s.SuccessUndefined()
+		for _, l := range s.OpenEnded {
+			row := rulesets[l.Ruleset]
+			if row == nil {
+				row = &RulesetRow{Ruleset: l.Ruleset}
+				rulesets[l.Ruleset] = row
+			}
+			for len(row.Runs) < len(c.Agents)-1 {
+				row.Runs = append(row.Runs, nil)
+			}
+			row.Runs = append(row.Runs, &l)
+		}
 		for _, g := range s.Groups {
 			if g.AgentErrors == 0 {
 				g.AgentErrors = g.Ends[string(task.EndAgentError)] // a summary written before groups counted them
@@ -118,6 +147,13 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			}
 			c.Groups[k] = append(c.Groups[k], g)
 		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(rulesets)) {
+		row := rulesets[name]
+		for len(row.Runs) < len(c.Agents) {
+			row.Runs = append(row.Runs, nil)
+		}
+		c.Rulesets = append(c.Rulesets, *row)
 	}
 	for k := range c.Groups {
 		for len(c.Groups[k]) < len(c.Agents) {
@@ -226,24 +262,29 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 {{$t := index $.C.Times $i}}<td>{{if $t.Episodes}}{{ms $t.WallMedianMs}} / {{ms $t.WallP90Ms}}{{else}}–{{end}}</td><td>{{if $t.Episodes}}{{ms $t.PerStepMedianMs}} / {{ms $t.PerStepP90Ms}}{{else}}–{{end}}</td></tr>
 {{end}}</table></div>
 {{if .C.Mixed}}<p><b>The runs played from different suite locks or seeds</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
+{{if .C.Rulesets}}<h2>Open-ended episodes: Crafter score and progression, per ruleset</h2>
+<p>{{if .C.Open}}No task of this suite defines success, so the runs are compared on Crafter's score and progression. {{end}}Each ruleset over its own achievements, never pooled, as each run's report computes them: Crafter's score exp(mean ln(1 + s<sub>i</sub>)) − 1, progression the mean share of the ruleset's achievements unlocked ± its standard error (docs/metrics.md).</p>
+<div class="wide"><table class="open"><tr><th class="l">ruleset</th>{{range .C.Agents}}<th>{{.}}: Crafter score</th><th>progression</th>{{end}}</tr>
+{{range .C.Rulesets}}<tr data-ruleset="{{.Ruleset}}"><td class="l">{{.Ruleset}}</td>{{range .Runs}}{{if .}}{{if .Err}}<td colspan="2" class="l">{{.Err}}</td>{{else}}<td data-metric="crafter_score">{{printf "%.2f" .CrafterScore}}%</td><td data-metric="progression">{{printf "%.2f" .Progression}}% ± {{printf "%.2f" .ProgressionSE}} <small>({{.Episodes}} episodes)</small></td>{{end}}{{else}}<td>–</td><td>–</td>{{end}}{{end}}</tr>
+{{end}}</table></div>{{end}}
 <h2>Comparisons</h2>
 <p>Every two runs, group by group (the groups of the runs' own reports) and over all their episodes. Paired on the episodes both played (the same lock, episode id, world seed and goal): the difference in success with Newcombe's 95% interval for paired proportions (his 1998 method 10) and an exact McNemar test on the discordant episodes; the other metrics' differences get 95% paired bootstrap intervals (2,000 resamples, seeded); unpaired runs get Newcombe's interval for independent proportions and no test.</p>
-<ul>{{range .C.Pairs}}{{if eq .Scope "all tiers"}}<li>{{.Sentence}}</li>{{end}}{{end}}</ul>
+{{if not .C.Open}}<ul>{{range .C.Pairs}}{{if eq .Scope "all tiers"}}<li>{{.Sentence}}</li>{{end}}{{end}}</ul>
 <h2>Success by group (95% Wilson intervals)</h2>
-<div class="wide">{{.Chart}}</div>
+<div class="wide">{{.Chart}}</div>{{end}}
 {{if .Cost}}<h2>Success against cost</h2>
 <p>Each run's success over all its episodes (95% Wilson interval) against its cost per episode at its prices (runs without prices are left out).</p>
 {{.Cost}}{{end}}
 <h2>Comparisons by group</h2>
-<div class="wide"><table><tr><th class="l">A</th><th class="l">B</th><th class="l">scope</th><th>pairs</th><th>A only / B only</th><th>success A − B</th><th>p (McNemar)</th><th class="l">other metrics, A − B (paired bootstrap)</th></tr>
+<div class="wide"><table><tr><th class="l">A</th><th class="l">B</th><th class="l">scope</th><th>pairs</th>{{if not .C.Open}}<th>A only / B only</th><th>success A − B</th><th>p (McNemar)</th>{{end}}<th class="l">other metrics, A − B (paired bootstrap)</th></tr>
 {{range .C.Pairs}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td class="l">{{.Scope}}</td>
-<td>{{if .Unpaired}}unpaired ({{.NA}}, {{.NB}}){{else}}{{.N}}{{end}}</td><td>{{if .Unpaired}}–{{else}}{{.OnlyA}} / {{.OnlyB}}{{end}}</td>
-{{if .Refused}}<td colspan="3" class="l"><b>no difference stated</b>: {{.Refused}}</td>{{else}}<td>{{diff .Diff .Lo .Hi true}}</td><td>{{if .Unpaired}}–{{else}}{{pvalue .P}}{{end}}</td>
+<td>{{if .Unpaired}}unpaired ({{.NA}}, {{.NB}}){{else}}{{.N}}{{end}}</td>{{if not $.C.Open}}<td>{{if .Unpaired}}–{{else}}{{.OnlyA}} / {{.OnlyB}}{{end}}</td>{{end}}
+{{if .Refused}}<td colspan="3" class="l"><b>no difference stated</b>: {{.Refused}}</td>{{else}}{{if not $.C.Open}}<td>{{diff .Diff .Lo .Hi true}}</td><td>{{if .Unpaired}}–{{else}}{{pvalue .P}}{{end}}</td>{{end}}
 <td class="l">{{range .Metrics}}{{.Title}} {{diff .Diff .Lo .Hi .Percent}} (n {{.N}}); {{end}}</td>{{end}}</tr>
 {{end}}</table></div>
-<h2>Success by group (table)</h2>
+{{if not .C.Open}}<h2>Success by group (table)</h2>
 <div class="wide"><table class="groups"><tr><th class="l">group</th>{{range .C.Agents}}<th>{{.}}</th>{{end}}</tr>
-{{range $k := .C.Keys}}<tr data-group="{{$k}}"><td class="l">{{$k}}</td>{{range $i, $g := index $.C.Groups $k}}<td data-run="{{$i}}" data-metric="success">{{if .Episodes}}{{success .}}{{else}}–{{end}}{{if .AgentErrors}}<br><b>{{.AgentErrors}} agent errors</b>{{end}}{{if .Missing}}<br><b>{{.Missing}} missing</b>{{end}}</td>{{end}}</tr>{{end}}</table></div>
+{{range $k := .C.Keys}}<tr data-group="{{$k}}"><td class="l">{{$k}}</td>{{range $i, $g := index $.C.Groups $k}}<td data-run="{{$i}}" data-metric="success">{{if .Episodes}}{{success .}}{{else}}–{{end}}{{if .AgentErrors}}<br><b>{{.AgentErrors}} agent errors</b>{{end}}{{if .Missing}}<br><b>{{.Missing}} missing</b>{{end}}</td>{{end}}</tr>{{end}}</table></div>{{end}}
 <h2>Every metric by group</h2>
 <p>Means over the episodes that measured the metric, with 95% intervals (a percentile bootstrap over worlds, which stays within the values' range; docs/metrics.md), as each run's report shows them; "–": no episode measured it. docs/metrics.md defines each.</p>
 {{range .C.Metrics}}<h3 title="{{.Metric.Definition}}">{{.Metric.Title}}</h3>

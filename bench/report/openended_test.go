@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,5 +67,37 @@ func TestOpenEndedHeadline(t *testing.T) {
 			assert.Contains(t, string(summary), `"success_rate":null`)
 			assert.False(t, strings.Contains(page, "crafter/1"), "an episode without a goal is not a failure")
 		}
+	}
+}
+
+// TestOpenEndedComparison: comparing runs of a suite where no task
+// defines success shows each run's Crafter score and progression per
+// ruleset, as its summary has them, and no success figure or chart.
+func TestOpenEndedComparison(t *testing.T) {
+	free := &task.Scenario{Name: "crafter", Ruleset: "classic", Goal: task.Goal{Kind: task.KindAchievements}}
+	play := func(ach ...uint64) []results.Result {
+		var rs []results.Result
+		for i, a := range ach {
+			rs = append(rs, results.Result{Index: i, ID: "crafter/" + string(rune('0'+i)), Spec: task.Spec{Family: "crafter", Tier: task.TierScenario, Scenario: free}, Ruleset: "classic",
+				Observability: "partial", Feedback: "none", Metrics: episode.Metrics{End: "death", Steps: 100, Achievements: a, Unlocked: bits.OnesCount64(a), UnlockSteps: make([]int, bits.OnesCount64(a))}})
+		}
+		return rs
+	}
+	weak, strong := play(0, 1), play(1|1<<3, 1|1<<5|1<<7)
+	dirs := []string{writeRun(t, "weak", weak), writeRun(t, "strong", strong)}
+	c, err := Compare(dirs, CompareOptions{})
+	require.NoError(t, err)
+	require.True(t, c.Open)
+	path := filepath.Join(t.TempDir(), "compare.html")
+	require.NoError(t, WriteComparison(path, c))
+	page := readPage(t, path)
+	assert.Contains(t, page, "Crafter score and progression, per ruleset")
+	for i, rs := range [][]results.Result{weak, strong} {
+		l := results.Summarize("fixture", "x", rs).OpenEnded
+		require.Len(t, l, 1)
+		assert.Contains(t, page, fmt.Sprintf(`<td data-metric="crafter_score">%.2f%%</td><td data-metric="progression">%.2f%% ± %.2f`, l[0].CrafterScore, l[0].Progression, l[0].ProgressionSE), "run %d", i)
+	}
+	for _, hidden := range []string{"Success by group", "success A − B", "beats"} {
+		assert.NotContains(t, page, hidden)
 	}
 }
