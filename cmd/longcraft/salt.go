@@ -27,7 +27,7 @@ func applySalt(cmd *cobra.Command, o *run.Options, salt, saltFile string, quiet 
 	w := cmd.ErrOrStderr()
 	fmt.Fprintf(w, "held-out seeds: salt commitment %s (results, run.json and traces record it; never the salt)\n", task.SaltCommitment(o.Salt))
 	if len(o.Salt) < 16 {
-		fmt.Fprintf(w, "warning: a salt of %d bytes can be guessed from its commitment by trying salts: --salt random draws 32 random bytes\n", len(o.Salt))
+		fmt.Fprintf(w, "warning: a salt of %d bytes can be guessed by trying salts, by the agent during the run from what it is shown (about a millisecond a try) as by anyone from its commitment: --salt random draws 32 random bytes\n", len(o.Salt))
 	}
 	if secret != "" {
 		fmt.Fprintf(w, "held-out seeds: a random salt, kept in %s (mode 0600): reveal it only after the run is published; resume with --salt-file %s\n", secret, secret)

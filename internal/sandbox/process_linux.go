@@ -47,13 +47,16 @@ func newProcess(c config) (*Process, error) {
 	cmd := &exec.Cmd{Path: "/proc/self/exe", Args: []string{initArg0}, Env: []string{initEnv + "=1"}}
 	// Inside, the caller's user and group are root, with every capability
 	// over the new namespaces only (the init mounts with them, then drops
-	// them all before the agent starts). Its own process group keeps the
-	// terminal's Ctrl-C for the evaluator.
+	// them all before the agent starts). Its own session (and so process
+	// group) keeps the terminal's Ctrl-C for the evaluator, and leaves the
+	// sandbox without a controlling terminal: in the evaluator's session
+	// the agent could open /dev/tty, print on the user's terminal and push
+	// keystrokes into its input (TIOCSTI) for the user's shell to run.
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
-		Setpgid:     true,
+		Setsid:      true,
 	}
 	return &Process{Cmd: cmd, cfg: cfg, exit: make(chan string, 1)}, nil
 }

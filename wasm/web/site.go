@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -59,7 +60,33 @@ func Handler(appDir, traceDir string) http.Handler {
 		})
 	}
 	if traceDir != "" {
-		mux.Handle("/traces/", http.StripPrefix("/traces/", http.FileServer(http.Dir(traceDir))))
+		mux.Handle("/traces/", http.StripPrefix("/traces/", onlyTraces(http.Dir(traceDir))))
 	}
 	return mux
+}
+
+// onlyTraces serves the .lctrace files of dir and nothing else (no other
+// file, no listing): dir is often a run directory, whose salt.secret,
+// results and run.json must not reach whatever can talk to this server,
+// a sandboxed exec agent included (it shares the host's network).
+func onlyTraces(dir http.Dir) http.Handler {
+	files := http.FileServer(dir)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if path.Ext(r.URL.Path) != ".lctrace" {
+			http.NotFound(w, r)
+			return
+		}
+		f, err := dir.Open(r.URL.Path)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		st, err := f.Stat()
+		f.Close()
+		if err != nil || !st.Mode().IsRegular() {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 }
