@@ -8,23 +8,25 @@ import (
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-// TestProbesNeedKnowledge: world_model_accuracy is "of the replies
-// predicting their action's outcome kind or inventory change, the
-// fraction that came true", and state_consistency the fraction of beliefs
-// that matched the state. A player that knows nothing, plays noop and
+// TestProbesNeedKnowledge: a player that knows nothing, plays noop and
 // claims at every step that it holds no diamond and that its action will
-// not change its diamonds is right every time: both probes say 100 %,
-// above any honest world model that predicts what its actions do. A
-// claim that holds whatever the player does (no change, an item it
-// never had) must not score as knowledge. Fails on the current code.
+// not change its diamonds is right every time, so its raw accuracies are
+// 100 %. What scores knowledge is the skill over the baselines ("nothing
+// changes", the base rate): such a claim must score no skill above 0, and
+// a belief copied from what the observation states (every count) is not
+// scored at all. Failed on the code before the skills (both probes said
+// 100 % and nothing else).
 func TestProbesNeedKnowledge(t *testing.T) {
 	t.Parallel()
 	for _, obs := range []task.Observability{task.Partial, task.Full} {
 		spec := task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 3, Budget: 50, Observability: obs}
 		r := playOne(t, spec, `{"action": "noop", "belief": {"inventory": {"diamond": 0}}, "expect": {"inventory": {"diamond": 0}}}`, Config{})
-		t.Logf("%s: state_consistency %v (%d beliefs), world_model_accuracy %v (%d predictions)", obs,
-			r.StateConsistency, r.BeliefsScored, r.WorldModelAccuracy, r.PredictionsScored)
-		assert.False(t, r.WorldModelAccuracy.OK && r.WorldModelAccuracy.Value == 1, "%s: a prediction of no change scores world_model_accuracy 100 %%", obs)
-		assert.False(t, r.StateConsistency.OK && r.StateConsistency.Value == 1, "%s: a belief of holding no diamond scores state_consistency 100 %%", obs)
+		t.Logf("%s: state skill %v (%d beliefs), world-model skill %v (%d predictions)", obs,
+			r.StateSkill, r.BeliefsScored, r.WorldModelSkill, r.PredictionsScored)
+		assert.Zero(t, r.BeliefsScored, "%s: a count the observation states is a copy, not a belief", obs)
+		assert.False(t, r.StateSkill.OK && r.StateSkill.Value > 0, "%s: a belief of holding no diamond scores state skill %v", obs, r.StateSkill)
+		assert.Positive(t, r.PredictionsScored, "%s: the predictions are scored", obs)
+		assert.True(t, r.WorldModelSkill.OK, "%s: the predictions have a skill", obs)
+		assert.LessOrEqual(t, r.WorldModelSkill.Value, 0.0, "%s: a prediction of no change scores world-model skill above 0", obs)
 	}
 }
