@@ -30,6 +30,36 @@ func TestLocalViewFastPath(t *testing.T) {
 	}
 }
 
+// TestWindowView: each window's view is the world's tiles around the
+// player, tile by tile, edges and corners included; Crafter's is 7 rows
+// of 9 with the player at row 3, column 4.
+func TestWindowView(t *testing.T) {
+	w, err := New(Config{Width: 16, Height: 16, Rules: Classic()})
+	require.NoError(t, err)
+	w.Reset(3)
+	require.Equal(t, [2]int{9, 7}, [2]int{CrafterWindow().Width(), CrafterWindow().Height()})
+	require.Equal(t, [2]int{ViewSize, ViewSize}, [2]int{SquareWindow().Width(), SquareWindow().Height()})
+	player := int(w.Rules().SemanticID(ObjPlayer))
+	for _, v := range []Window{SquareWindow(), CrafterWindow()} {
+		dst := make([]uint8, v.Width()*v.Height())
+		for y := 0; y < 16; y++ {
+			for x := 0; x < 16; x++ {
+				if w.MovePlayer(x, y) != nil {
+					continue
+				}
+				w.WindowView(dst, v)
+				for ty := 0; ty < v.Height(); ty++ {
+					for tx := 0; tx < v.Width(); tx++ {
+						require.Equal(t, w.SemanticAt(x-v.HalfW+tx, y-v.HalfH+ty), dst[ty*v.Width()+tx], "%+v at (%d, %d), tile (%d, %d)", v, x, y, tx, ty)
+					}
+				}
+				require.Equal(t, player, int(dst[v.HalfH*v.Width()+v.HalfW]))
+			}
+		}
+	}
+	require.Equal(t, Window{HalfW: 4, HalfH: 3}, CrafterWindow(), "Crafter's player: column 4, row 3")
+}
+
 func BenchmarkLocalView(b *testing.B) {
 	w, _ := New(Config{})
 	w.Reset(1)

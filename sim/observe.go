@@ -1,7 +1,39 @@
 package sim
 
-// ViewSize is the side of the player's local view, as Crafter's 9×9.
+// ViewSize is the side of the player's local view: Longcraft's 9×9
+// square (Crafter's image is 9×9 units, of which the world takes 9×7).
 const ViewSize = 9
+
+// Crafter's local view: 9 tiles wide, 7 high (crafter/env.py gives its
+// LocalView the grid [view[0], view[1] - item_rows], 9×(9-2) at the
+// default view), the player at column 4, row 3.
+const CrafterViewWidth, CrafterViewHeight = 9, 7
+
+// Window is the rectangle of tiles centred on the player that a local
+// observation covers: HalfW tiles east and west of the player, HalfH
+// north and south. Both fit in the ViewSize square.
+type Window struct{ HalfW, HalfH int }
+
+// SquareWindow is the ViewSize×ViewSize view; CrafterWindow Crafter's
+// 9×7.
+func SquareWindow() Window  { return Window{ViewSize / 2, ViewSize / 2} }
+func CrafterWindow() Window { return Window{CrafterViewWidth / 2, CrafterViewHeight / 2} }
+
+// Width and Height are the window's sides in tiles.
+func (v Window) Width() int  { return 2*v.HalfW + 1 }
+func (v Window) Height() int { return 2*v.HalfH + 1 }
+
+// WindowView writes the semantic view of window v (at most ViewSize a
+// side) centred on the player into dst (at least Width×Height bytes),
+// row-major: LocalView's square, cropped.
+func (w *World) WindowView(dst []uint8, v Window) {
+	var sq [ViewSize * ViewSize]uint8
+	w.LocalView(sq[:])
+	x0, y0 := ViewSize/2-v.HalfW, ViewSize/2-v.HalfH
+	for y := 0; y < v.Height(); y++ {
+		copy(dst[y*v.Width():(y+1)*v.Width()], sq[(y0+y)*ViewSize+x0:])
+	}
+}
 
 // Symbolic observations use one byte per tile, Crafter's semantic
 // numbering: 0 outside the map, then the materials by id, then the object

@@ -57,6 +57,12 @@ func (w *World) Describe(last *Outcome) string {
 // budget rather than the ruleset's episode length): "Step 5 of 12".
 // budget 0 leaves the total out.
 func (w *World) DescribeWithin(last *Outcome, budget int) string {
+	return w.DescribeWindow(last, budget, SquareWindow())
+}
+
+// DescribeWindow is DescribeWithin naming only what lies in window v
+// (Crafter's 9×7 for Crafter's protocol).
+func (w *World) DescribeWindow(last *Outcome, budget int, v Window) string {
 	r := w.rules
 	var b strings.Builder
 	day := "day"
@@ -94,8 +100,12 @@ func (w *World) DescribeWithin(last *Outcome, budget int) string {
 	b.WriteString(strings.Join(items, ", "))
 	tx, ty := w.Target()
 	fmt.Fprintf(&b, ".\nYou face %s; in front of you: %s.\n", compass(w.s.Facing), w.thingAt(tx, ty))
-	b.WriteString("You see (nearest of each, within 4 tiles each way):\n")
-	for _, s := range w.visible() {
+	if v.HalfW == v.HalfH {
+		fmt.Fprintf(&b, "You see (nearest of each, within %d tiles each way):\n", v.HalfW)
+	} else {
+		fmt.Fprintf(&b, "You see (nearest of each, within %d tiles east and west, %d north and south):\n", v.HalfW, v.HalfH)
+	}
+	for _, s := range w.visible(v) {
 		fmt.Fprintf(&b, "- %s: %s", s.name, Offset(s.dx, s.dy))
 		if s.count > 1 {
 			fmt.Fprintf(&b, " (%d in view)", s.count)
@@ -129,15 +139,14 @@ type sighting struct {
 	count  int
 }
 
-// visible lists the nearest tile of each kind of thing in the local view,
+// visible lists the nearest tile of each kind of thing in window v,
 // nearest first (ties by name).
-func (w *World) visible() []sighting {
+func (w *World) visible(v Window) []sighting {
 	px, py := w.Player()
-	const half = ViewSize / 2
 	var found []sighting
 	index := map[string]int{}
-	for dy := -half; dy <= half; dy++ {
-		for dx := -half; dx <= half; dx++ {
+	for dy := -v.HalfH; dy <= v.HalfH; dy++ {
+		for dx := -v.HalfW; dx <= v.HalfW; dx++ {
 			x, y := px+dx, py+dy
 			if (dx == 0 && dy == 0) || !w.Inside(x, y) {
 				continue
@@ -214,7 +223,10 @@ func (o *Outcome) kindText(r *Rules) string {
 	case OutAte:
 		s = fmt.Sprintf("ate the %s (+%d food)", o.Object, o.Count)
 	case OutAttacked:
-		s = fmt.Sprintf("hit the %s for %d damage", o.Object, o.Damage)
+		s = "hit the " + o.Object.String()
+		if o.Damage > 0 { // a hit always deals some: 0 is a filter's silence (Crafter's view)
+			s += fmt.Sprintf(" for %d damage", o.Damage)
+		}
 		if o.Defeated {
 			s += " and defeated it"
 		}

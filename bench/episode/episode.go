@@ -194,7 +194,7 @@ func (e *Episode) Step(a sim.Action) bool {
 		return false
 	}
 	e.out = e.w.Step(a)
-	e.seen = e.t.Feedback.Filter(e.out)
+	e.seen = e.t.Seen(e.out)
 	e.steps++
 	before := e.prog.StagesReached()
 	reached := e.prog.Update(e.w)

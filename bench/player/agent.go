@@ -18,7 +18,7 @@ import (
 // AgentOptions say what an external player sees.
 type AgentOptions struct {
 	ImageSize     int           // PNG agent view of this size in each observation (0: none)
-	Symbolic      bool          // the 9×9 semantic view in each observation
+	Symbolic      bool          // the semantic local view in each observation (9×9, or Crafter's 9×7)
 	InvalidNotice bool          // tell the player when its last reply was rejected (as BALROG does)
 	Notes         bool          // the scratchpad: show the player the notes of its last reply
 	StepTimeout   time.Duration // per step, transport retries included (0: none)

@@ -25,8 +25,9 @@ var promptSource string
 // PromptVersion numbers the prompt's wording; bump it with any change to
 // prompt.tmpl (TestPromptGolden fails until the golden file is rewritten
 // and reviewed). Version 1 was the prompt written in Go before the
-// template.
-const PromptVersion = 4
+// template; 4 added from_start beliefs and Crafter's 9×7 view, on two
+// branches merged as 5.
+const PromptVersion = 5
 
 // promptTemplate is parsed once: the file is part of the binary.
 var promptTemplate = template.Must(template.New("prompt").Funcs(template.FuncMap{"join": strings.Join}).Parse(promptSource))
@@ -81,7 +82,7 @@ func SystemPrompt(obs *protocol.Observation, o PromptOptions) string {
 		task = "Your task: (none stated)"
 	}
 	data := map[string]any{
-		"Task": task, "Observability": obs.Observability, "Feedback": obs.FeedbackLevel,
+		"Task": task, "Observability": obs.Observability, "View": obs.View, "Feedback": obs.FeedbackLevel,
 		"Legend": obs.SymbolicLegend, "Reply": string(replyOr(o.Reply)), "Notes": o.Notes, "NotesMax": notesMax,
 		"Outcomes": openAIOutcomeKinds(),
 	}

@@ -13,7 +13,7 @@ import (
 // Options say which modalities an agent asked for.
 type Options struct {
 	ImageSize int  // a PNG agent view of ImageSize×ImageSize pixels (0: none)
-	Symbolic  bool // the 9×9 semantic view; under full observability, the whole map too
+	Symbolic  bool // the semantic local view (the task's LocalView); under full observability, the whole map too
 	// Image renders the agent view of w as PNG bytes at ImageSize, for a
 	// host that shares renderers between episodes (the HTTP server); nil:
 	// the builder keeps its own, built from the atlas.
@@ -23,15 +23,18 @@ type Options struct {
 // Builder builds the observations of one task's episode. Every transport
 // builds through it, so the statement, the step count and budget (the
 // task's), the feedback filtering and the area each modality covers are
-// the same everywhere: the text and the symbolic view cover the 9×9
-// square around the player; the image its 9×7 tiles above the inventory
-// (ImageNote says so in the text); under full observability the text and,
-// when asked, the symbolic map and a map image cover the whole world.
+// the same everywhere: the text and the symbolic view cover the task's
+// local view (task.LocalView: the 9×9 square around the player, or
+// Crafter's 9×7 in Crafter's protocols); the image Crafter's 9×7 tiles
+// above the inventory (ImageNote says so in the text); under full
+// observability the text and, when asked, the symbolic map and a map
+// image cover the whole world.
 type Builder struct {
 	statement string
 	budget    int
 	feedback  task.Feedback
 	view      task.Observability
+	local     task.LocalView
 	opts      Options
 	actions   []string
 	help      []string // one line per action
@@ -48,7 +51,7 @@ func NewBuilder(t *task.Task, opts Options, atlas *render.Atlas) (*Builder, erro
 	if opts.ImageSize < 0 {
 		return nil, fmt.Errorf("observation: image size %d", opts.ImageSize)
 	}
-	b := &Builder{statement: t.Describe(), budget: t.Budget, feedback: t.Feedback, view: t.Observability, opts: opts}
+	b := &Builder{statement: t.Describe(), budget: t.Budget, feedback: t.Feedback, view: t.Observability, local: t.View, opts: opts}
 	for _, a := range t.Rules().Actions {
 		b.actions = append(b.actions, a.Name)
 	}
@@ -110,22 +113,24 @@ func (b *Builder) ObserveSkill(w *sim.World, last *skill.Result, decisionsLeft i
 func (b *Builder) Observe(w *sim.World, last *sim.Outcome) *Observation {
 	r := w.Rules()
 	obs := &Observation{Type: "observation", Task: b.statement,
-		Text: task.TextObservation(w, last, b.feedback, b.view, b.budget),
+		Text: task.TextObservation(w, last, b.feedback, b.view, b.local, b.budget),
 		Step: w.StepCount(), BudgetLeft: max(b.budget-w.StepCount(), 0), Actions: b.actions,
-		ActionHelp: b.help, Budget: b.budget, FeedbackLevel: string(b.feedback), Observability: string(b.view)}
+		ActionHelp: b.help, Budget: b.budget, FeedbackLevel: string(b.feedback), Observability: string(b.view),
+		View: string(b.local)}
 	if last != nil {
-		f := b.feedback.Filter(*last)
+		f := b.local.Filter(b.feedback.Filter(*last))
 		obs.LastOutcome = f.Text(r)
 		obs.Feedback = b.feedback.Record(last, r)
 	}
 	if b.opts.Symbolic {
 		var v [sim.ViewSize * sim.ViewSize]uint8
-		w.LocalView(v[:])
-		obs.Symbolic = make([][]int, sim.ViewSize)
+		win := b.local.Window()
+		w.WindowView(v[:], win)
+		obs.Symbolic = make([][]int, win.Height())
 		for y := range obs.Symbolic {
-			row := make([]int, sim.ViewSize)
+			row := make([]int, win.Width())
 			for x := range row {
-				row[x] = int(v[y*sim.ViewSize+x])
+				row[x] = int(v[y*win.Width()+x])
 			}
 			obs.Symbolic[y] = row
 		}
@@ -143,7 +148,7 @@ func (b *Builder) Observe(w *sim.World, last *sim.Outcome) *Observation {
 		if err == nil { // an encoding error leaves the image out
 			obs.Image = base64.StdEncoding.EncodeToString(png)
 		}
-		obs.Text += ImageNote
+		obs.Text += ImageNote(b.local)
 	}
 	if b.full != nil {
 		_ = b.full.Fill(w, obs, b.opts.Symbolic) // an encoding error leaves the map image out

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -50,7 +51,7 @@ func TestBuilder(t *testing.T) {
 		assert.Equal(t, 29, o.BudgetLeft, name)
 		assert.Len(t, o.Actions, len(tk.Rules().Actions), name)
 		assert.Equal(t, c.image, o.Image != "", name)
-		assert.Equal(t, c.image, len(o.Text) > len(ImageNote) && o.Text[len(o.Text)-len(ImageNote):] == ImageNote, name)
+		assert.Equal(t, c.image, strings.HasSuffix(o.Text, ImageNote(task.LongcraftView)), name)
 		assert.Equal(t, c.symbolic, o.Symbolic != nil, name)
 		assert.Equal(t, c.symbolic, o.SymbolicLegend != nil, name)
 		assert.Equal(t, c.whole, o.SymbolicMap != nil, name)

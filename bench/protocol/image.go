@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"image/png"
 
+	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -78,5 +79,11 @@ func (f *FullObservation) Fill(w *sim.World, obs *Observation, symbolic bool) er
 }
 
 // ImageNote tells, in the text, what the agent-view image shows beside the
-// text and the symbolic view, which cover more.
-const ImageNote = "The image shows the 9×7 tiles around you (4 east and west, 3 north and south) above your inventory; this text and the symbolic view cover 9×9 (4 tiles each way).\n"
+// text and the symbolic view: under Longcraft's view they cover more, under
+// Crafter's the same tiles.
+func ImageNote(v task.LocalView) string {
+	if v == task.CrafterView {
+		return "The image shows the 9×7 tiles around you (4 east and west, 3 north and south) above your inventory, as this text and the symbolic view do.\n"
+	}
+	return "The image shows the 9×7 tiles around you (4 east and west, 3 north and south) above your inventory; this text and the symbolic view cover 9×9 (4 tiles each way).\n"
+}

@@ -28,7 +28,7 @@ type Observation struct {
 	Task     string  `json:"task"`               // the task statement
 	Text     string  `json:"text"`               // the text observation
 	Image    string  `json:"image,omitempty"`    // base64 PNG of the agent view (9×7 tiles over the inventory), when asked
-	Symbolic [][]int `json:"symbolic,omitempty"` // the 9×9 semantic view (rows of ids), when asked
+	Symbolic [][]int `json:"symbolic,omitempty"` // the semantic local view (rows of ids), when asked: 9×9, or 7 rows of 9 under Crafter's view
 	// SymbolicLegend names every semantic id, by id (0 "outside", then the
 	// ruleset's materials, then the object kinds), whenever a symbolic view
 	// is sent.
@@ -54,6 +54,10 @@ type Observation struct {
 	Budget        int      `json:"budget"`
 	FeedbackLevel string   `json:"feedback_level"`
 	Observability string   `json:"observability"`
+	// View is "crafter" under Crafter's local view (task.CrafterView):
+	// the text and the symbolic view cover 9×7 tiles, the player at row 3,
+	// column 4; absent under Longcraft's 9×9.
+	View string `json:"view,omitempty"`
 	// At the skill level (Level "skills"): Actions lists the skill forms
 	// (docs/skills.md), the reply's action is one command ("collect
 	// wood"), Skill is the last skill's result as the feedback level lets

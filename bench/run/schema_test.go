@@ -49,13 +49,19 @@ func validateLine(t *testing.T, s *jsonschema.Schema, line []byte) {
 // TestProtocolSchema validates real messages against the documented
 // schema: every line an exec player receives over a run that covers every
 // family, tier, observability and feedback level, with images and symbolic
-// views; the replies the docs show; and replies the schema must refuse.
+// views, Crafter's local view (balrog-crafter's first episode, cut to 12
+// steps) among them; the replies the docs show; and replies the schema
+// must refuse.
 func TestProtocolSchema(t *testing.T) {
 	reset, obs, reply := protocolSchema(t, "reset"), protocolSchema(t, "observation"), protocolSchema(t, "reply")
 
 	rec := filepath.Join(t.TempDir(), "received.jsonl")
 	t.Setenv("LONGCRAFT_RECORD", rec)
-	specs := leakSpecs()
+	balrog, err := suite.Load("balrog-crafter")
+	require.NoError(t, err)
+	crafter := balrog.Expand()[0]
+	crafter.Budget = 12
+	specs := append(leakSpecs(), crafter)
 	idx := make([]int, len(specs))
 	for i := range idx {
 		idx[i] = i
@@ -69,7 +75,7 @@ func TestProtocolSchema(t *testing.T) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 8<<20)
-	n, withFeedback, withMap := 0, 0, 0
+	n, withFeedback, withMap, withCrafterView := 0, 0, 0, 0
 	for sc.Scan() {
 		line := sc.Bytes()
 		n++
@@ -84,12 +90,16 @@ func TestProtocolSchema(t *testing.T) {
 			if bytes.Contains(line, []byte(`"symbolic_map":`)) {
 				withMap++
 			}
+			if bytes.Contains(line, []byte(`"view":"crafter"`)) {
+				withCrafterView++
+			}
 		}
 	}
 	require.NoError(t, sc.Err())
 	assert.Greater(t, n, len(specs)*5)
 	assert.Positive(t, withFeedback, "some observations carry the feedback record")
 	assert.Positive(t, withMap, "full observability sends the map")
+	assert.Positive(t, withCrafterView, "Crafter's protocols send Crafter's view")
 
 	for _, good := range []string{
 		`{"action": "do"}`,

@@ -179,7 +179,7 @@ func TestTaskEpisodeToBudget(t *testing.T) {
 	assert.Empty(t, c.Observation.LastOutcome)
 	assert.Empty(t, c.Observation.Image)
 	assert.Empty(t, c.Observation.Symbolic)
-	assert.Equal(t, task.TextObservation(local.w, nil, task.FeedbackReason, task.Partial, 25), c.Observation.Text)
+	assert.Equal(t, task.TextObservation(local.w, nil, task.FeedbackReason, task.Partial, task.LongcraftView, 25), c.Observation.Text)
 	assert.Contains(t, c.Observation.Text, "Step 0 of 25.", "the step counts against the task's budget, not the ruleset's 10,000")
 
 	// Mix moves, do and crafting attempts (which fail: outcomes with
@@ -197,7 +197,7 @@ func TestTaskEpisodeToBudget(t *testing.T) {
 		filtered := task.FeedbackReason.Filter(out)
 		assert.Equal(t, filtered.Text(local.w.Rules()), last.Info.Outcome, "step %d", i+1)
 		assert.Equal(t, last.Info.Outcome, last.Observation.LastOutcome)
-		assert.Equal(t, task.TextObservation(local.w, &out, task.FeedbackReason, task.Partial, 25), last.Observation.Text)
+		assert.Equal(t, task.TextObservation(local.w, &out, task.FeedbackReason, task.Partial, task.LongcraftView, 25), last.Observation.Text)
 		assert.InDelta(t, out.Reward(), last.Reward, 1e-9)
 		assert.Equal(t, i+1, last.Info.Steps)
 		assert.Equal(t, 25-(i+1), last.Observation.BudgetLeft)

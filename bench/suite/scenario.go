@@ -38,7 +38,7 @@ var scenarioName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // field message and the docs.
 var scenarioFields = []string{"name", "ruleset", "map", "map_file", "grid", "size", "start", "objects", "landmarks",
 	"inventory", "spawn", "abundance", "hostility", "variants", "vary", "fixed", "goal", "budget", "decisions", "actions",
-	"feedback", "observability", "reward", "split", "seeds", "params"}
+	"feedback", "observability", "view", "reward", "split", "seeds", "params"}
 
 // scenario reads one scenarios entry.
 func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
@@ -161,6 +161,12 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 			b.Feedback, err = s.feedback(v)
 		case "observability":
 			b.Observability, err = s.observability(v)
+		case "view":
+			var lv string
+			if err = s.scalar(v, f, &lv); err == nil && (lv == "" || !task.LocalView(lv).Valid()) {
+				err = s.errf(v, f, "%q: want crafter (Crafter's 9×7 local view; leave it out for Longcraft's 9×9)", lv)
+			}
+			sc.View = task.LocalView(lv)
 		case "reward":
 			err = s.reward(v, sc)
 		case "split":

@@ -33,6 +33,22 @@ func TestEmbeddedSuites(t *testing.T) {
 	st, err := Load("standard")
 	require.NoError(t, err)
 	assert.Equal(t, uint64(700), st.Len())
+	// Crafter's protocols give Crafter's local view; the others Longcraft's.
+	for _, name := range Embedded() {
+		s, err := Load(name)
+		require.NoError(t, err)
+		want := task.LongcraftView
+		if name == "crafter" || name == "balrog-crafter" {
+			want = task.CrafterView
+		}
+		for _, sp := range s.Expand() {
+			got := task.LongcraftView
+			if sp.Scenario != nil {
+				got = sp.Scenario.View
+			}
+			require.Equal(t, want, got, "%s: %s", name, sp.Family)
+		}
+	}
 }
 
 func TestLoadFile(t *testing.T) {
@@ -74,6 +90,7 @@ func TestParseErrors(t *testing.T) {
 		{"episodes:\n  - families: [obtain]\n    tiers: [easy]\n", "x.yaml:1: field name: missing"},
 		{"name: a\nepisodes:\n  - families: [obtain]\n    tiers: [easy]\n    seeds: {from: 0, count: 999999}\n  - families: [obtain]\n    tiers: [easy]\n    seeds: {from: 0, count: 999999}\n", "at most 1000000"},
 		{"name: [a\n", "x.yaml: yaml:"},
+		{"name: a\nscenarios:\n  - name: x\n    grid: 5\n    goal: {reach: [4, 4]}\n    budget: 9\n    view: wide\n", `x.yaml:7: field view: "wide": want crafter`},
 	} {
 		_, err := Parse("x.yaml", []byte(c.yaml))
 		require.Error(t, err, c.yaml)

@@ -96,7 +96,7 @@ type Observability string
 
 // Observability levels.
 const (
-	Partial Observability = "partial" // the 9×9 local view, as in Crafter
+	Partial Observability = "partial" // the local view (LocalView: 9×9, or Crafter's 9×7)
 	Full    Observability = "full"    // the whole map
 )
 
@@ -104,16 +104,17 @@ const (
 func (o Observability) Valid() bool { return o == Partial || o == Full }
 
 // TextObservation returns what a language-model agent reads after a step
-// of an episode of budget steps: the text observation with the last
-// outcome filtered by f and the step counted against the budget ("Step 5
-// of 12"), and under full observability the whole map with a legend.
-func TextObservation(w *sim.World, last *sim.Outcome, f Feedback, o Observability, budget int) string {
+// of an episode of budget steps: the text observation of view v's window
+// with the last outcome filtered by f and by v, and the step counted
+// against the budget ("Step 5 of 12"), and under full observability the
+// whole map with a legend.
+func TextObservation(w *sim.World, last *sim.Outcome, f Feedback, o Observability, v LocalView, budget int) string {
 	var filtered *sim.Outcome
 	if last != nil {
-		fo := f.Filter(*last)
+		fo := v.Filter(f.Filter(*last))
 		filtered = &fo
 	}
-	text := w.DescribeWithin(filtered, budget)
+	text := w.DescribeWindow(filtered, budget, v.Window())
 	if o != Full {
 		return text
 	}

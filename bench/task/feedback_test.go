@@ -104,7 +104,7 @@ func TestFeedbackLevels(t *testing.T) {
 				assert.Equal(t, lv.text, got, "%s text", lv.f)
 				assert.Equal(t, lv.rec, rec, "%s record", lv.f)
 				// The text observation carries the same outcome text.
-				assert.Contains(t, TextObservation(w, &out, lv.f, Partial, 0), "Last action: "+got+".")
+				assert.Contains(t, TextObservation(w, &out, lv.f, Partial, LongcraftView, 0), "Last action: "+got+".")
 			}
 		})
 	}

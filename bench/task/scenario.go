@@ -70,6 +70,9 @@ type Scenario struct {
 	// on every seed by design (scenario_vary.go).
 	Vary  []string `json:"vary,omitempty"`
 	Fixed bool     `json:"fixed,omitempty"`
+	// View is the local view its agents get (LocalView): "" Longcraft's
+	// 9×9, "crafter" Crafter's 9×7 (Crafter's and BALROG's protocols).
+	View LocalView `json:"view,omitempty"`
 	// Params are the overrides of the scenario's own fields a --set or
 	// --sweep applied ("grid=8"), sorted; they are part of its name.
 	Params []string `json:"params,omitempty"`
@@ -146,6 +149,9 @@ func (s *Scenario) Check() error {
 	}
 	if s.Decisions < 0 || (s.Decisions > 0 && s.Actions != ActionsSkills) {
 		return fmt.Errorf("decisions %d: a decision budget is for actions: skills", s.Decisions)
+	}
+	if !s.View.Valid() {
+		return fmt.Errorf("view %q: want crafter, or none for Longcraft's 9×9", s.View)
 	}
 	if err := s.checkVary(); err != nil {
 		return err
@@ -510,7 +516,7 @@ func newScenarioTask(spec Spec) (*Task, Tier, error) {
 	if err := s.Check(); err != nil {
 		return nil, Tier{}, fmt.Errorf("task %s: scenario %s: %w", id, s.Name, err)
 	}
-	t := &Task{Spec: spec, ID: id, Budget: spec.Budget, Feedback: FeedbackFull, Observability: Partial}
+	t := &Task{Spec: spec, ID: id, Budget: spec.Budget, Feedback: FeedbackFull, Observability: Partial, View: s.View}
 	if t.Budget < 1 {
 		return nil, Tier{}, fmt.Errorf("task %s: scenario %s: no budget", id, s.Name)
 	}

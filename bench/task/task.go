@@ -71,6 +71,7 @@ type Task struct {
 	Budget        int
 	Feedback      Feedback
 	Observability Observability
+	View          LocalView // a scenario's; Longcraft's 9×9 for every family
 	Start         [2]int
 	Landmarks     [][2]int // positions by label
 	Depth         int      // obtain: hops of the target's chain

@@ -59,9 +59,9 @@ func TestFeedbackFilter(t *testing.T) {
 	assert.Equal(t, sim.OutNothing, none.Kind)
 	assert.Equal(t, sim.ReasonNone, none.Reason)
 	assert.Equal(t, "do: nothing happened", none.Text(w.Rules()))
-	assert.Contains(t, TextObservation(w, &out, FeedbackFull, Full, 0), "needs 1 wood_pickaxe")
-	assert.NotContains(t, TextObservation(w, &out, FeedbackNone, Partial, 0), "wood_pickaxe")
-	assert.Contains(t, TextObservation(w, &out, FeedbackNone, Full, 0), "Map (you are @")
+	assert.Contains(t, TextObservation(w, &out, FeedbackFull, Full, LongcraftView, 0), "needs 1 wood_pickaxe")
+	assert.NotContains(t, TextObservation(w, &out, FeedbackNone, Partial, LongcraftView, 0), "wood_pickaxe")
+	assert.Contains(t, TextObservation(w, &out, FeedbackNone, Full, LongcraftView, 0), "Map (you are @")
 }
 
 func TestVariantsAreDeterministicAndValid(t *testing.T) {

@@ -210,7 +210,7 @@ Agents (--agent):
 	f.StringArrayVar(&x.Hidden, "agent-hide", nil, "exec: a path the sandboxed agent must neither read nor write, besides --out, the suite file and its lock (repeatable), e.g. ~/.ssh")
 	f.BoolVar(&x.NoSandbox, "no-sandbox", false, "exec: run the agent without the sandbox, as longcraft's own user and environment: it can read and write the run's files (docs/players.md)")
 	f.IntVar(&x.ImageSize, "image-size", 0, "external agents: include a PNG agent view of this size (0: text only)")
-	f.BoolVar(&x.Symbolic, "symbolic", false, "external agents: include the 9×9 semantic view")
+	f.BoolVar(&x.Symbolic, "symbolic", false, "external agents: include the semantic local view (9×9; Crafter's 9×7 in the crafter and balrog-crafter suites)")
 	f.BoolVar(&x.NoNotice, "no-invalid-notice", false, "external agents: do not say when a reply was invalid")
 	f.StringVar(&x.Reply, "reply", "json", "openai: how the model answers: json (a JSON object in its text), schema (response_format json_schema, the server constrains it), tools (a call of the function act)")
 	f.BoolVar(&x.Notes, "notes", false, "external agents: the scratchpad: a reply's \"notes\" are shown back at the next step and kept in the trace")

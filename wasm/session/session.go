@@ -319,7 +319,7 @@ func (s *Session) Status() Status {
 	if !s.stepped {
 		last = nil
 	} else if s.Task != nil {
-		f := s.Task.Feedback.Filter(s.last) // a replay shows what the agent read too
+		f := s.Task.Seen(s.last) // a replay shows what the agent read too
 		last = &f
 	}
 	if s.game != nil {
