@@ -12,8 +12,12 @@
 package results
 
 import (
+	"encoding/json"
+
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
+	"github.com/longcraft/longcraft/internal/json64"
 )
 
 // Result is the outcome of one episode: one line of results.jsonl.
@@ -27,7 +31,7 @@ type Result struct {
 	// hash of its template (bench/player.PromptID); "" for agents that
 	// write their own.
 	Prompt string `json:"prompt,omitempty"`
-	Seed   uint64 `json:"seed"`
+	Seed   uint64 `json:"seed,string"` // a string: float64 JSON readers round 64-bit seeds (UnmarshalJSON also reads a number)
 	Goal   string `json:"goal"`
 	Lock   string `json:"lock,omitempty"` // hash of the suite lock the task came from
 	// SaltCommitment names the salt the world seed was derived from
@@ -45,6 +49,26 @@ type Result struct {
 	PlannerSteps int    `json:"planner_steps"`
 	Attempts     int    `json:"attempts"`
 	Err          string `json:"error,omitempty"`
+	// Build is the code that played the episode (the trace header's
+	// record of it); zero in lines written before Longcraft recorded it.
+	// A resumed run's lines may name several builds.
+	Build buildinfo.Build `json:"build,omitzero"`
+}
+
+// UnmarshalJSON reads a line whose seed is a string, as Longcraft writes
+// it, or a bare number, as it wrote it before (so older run directories
+// still resume, merge and verify).
+func (r *Result) UnmarshalJSON(data []byte) error {
+	type plain Result // Result's fields without this method
+	line := struct {
+		*plain
+		Seed json64.Uint `json:"seed"` // shadows plain's, which reads strings only
+	}{plain: (*plain)(r)}
+	if err := json.Unmarshal(data, &line); err != nil {
+		return err
+	}
+	r.Seed = uint64(line.Seed)
+	return nil
 }
 
 // AgentStats are an external player's cost and probe scores (zero, and

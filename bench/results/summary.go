@@ -9,6 +9,7 @@ import (
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/score"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -115,6 +116,9 @@ type Summary struct {
 	// that have one.
 	Partial bool `json:"partial,omitempty"`
 	Planned int  `json:"planned,omitempty"`
+	// Builds are the builds that played the results (Builds), the
+	// provenance of the figures: one for a run played by one binary.
+	Builds []buildinfo.Build `json:"builds,omitempty"`
 }
 
 // AchievementRate is one achievement's unlock rate, %.
@@ -141,7 +145,7 @@ func Wilson(k, n int) (lo, hi float64) {
 func Summarize(suiteName, agent string, results []Result, nAch int) Summary {
 	rs := append([]Result(nil), results...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
-	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs)}
+	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs), Builds: Builds(rs)}
 	groups := map[[5]string][]Result{}
 	var keys [][5]string
 	var rates []float64
