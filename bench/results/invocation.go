@@ -32,7 +32,7 @@ type Invocation struct {
 	Complete  bool      `json:"complete"`           // every planned episode had a result at the end
 	Error     string    `json:"error,omitempty"`    // how it ended, if not well
 	Merged    []string  `json:"merged,omitempty"`   // a merge's shard directories
-	Longcraft string    `json:"longcraft"`          // module version ("(devel)" for a checkout)
+	Longcraft string    `json:"longcraft"`          // module version (buildinfo: a pseudo-version for go build in a checkout, "(devel)" for go run)
 	Revision  string    `json:"revision,omitempty"` // VCS revision the binary was built from
 	Modified  bool      `json:"modified,omitempty"` // the checkout had local changes
 	VCSTime   string    `json:"vcs_time,omitempty"` // the revision's commit time

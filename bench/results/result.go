@@ -6,8 +6,9 @@
 // table and docs/metrics.md. The runner writes results, the report reads
 // them; both derive every figure from these declarations.
 //
-// It sits on bench/episode (the per-episode metrics), bench/task and
-// bench/score: it must not import the runner, the agents, the report or
+// It sits on bench/episode (the per-episode metrics), bench/task,
+// bench/score, internal/buildinfo (each line's build) and internal/json64
+// (seeds as JSON strings): it must not import the runner, the agents, the report or
 // any host, and it plays nothing.
 package results
 
