@@ -31,7 +31,7 @@ type Config struct {
 type Record struct {
 	Frame   int     `json:"frame"`
 	Episode int     `json:"episode"`
-	Seed    uint64  `json:"seed"`
+	Seed    uint64  `json:"seed,string"` // a string: float64 JSON readers round 64-bit seeds
 	Step    int     `json:"step"`
 	Action  *string `json:"action"`
 	Outcome string  `json:"outcome,omitempty"`

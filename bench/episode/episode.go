@@ -19,6 +19,7 @@ import (
 	"github.com/longcraft/longcraft/bench/skill"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -44,6 +45,9 @@ type Options struct {
 	Recorder    *trace.Recorder
 	Agent       string
 	StartUnixMs int64
+	// Build is the code playing, which the trace header records
+	// (provenance, never replayed).
+	Build buildinfo.Build
 }
 
 // Episode is one task being played.
@@ -109,7 +113,9 @@ func (e *Episode) Begin(t *task.Task, w *sim.World, opts Options) {
 		e.start = e.now()
 	}
 	if opts.Recorder != nil {
-		opts.Recorder.Begin(Header(t, opts.Agent, opts.StartUnixMs), w)
+		h := Header(t, opts.Agent, opts.StartUnixMs)
+		h.Build = opts.Build
+		opts.Recorder.Begin(h, w)
 	}
 	e.judge() // a task could hold at its start (the generators never make one)
 }

@@ -40,7 +40,7 @@ func Replay(rec *trace.Episode, noProgress int) (*Episode, error) {
 	if hash := w.Hash(); hash != rec.Initial {
 		return nil, &trace.Divergence{Step: -1, What: fmt.Sprintf("initial state hash %016x, recorded %016x", hash, rec.Initial)}
 	}
-	e := New(t, w, Options{NoProgress: noProgress, Recorder: trace.NewRecorder(len(rec.Actions)), Agent: h.Agent, StartUnixMs: h.StartUnixMs})
+	e := New(t, w, Options{NoProgress: noProgress, Recorder: trace.NewRecorder(len(rec.Actions)), Agent: h.Agent, StartUnixMs: h.StartUnixMs, Build: h.Build})
 	if t.Actions == task.ActionsSkills {
 		for i, d := range rec.Decisions {
 			if e.Over() {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/task"
@@ -22,6 +23,7 @@ type Comparison struct {
 	Agents []string              // each run's label: its agent (and model), and its directory when two share one
 	Dirs   []string              // the run directories, in Agents order
 	Runs   []*results.Definition // each run's definition (nil for runs written before run.json)
+	Builds []string              // each run's builds (summary.json), on one line
 	// The runs' groups, exactly as their summaries have them (one
 	// grouping everywhere: results.GroupKey): a group's label → one group
 	// per run, in Agents order (Episodes 0: the run did not play it).
@@ -128,6 +130,7 @@ func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
 			}
 			row.Runs = append(row.Runs, &l)
 		}
+		c.Builds = append(c.Builds, buildsLine(s))
 		for _, g := range s.Groups {
 			if g.AgentErrors == 0 {
 				g.AgentErrors = g.Ends[string(task.EndAgentError)] // a summary written before groups counted them
@@ -255,10 +258,10 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 .wide{overflow-x:auto;max-width:100%} .wide svg{display:block} small{color:#555} td[data-metric]{white-space:nowrap}</style></head><body>
 <h1>Agents on the {{.C.Suite}} suite</h1>
 <h2>Runs</h2>
-<div class="wide"><table><tr><th class="l">run</th><th class="l">directory</th><th class="l">model</th><th class="l">suite lock, seeds</th><th class="l">rules</th><th title="wall-clock time of an episode (generation, play, scoring) on the machine that played it: median / 90th percentile, from timings.jsonl">wall time per episode</th><th title="the episode's wall time over the agent's decisions: median / 90th percentile">per decision</th></tr>
+<div class="wide"><table><tr><th class="l">run</th><th class="l">directory</th><th class="l">model</th><th class="l">suite lock, seeds</th><th class="l">rules</th><th class="l">built from</th><th title="wall-clock time of an episode (generation, play, scoring) on the machine that played it: median / 90th percentile, from timings.jsonl">wall time per episode</th><th title="the episode's wall time over the agent's decisions: median / 90th percentile">per decision</th></tr>
 {{range $i, $a := .C.Agents}}{{$r := index $.C.Runs $i}}<tr><td class="l">{{$a}}</td><td class="l"><code>{{index $.C.Dirs $i}}</code></td>
 <td class="l">{{if $r}}{{if $r.Model}}{{$r.Model}}{{if $r.BaseURL}} at {{$r.BaseURL}}{{end}}, temperature {{$r.Temperature}}{{else}}–{{end}}{{else}}–{{end}}</td>
-<td class="l">{{if $r}}<code>{{lock $r.Lock}}</code>, {{seeds $r.SaltCommitment}}{{else}}–{{end}}</td><td class="l">{{if $r}}{{range $r.Rules}}{{.}} {{end}}{{else}}–{{end}}</td>
+<td class="l">{{if $r}}<code>{{lock $r.Lock}}</code>, {{seeds $r.SaltCommitment}}{{else}}–{{end}}</td><td class="l">{{if $r}}{{range $r.Rules}}{{.}} {{end}}{{else}}–{{end}}</td><td class="l">{{index $.C.Builds $i}}</td>
 {{$t := index $.C.Times $i}}<td>{{if $t.Episodes}}{{ms $t.WallMedianMs}} / {{ms $t.WallP90Ms}}{{else}}–{{end}}</td><td>{{if $t.Episodes}}{{ms $t.PerStepMedianMs}} / {{ms $t.PerStepP90Ms}}{{else}}–{{end}}</td></tr>
 {{end}}</table></div>
 {{if .C.Mixed}}<p><b>The runs played from different suite locks or seeds</b>: they did not play the same episodes, so they are compared unpaired.</p>{{end}}
@@ -360,4 +363,15 @@ func metricTables(c *Comparison) []MetricTable {
 		}
 	}
 	return tables
+}
+// buildsLine is the builds that played a run's results, on one line.
+func buildsLine(s results.Summary) string {
+	if len(s.Builds) == 0 {
+		return "not recorded"
+	}
+	parts := make([]string, len(s.Builds))
+	for i, b := range s.Builds {
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, "; ")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 )
 
 func twoResults(agent string) []results.Result {
@@ -222,4 +223,30 @@ func TestComparisonCellsStayUnderTheirRun(t *testing.T) {
 			assert.Equal(t, 10, cells[1].Episodes, k)
 		}
 	}
+}
+
+// TestReportsNameTheBuild: the report and the comparison page say which
+// build played the results (provenance), or that it was not recorded.
+func TestReportsNameTheBuild(t *testing.T) {
+	rs := twoResults("explorer")
+	rs[0].Build = buildinfo.Build{Version: "v0.0.0-20261203065030-13929d2e4007+dirty", Revision: "13929d2e400751d60afad2f1f4ae1415de497f48", Modified: true, Time: "2026-12-03T06:50:30Z"}
+	rs[1].Build = rs[0].Build
+	s := results.Summarize("mine", "explorer", rs)
+	dir := t.TempDir()
+	require.NoError(t, WriteReport(filepath.Join(dir, results.ReportFile), s, rs))
+	page, err := os.ReadFile(filepath.Join(dir, results.ReportFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `Built from <code title="13929d2e400751d60afad2f1f4ae1415de497f48">v0.0.0-20261203065030-13929d2e4007&#43;dirty 13929d2e4007 modified</code>, committed 2026-12-03T06:50:30Z.`)
+
+	require.NoError(t, results.WriteSummary(filepath.Join(dir, results.SummaryFile), s))
+	require.NoError(t, results.WriteSorted(filepath.Join(dir, results.ResultsFile), rs))
+	old := run(t, "random", "", 2, 1, "easy")
+	c, err := Compare([]string{dir, old}, CompareOptions{AllowMixed: true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"v0.0.0-20261203065030-13929d2e4007+dirty 13929d2e4007 modified", "not recorded"}, c.Builds)
+	cmp := filepath.Join(dir, "cmp.html")
+	require.NoError(t, WriteComparison(cmp, c))
+	page, err = os.ReadFile(cmp)
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `<td class="l">v0.0.0-20261203065030-13929d2e4007&#43;dirty 13929d2e4007 modified</td>`)
 }

@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"time"
+
+	"github.com/longcraft/longcraft/internal/buildinfo"
 )
 
 // InvocationsFile lists every invocation that wrote into a run directory,
@@ -31,9 +32,10 @@ type Invocation struct {
 	Complete  bool      `json:"complete"`           // every planned episode had a result at the end
 	Error     string    `json:"error,omitempty"`    // how it ended, if not well
 	Merged    []string  `json:"merged,omitempty"`   // a merge's shard directories
-	Longcraft string    `json:"longcraft"`          // module version ("(devel)" for a checkout)
+	Longcraft string    `json:"longcraft"`          // module version (buildinfo: a pseudo-version for go build in a checkout, "(devel)" for go run)
 	Revision  string    `json:"revision,omitempty"` // VCS revision the binary was built from
 	Modified  bool      `json:"modified,omitempty"` // the checkout had local changes
+	VCSTime   string    `json:"vcs_time,omitempty"` // the revision's commit time
 	GoVersion string    `json:"go_version"`
 	GOOS      string    `json:"goos"`
 	GOARCH    string    `json:"goarch"`
@@ -42,22 +44,13 @@ type Invocation struct {
 }
 
 // NewInvocation starts an invocation's record: the build and the machine,
-// from debug.ReadBuildInfo and the runtime.
+// from buildinfo and the runtime.
 func NewInvocation(command string, args []string, start time.Time) Invocation {
-	inv := Invocation{Command: command, Args: args, Start: start.UTC(), Longcraft: "unknown",
+	inv := Invocation{Command: command, Args: args, Start: start.UTC(),
 		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU()}
 	inv.Host, _ = os.Hostname()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		inv.Longcraft = bi.Main.Version
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				inv.Revision = s.Value
-			case "vcs.modified":
-				inv.Modified = s.Value == "true"
-			}
-		}
-	}
+	b := buildinfo.Read()
+	inv.Longcraft, inv.Revision, inv.Modified, inv.VCSTime = b.Version, b.Revision, b.Modified, b.Time
 	return inv
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/longcraft/longcraft/bench/episode"
+	"github.com/longcraft/longcraft/internal/json64"
 )
 
 // Measured returns every declared metric (Metrics) of the episode by
@@ -44,14 +45,21 @@ func (r Result) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a results line, old or new; its "metrics" are
 // derived from its fields, so they are not read back (DisagreeingMetrics
-// checks them). Lines written before the behaviour ratios could be null
-// said 0 for "not measured": an episode of no step has no valid-action
-// ratio, one with no failed action no repeated-failure rate.
+// checks them). Its seed is a string, as Longcraft writes it, or a bare
+// number, as it wrote it before (so older run directories still resume,
+// merge and verify). Lines written before the behaviour ratios could be
+// null said 0 for "not measured": an episode of no step has no
+// valid-action ratio, one with no failed action no repeated-failure rate.
 func (r *Result) UnmarshalJSON(b []byte) error {
 	var p plainResult
-	if err := json.Unmarshal(b, &p); err != nil {
+	line := struct {
+		*plainResult
+		Seed json64.Uint `json:"seed"` // shadows the field's, which reads strings only
+	}{plainResult: &p}
+	if err := json.Unmarshal(b, &line); err != nil {
 		return err
 	}
+	p.Seed = uint64(line.Seed)
 	*r = Result(p)
 	if r.Steps == 0 {
 		r.ValidActionRatio = episode.Measure{}

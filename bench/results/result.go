@@ -6,14 +6,16 @@
 // table and docs/metrics.md. The runner writes results, the report reads
 // them; both derive every figure from these declarations.
 //
-// It sits on bench/episode (the per-episode metrics), bench/task and
-// bench/score: it must not import the runner, the agents, the report or
+// It sits on bench/episode (the per-episode metrics), bench/task,
+// bench/score, internal/buildinfo (each line's build) and internal/json64
+// (seeds as JSON strings): it must not import the runner, the agents, the report or
 // any host, and it plays nothing.
 package results
 
 import (
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 )
 
 // Result is the outcome of one episode: one line of results.jsonl.
@@ -27,7 +29,7 @@ type Result struct {
 	// hash of its template (bench/player.PromptID); "" for agents that
 	// write their own.
 	Prompt string `json:"prompt,omitempty"`
-	Seed   uint64 `json:"seed"`
+	Seed   uint64 `json:"seed,string"` // a string: float64 JSON readers round 64-bit seeds (UnmarshalJSON also reads a number)
 	Goal   string `json:"goal"`
 	Lock   string `json:"lock,omitempty"` // hash of the suite lock the task came from
 	// SaltCommitment names the salt the world seed was derived from
@@ -45,6 +47,10 @@ type Result struct {
 	PlannerSteps int    `json:"planner_steps"`
 	Attempts     int    `json:"attempts"`
 	Err          string `json:"error,omitempty"`
+	// Build is the code that played the episode (the trace header's
+	// record of it); zero in lines written before Longcraft recorded it.
+	// A resumed run's lines may name several builds.
+	Build buildinfo.Build `json:"build,omitzero"`
 }
 
 // AgentStats are an external player's cost and probe scores (zero, and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 )
 
 // Stat is a metric's mean and median over the episodes that have it, and
@@ -123,6 +124,9 @@ type Summary struct {
 	// figures were per ruleset (its crafter_score pooled them); never
 	// written.
 	Pooled bool `json:"-"`
+	// Builds are the builds that played the results (Builds), the
+	// provenance of the figures: one for a run played by one binary.
+	Builds []buildinfo.Build `json:"builds,omitempty"`
 }
 
 // UnmarshalJSON reads summary.json, noting one of the old pooled format
@@ -157,7 +161,7 @@ func Wilson(k, n int) (lo, hi float64) {
 func Summarize(suiteName, agent string, results []Result) Summary {
 	rs := append([]Result(nil), results...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].Index < rs[j].Index })
-	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs)}
+	s := Summary{Suite: suiteName, Agent: agent, Episodes: len(rs), Builds: Builds(rs)}
 	for _, r := range rs {
 		if r.Err != "" || r.End == string(task.EndAgentError) {
 			s.Errors++

@@ -26,6 +26,7 @@ import (
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 	"github.com/longcraft/longcraft/internal/workers"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -75,7 +76,11 @@ type Config struct {
 	MaxEpisodeTokens int
 	MaxRunTokens     int
 	MaxRunCost       float64
-	spend            *spend // the run's, shared by its workers (Score sets it)
+	// Build is the code playing (provenance): every results line and
+	// trace header records it. Score sets the running binary's
+	// (buildinfo.Read) when it is zero; tests inject others.
+	Build buildinfo.Build
+	spend *spend // the run's, shared by its workers (Score sets it)
 
 	recorded *agent.Recorded // the play of a trace:FILE agent, loaded by Score
 	lock     *suite.Lock     // the suite's frozen tasks, by suite position; nil: generate
@@ -212,7 +217,7 @@ var errAbandoned = errors.New("episode abandoned: the run was cancelled")
 // returned when the config records traces. When the worker's context is
 // cancelled mid-episode (Ctrl-C) it returns errAbandoned.
 func (p *worker) play(index int, spec task.Spec) (results.Result, *trace.Episode, error) {
-	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.resultAgent(spec.ID()), Model: p.cfg.model(), Prompt: p.cfg.prompt()}
+	res := results.Result{Index: index, ID: spec.ID(), Spec: spec, Agent: p.cfg.resultAgent(spec.ID()), Model: p.cfg.model(), Prompt: p.cfg.prompt(), Build: p.cfg.Build}
 	res.End = "error"
 	var t *task.Task
 	var err error
@@ -349,7 +354,7 @@ func (p *worker) newEpisode(t *task.Task, who string) (*episode.Episode, error) 
 	if err != nil {
 		return nil, err
 	}
-	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout}
+	opts := episode.Options{NoProgress: p.cfg.NoProgress, Timeout: p.cfg.Timeout, Build: p.cfg.Build}
 	if p.cfg.Traces {
 		opts.Recorder, opts.Agent, opts.StartUnixMs = p.rec, who, time.Now().UnixMilli()
 	}

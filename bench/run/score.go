@@ -25,6 +25,7 @@ import (
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -115,7 +116,11 @@ func plan(o Options) (planned, error) {
 	enc := json.NewEncoder(h)
 	has := map[string]map[string]bool{"tier": {}, "family": {}}
 	for _, sp := range all {
-		if err := enc.Encode(sp); err != nil {
+		// The hash is over the specs' numeric form (the index a bare
+		// number, as before JSON outputs wrote it as a string: a
+		// conversion drops Spec's MarshalJSON), so run.json of runs made
+		// before still matches and they resume and merge.
+		if err := enc.Encode(numericSpec(sp)); err != nil {
 			return p, err
 		}
 		has["tier"][sp.Tier], has["family"][sp.Family] = true, true
@@ -157,6 +162,9 @@ func plan(o Options) (planned, error) {
 	}
 	return p, nil
 }
+
+// numericSpec is a task.Spec encoded by its fields' tags alone.
+type numericSpec task.Spec
 
 func sortedKeys(m map[string]bool) []string {
 	keys := make([]string, 0, len(m))
@@ -230,6 +238,9 @@ func needsTrace(traces string, r *results.Result) bool {
 // error is ctx's.
 func Score(ctx context.Context, o Options, progress func(done, total int)) (oc Outcome, err error) {
 	o.Args = RedactSalt(o.Args) // the command line is kept in the run directory; the salt never is
+	if o.Config.Build.IsZero() {
+		o.Config.Build = buildinfo.Read()
+	}
 	p, err := plan(o)
 	if err != nil {
 		return oc, err
@@ -413,8 +424,13 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 		cfg := o.Config
 		cfg.Agent = o.Agent
 		if err := Suite(ctx, specs, idx, cfg, func(d Done) error {
+			// A newer binary may rebuild the trace: the result must be
+			// the same, whichever build played it (the new trace's
+			// header names the one that recorded it).
+			again := d.Result
+			again.Build = recorded[d.Result.Index].Build
 			want, _ := json.Marshal(recorded[d.Result.Index])
-			got, _ := json.Marshal(d.Result)
+			got, _ := json.Marshal(again)
 			if !bytes.Equal(want, got) {
 				return fmt.Errorf("resume: episode %d (%s) played again to rebuild its lost trace gave another result than the recorded one: the recorded result stands and the run stops", d.Result.Index, d.Result.ID)
 			}

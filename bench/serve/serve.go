@@ -28,7 +28,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +39,8 @@ import (
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/internal/buildinfo"
+	"github.com/longcraft/longcraft/internal/json64"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -267,6 +268,38 @@ type CreateRequest struct {
 	Symbolic  bool    `json:"symbolic,omitempty"`
 }
 
+// createJSON is a CreateRequest as JSON holds it: the index and the seed
+// as decimal strings (what a JavaScript client must send for a seed over
+// 2^53) or numbers.
+type createJSON struct {
+	task.SpecJSON
+	Seed      *json64.Uint `json:"seed,omitempty"`
+	Ruleset   string       `json:"ruleset,omitempty"`
+	ImageSize int          `json:"image_size,omitempty"`
+	Symbolic  bool         `json:"symbolic,omitempty"`
+}
+
+// MarshalJSON writes the request with its index and seed as strings (the
+// embedded spec's own method would write the spec alone).
+func (r CreateRequest) MarshalJSON() ([]byte, error) {
+	return json.Marshal(createJSON{SpecJSON: r.Spec.JSON(), Seed: (*json64.Uint)(r.Seed), Ruleset: r.Ruleset,
+		ImageSize: r.ImageSize, Symbolic: r.Symbolic})
+}
+
+// UnmarshalJSON reads a request whose index and seed are strings or
+// numbers, refusing fields it does not know (a misspelt field would
+// otherwise start another episode than the one asked for).
+func (r *CreateRequest) UnmarshalJSON(data []byte) error {
+	var j createJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return err
+	}
+	*r = CreateRequest{Spec: j.Spec(), Seed: (*uint64)(j.Seed), Ruleset: j.Ruleset, ImageSize: j.ImageSize, Symbolic: j.Symbolic}
+	return nil
+}
+
 // EpisodeInfo is what the agent may know about its episode.
 type EpisodeInfo struct {
 	Task   string `json:"task"`              // the statement, as Task.Describe
@@ -276,7 +309,7 @@ type EpisodeInfo struct {
 	// solvable by the planner; false for other specs, generated without
 	// the certificate.
 	Certified     bool     `json:"certified"`
-	Seed          *uint64  `json:"seed,omitempty"` // plain worlds only: a task's seed stays hidden
+	Seed          *uint64  `json:"seed,omitempty,string"` // plain worlds only: a task's seed stays hidden; a string, exact in JavaScript
 	Ruleset       string   `json:"ruleset"`
 	Budget        int      `json:"budget"`
 	Feedback      string   `json:"feedback"`
@@ -322,24 +355,19 @@ type StepResponse struct {
 }
 
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": version(), "api": "v1",
+	b := buildinfo.Read()
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": version(b), "build": b, "api": "v1",
 		"episodes": s.Len(), "max_episodes": s.cfg.MaxEpisodes})
 }
 
 // version is the module's version, or its VCS revision for a development
 // build.
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, kv := range bi.Settings {
-		if kv.Key == "vcs.revision" && len(kv.Value) >= 12 {
-			return "devel+" + kv.Value[:12]
-		}
+func version(b buildinfo.Build) string {
+	switch {
+	case b.Version != "(devel)":
+		return b.Version
+	case b.Revision != "":
+		return "devel+" + buildinfo.Short(b.Revision)
 	}
 	return "devel"
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/json64"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -35,11 +36,41 @@ type Lock struct {
 // Locked is one episode of a lock.
 type Locked struct {
 	ID           string `json:"id"`
+	Seed         uint64 `json:"seed,string"` // a string: float64 JSON readers round 64-bit seeds (read from a number too)
+	Goal         string `json:"goal"`
+	Attempts     int    `json:"attempts"`
+	Certified    bool   `json:"certified"`
+	PlannerSteps int    `json:"planner_steps"`
+}
+
+// numericLocked is Locked with its seed a bare number: the form a lock's
+// hash reads, so that every lock keeps the hash it had before locks wrote
+// seeds as strings (results and run.json name locks by it).
+type numericLocked struct {
+	ID           string `json:"id"`
 	Seed         uint64 `json:"seed"`
 	Goal         string `json:"goal"`
 	Attempts     int    `json:"attempts"`
 	Certified    bool   `json:"certified"`
 	PlannerSteps int    `json:"planner_steps"`
+}
+
+// UnmarshalJSON reads an episode whose seed is a string or, as older lock
+// files hold it, a number; like the rest of a lock, it refuses fields it
+// does not know.
+func (e *Locked) UnmarshalJSON(data []byte) error {
+	type plain Locked // Locked's fields without this method
+	episode := struct {
+		*plain
+		Seed json64.Uint `json:"seed"` // shadows plain's, which reads strings only
+	}{plain: (*plain)(e)}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&episode); err != nil {
+		return err
+	}
+	e.Seed = uint64(episode.Seed)
+	return nil
 }
 
 // LockFormat is the lock file format's version.
@@ -108,8 +139,20 @@ func tiersOf(specs []task.Spec) string {
 
 // computeHash hashes the lock's content: its JSON without the hash.
 func (l *Lock) computeHash() string {
-	c := *l
-	c.Hash = ""
+	c := struct {
+		Format   int             `json:"format"`
+		Suite    string          `json:"suite"`
+		Rules    map[string]int  `json:"rules"`
+		Tiers    string          `json:"tiers"`
+		Episodes []numericLocked `json:"episodes"`
+		Hash     string          `json:"hash"` // always "": the hash is of the rest
+	}{Format: l.Format, Suite: l.Suite, Rules: l.Rules, Tiers: l.Tiers}
+	if l.Episodes != nil {
+		c.Episodes = make([]numericLocked, len(l.Episodes))
+	}
+	for i := range l.Episodes {
+		c.Episodes[i] = numericLocked(l.Episodes[i])
+	}
 	b, _ := json.Marshal(&c) // maps marshal in key order
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

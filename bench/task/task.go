@@ -63,7 +63,7 @@ func (s Spec) ID() string {
 type Task struct {
 	Spec          Spec
 	ID            string
-	Seed          uint64 // the world's seed (after any regeneration)
+	Seed          uint64 `json:",string"` // the world's seed (after any regeneration); a string in JSON, exact for float64 readers
 	Attempts      int    // generations tried before certification
 	Ruleset       string
 	MapSize       int

@@ -12,6 +12,7 @@ import (
 	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 )
 
 // Limits on what a decoder accepts, so that a hostile file cannot make it
@@ -76,6 +77,9 @@ func encodeEpisode(e *msgpack.Encoder, ep *Episode, z *deflater) error {
 	str("agent", h.Agent)
 	str("sc", h.SaltCommitment)
 	num("t0", h.StartUnixMs)
+	if !h.Build.IsZero() {
+		add("build", func() error { return encodeBuild(e, &h.Build) })
+	}
 	column("a", ep.Actions)
 	column("o", ep.Outcomes)
 	if len(ep.Notes) > 0 {
@@ -126,6 +130,22 @@ func encodeEpisode(e *msgpack.Encoder, ep *Episode, z *deflater) error {
 			return err
 		}
 		if err := f.put(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// encodeBuild writes a build as [version, revision, modified, time].
+func encodeBuild(e *msgpack.Encoder, b *buildinfo.Build) error {
+	for _, f := range []func() error{
+		func() error { return e.EncodeArrayLen(4) },
+		func() error { return e.EncodeString(b.Version) },
+		func() error { return e.EncodeString(b.Revision) },
+		func() error { return e.EncodeBool(b.Modified) },
+		func() error { return e.EncodeString(b.Time) },
+	} {
+		if err := f(); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/vmihailenco/msgpack/v5/msgpcode"
 
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 )
 
 // decoder wraps msgpack's with bounds against the record's size.
@@ -173,6 +174,8 @@ func (d *decoder) episode(ep *Episode) error {
 			}
 		case "t0":
 			h.StartUnixMs, err = d.int(k)
+		case "build":
+			err = d.build(&h.Build)
 		case "a":
 			ep.Actions, err = d.raw(k, maxSteps)
 		case "o":
@@ -341,6 +344,24 @@ func (d *decoder) notes() ([]Note, error) {
 		notes = append(notes, nt)
 	}
 	return notes, nil
+}
+
+func (d *decoder) build(b *buildinfo.Build) error {
+	if err := d.arrayLen("build", 4); err != nil {
+		return err
+	}
+	var err error
+	if b.Version, err = d.str("build.version"); err != nil {
+		return err
+	}
+	if b.Revision, err = d.str("build.revision"); err != nil {
+		return err
+	}
+	if b.Modified, err = d.d.DecodeBool(); err != nil {
+		return &fieldError{"build.modified", err}
+	}
+	b.Time, err = d.str("build.time")
+	return err
 }
 
 func (d *decoder) metrics(m *Metrics) error {

@@ -6,7 +6,7 @@ import (
 )
 
 // knownKeys are the episode map's keys (docs/trace-format.md).
-var knownKeys = []string{"v", "rules", "rv", "seed", "map", "task", "goal", "budget", "fb", "view", "agent", "t0",
+var knownKeys = []string{"v", "rules", "rv", "seed", "map", "task", "goal", "budget", "fb", "view", "agent", "t0", "build",
 	"a", "a_z", "o", "o_z", "notes", "dec", "scn", "every", "cp", "m"}
 
 // requiredKeys are the keys every writer since version 1 writes: a record

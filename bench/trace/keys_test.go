@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vmihailenco/msgpack/v5"
 
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 )
 
 // rewriteKeys re-encodes a record's map, each key through rename ("":
@@ -48,6 +50,7 @@ func rewriteKeys(t *testing.T, data []byte, rename func(k string) string) []byte
 func taskRecord(t *testing.T) []byte {
 	w, h := taskWorld(t, task.Spec{Family: task.FamilyObtain, Tier: "easy", Split: task.Eval, Index: 1})
 	h.StartUnixMs = 1
+	h.Build = buildinfo.Build{Version: "v0.0.0-20261203065030-13929d2e4007+dirty", Revision: "13929d2e400751d60afad2f1f4ae1415de497f48", Modified: true, Time: "2026-12-03T06:50:30Z"}
 	data, err := MarshalEpisode(record(t, w, h, "explorer", 300, true))
 	require.NoError(t, err)
 	return data
@@ -143,4 +146,32 @@ func TestUnknownKeysStillSkipped(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, ep.Header.StartUnixMs)
 	require.NotNil(t, ep.Header.Task)
+}
+
+// TestHeaderRecordsTheBuild: the build that recorded an episode survives
+// a round trip, and a header without one (traces of older versions, or
+// made by hand) writes no key and reads back as none.
+func TestHeaderRecordsTheBuild(t *testing.T) {
+	data := taskRecord(t)
+	ep, err := UnmarshalEpisode(data)
+	require.NoError(t, err)
+	assert.Equal(t, buildinfo.Build{Version: "v0.0.0-20261203065030-13929d2e4007+dirty", Revision: "13929d2e400751d60afad2f1f4ae1415de497f48", Modified: true, Time: "2026-12-03T06:50:30Z"}, ep.Header.Build)
+
+	ep.Header.Build = buildinfo.Build{}
+	bare, err := MarshalEpisode(ep)
+	require.NoError(t, err)
+	var keys []string
+	rewriteKeys(t, bare, func(k string) string { keys = append(keys, k); return k })
+	assert.NotContains(t, keys, "build")
+	again, err := UnmarshalEpisode(bare)
+	require.NoError(t, err)
+	assert.True(t, again.Header.Build.IsZero())
+
+	// A damaged build is refused, naming it.
+	broken := rewriteKeys(t, data, func(k string) string { return k })
+	i := bytes.Index(broken, []byte("build"))
+	require.Positive(t, i)
+	broken[i+len("build")] = 0x93 // an array of 3, not 4
+	_, err = UnmarshalEpisode(broken)
+	assert.ErrorContains(t, err, "build")
 }

@@ -7,6 +7,7 @@ package trace
 
 import (
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -35,6 +36,10 @@ type Header struct {
 	// SaltCommitment names the salt the task's world seed was derived
 	// from (held-out seeds, bench/task/salt.go); "": public seeds.
 	SaltCommitment string
+	// Build is the code that recorded the episode (provenance: version,
+	// VCS revision, dirty flag); informational, never replayed; zero in
+	// traces written before Longcraft recorded it.
+	Build buildinfo.Build
 }
 
 // EpisodeID is the id of the episode's task as its results line names

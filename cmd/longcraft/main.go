@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/longcraft/longcraft/internal/buildinfo"
 )
 
 func main() {
@@ -86,6 +88,6 @@ Start with:
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScoreCmd(), newSaltCmd(), newDemoCmd(), newBenchCmd(), newMergeCmd(), newReportCmd(), newSimulateCmd(), newFidelityCmd(), newSuiteCmd(), newMapCmd(), newRenderCmd(), newDatasetCmd(),
-		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd(), newVerifyCmd())
+		newReplayCmd(), newTraceCmd(), newTaskCmd(), newServeCmd(), newVerifyCmd(), newVersionCmd(buildinfo.Read()))
 	return root
 }

@@ -38,7 +38,9 @@ func newScoreCmd() *cobra.Command {
 		Long: fmt.Sprintf(`score plays every episode of --suite (embedded: %v, or a YAML file)
 with --agent across --workers cores, and writes to --out:
 
-  results.jsonl     one line per episode, appended as each finishes
+  results.jsonl     one line per episode, appended as each finishes, naming
+                    the build that played it (seeds as strings: jq and
+                    JavaScript round integers over 2^53)
   episodes.lctrace  the traces (--traces all, failures or none)
   summary.json      per family × tier: success rate with a 95%% Wilson
                     interval, ends, means and medians of every metric

@@ -15,6 +15,7 @@ import (
 
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/internal/json64"
 )
 
 func newReplayCmd() *cobra.Command {
@@ -112,7 +113,8 @@ func newTraceCmd() *cobra.Command {
 		Short: "Print a trace's episodes: header, length, outcome and size",
 		Long: `inspect lists a trace's episodes: seed, task, agent, steps, success, death,
 achievements, notes and bytes per step. --json prints one JSON object per
-episode for scripts.`,
+episode for scripts (the seed as a string: jq and JavaScript round
+integers over 2^53).`,
 		Example: "  longcraft trace inspect runs/today/episodes.lctrace --json | jq .steps",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -145,8 +147,12 @@ episode for scripts.`,
 					perStep = float64(x.Length) / float64(len(ep.Actions))
 				}
 				if asJSON {
+					var build any // null: recorded before traces named their build
+					if !h.Build.IsZero() {
+						build = h.Build
+					}
 					if err := enc.Encode(map[string]any{
-						"episode": i, "seed": h.Seed, "rules": h.Ruleset, "rules_version": h.RulesVersion,
+						"episode": i, "seed": json64.Uint(h.Seed), "build": build, "rules": h.Ruleset, "rules_version": h.RulesVersion,
 						"map": h.MapSize, "task": h.Task, "salt_commitment": h.SaltCommitment, "goal": h.Goal, "agent": h.Agent, "steps": len(ep.Actions),
 						"success": m.Success, "died": m.Died, "achievements": m.Achievements, "reward": float64(m.RewardTenths) / 10,
 						"notes": len(ep.Notes), "bytes": x.Length, "bytes_per_step": perStep,

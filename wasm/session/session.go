@@ -18,6 +18,7 @@ import (
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/internal/buildinfo"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -114,7 +115,7 @@ func New(spec task.Spec, mode Mode, name string) (*Session, error) {
 		s.policy.Reset(t.Seed)
 		s.Agent = name
 	}
-	s.game = episode.New(t, w, episode.Options{Recorder: trace.NewRecorder(t.Budget), Agent: s.Agent})
+	s.game = episode.New(t, w, episode.Options{Recorder: trace.NewRecorder(t.Budget), Agent: s.Agent, Build: buildinfo.Read()})
 	if s.obs, err = protocol.NewBuilder(t, protocol.Options{}, nil); err != nil {
 		return nil, fmt.Errorf("new session %s: %w", spec.ID(), err)
 	}
