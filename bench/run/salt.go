@@ -32,8 +32,16 @@ const SaltSecretFile = "salt.secret"
 // not a data file given by mistake.
 const maxSaltBytes = 4096
 
+// MinSaltBytes is the shortest salt score takes. A salt is what keeps
+// the worlds from the agent, and the agent can search for it during the
+// run: it has the public lock and its first observation, and each guess
+// costs it about a millisecond (TestAgentCannotGuessAWeakSalt finds a
+// 3-digit salt in 0.36 s). Length does not make a salt random, but a
+// short one is certainly guessable.
+const MinSaltBytes = 16
+
 // SaltUsage says what a salt may be, for errors and help.
-const SaltUsage = "a salt is any non-empty string of at most 4096 bytes: --salt S takes S, --salt-file F the contents of F (without a trailing newline), --salt random draws 32 bytes from the OS and keeps them, in hex, in OUT/" + SaltSecretFile
+const SaltUsage = "a salt is a string of 16 to 4096 bytes, best random (an agent can search for a guessable salt during the run): --salt random draws 32 bytes from the OS and keeps them, in hex, in OUT/" + SaltSecretFile + "; --salt S takes S, --salt-file F the contents of F (without a trailing newline)"
 
 // ResolveSalt reads the salt of one of score's flags: value is --salt's
 // ("" when not given), file --salt-file's, out the run directory. "random"
@@ -43,8 +51,25 @@ const SaltUsage = "a salt is any non-empty string of at most 4096 bytes: --salt 
 // out) would leave its salt in the other run's directory. A run
 // directory that already holds a run is refused (a new salt cannot
 // continue it: resume with --salt-file OUT/salt.secret). No flag at all
-// is no salt (public seeds).
+// is no salt (public seeds). A salt shorter than MinSaltBytes is refused.
 func ResolveSalt(value string, valueGiven bool, file, out string) (salt []byte, secretPath string, err error) {
+	salt, secretPath, err = readSalt(value, valueGiven, file, out)
+	if err == nil && len(salt) > 0 && len(salt) < MinSaltBytes {
+		return nil, "", fmt.Errorf("a salt of %d bytes: an agent can find it by trying salts against the public lock during the run; %s", len(salt), SaltUsage)
+	}
+	return salt, secretPath, err
+}
+
+// ReadRevealedSalt reads a revealed salt for `salt check` from --salt or
+// --salt-file, whatever its length: checking a guess must say it is not
+// the run's salt.
+func ReadRevealedSalt(value string, valueGiven bool, file string) ([]byte, error) {
+	salt, _, err := readSalt(value, valueGiven, file, "")
+	return salt, err
+}
+
+// readSalt is ResolveSalt without the length bound.
+func readSalt(value string, valueGiven bool, file, out string) (salt []byte, secretPath string, err error) {
 	switch {
 	case valueGiven && file != "":
 		return nil, "", fmt.Errorf("--salt and --salt-file: give one of them (%s)", SaltUsage)

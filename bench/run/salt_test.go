@@ -248,13 +248,15 @@ func TestResolveSalt(t *testing.T) {
 		wantSecret bool
 	}{
 		{name: "none"},
-		{name: "literal", value: "abc", given: true, want: "abc"},
+		{name: "literal", value: "abcdefghijklmnop", given: true, want: "abcdefghijklmnop"},
+		{name: "short", value: "417", given: true, wantErr: "an agent can find it"},
 		{name: "empty", value: "", given: true, wantErr: "empty"},
-		{name: "too long", value: strings.Repeat("x", 5000), given: true, wantErr: "at most 4096"},
+		{name: "too long", value: strings.Repeat("x", 5000), given: true, wantErr: "16 to 4096 bytes"},
 		{name: "both", value: "abc", given: true, file: file("both", "x"), wantErr: "give one of them"},
-		{name: "file", file: file("f", "from a file\n"), want: "from a file"},
-		{name: "file crlf", file: file("crlf", "dos\r\n"), want: "dos"},
-		{name: "empty file", file: file("empty", "\n"), wantErr: "non-empty"},
+		{name: "file", file: file("f", "from a file, long\n"), want: "from a file, long"},
+		{name: "short file", file: file("short", "word\n"), wantErr: "an agent can find it"},
+		{name: "file crlf", file: file("crlf", "dos line endings\r\n"), want: "dos line endings"},
+		{name: "empty file", file: file("empty", "\n"), wantErr: "0 bytes"},
 		{name: "missing file", file: filepath.Join(dir, "nope"), wantErr: "no such file"},
 		{name: "random", value: "random", given: true, wantSecret: true},
 	} {

@@ -26,9 +26,6 @@ func applySalt(cmd *cobra.Command, o *run.Options, salt, saltFile string, quiet 
 	o.SaltFile, o.SaltSecret = saltFile, secret
 	w := cmd.ErrOrStderr()
 	fmt.Fprintf(w, "held-out seeds: salt commitment %s (results, run.json and traces record it; never the salt)\n", task.SaltCommitment(o.Salt))
-	if len(o.Salt) < 16 {
-		fmt.Fprintf(w, "warning: a salt of %d bytes can be guessed by trying salts, by the agent during the run from what it is shown (about a millisecond a try) as by anyone from its commitment: --salt random draws 32 random bytes\n", len(o.Salt))
-	}
 	if secret != "" {
 		fmt.Fprintf(w, "held-out seeds: a random salt, kept in %s (mode 0600): reveal it only after the run is published; resume with --salt-file %s\n", secret, secret)
 	}
@@ -81,7 +78,7 @@ reproduce the run, score it again with the same suite, lock and salt.`,
 		Example: "  longcraft salt check --salt-file runs/pub/salt.secret runs/pub",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, _, err := run.ResolveSalt(salt, cmd.Flags().Changed("salt"), saltFile, "")
+			s, err := run.ReadRevealedSalt(salt, cmd.Flags().Changed("salt"), saltFile)
 			if err != nil {
 				return err
 			}

@@ -52,5 +52,5 @@ func TestSaltCommand(t *testing.T) {
 		assert.Error(t, err, "%v", bad)
 	}
 	_, err = runCLI(t, "score", "--suite", "default", "--agent", "noop", "--out", filepath.Join(t.TempDir(), "y"), "-q", "--salt", "")
-	assert.ErrorContains(t, err, "a salt is any non-empty string")
+	assert.ErrorContains(t, err, "a salt is a string of 16 to 4096 bytes")
 }
