@@ -364,6 +364,7 @@ func metricTables(c *Comparison) []MetricTable {
 	}
 	return tables
 }
+
 // buildsLine is the builds that played a run's results, on one line.
 func buildsLine(s results.Summary) string {
 	if len(s.Builds) == 0 {
