@@ -322,7 +322,7 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	// it) is refused before anything is written.
 	traced := map[string]bool{}
 	if len(have) > 0 {
-		if err := verifyResults(have, o.Out, def, true).Refuse("resume", o.Out); err != nil {
+		if err := verifyResults(have, o.Out, def, true, false).Refuse("resume", o.Out); err != nil {
 			return oc, err
 		}
 	}

@@ -128,7 +128,7 @@ func Verify(dir string) (*Verification, error) {
 	}
 	// The last trace may lack its line only in a run a crash stopped
 	// between the two writes; in a finished run it is a deleted line.
-	v := verifyResults(rs, dir, def, file == nil || file.Partial)
+	v := verifyResults(rs, dir, def, file == nil || file.Partial, def.Traces == "all")
 	if file != nil {
 		start := time.Now()
 		v.checkSummary(file, def)
@@ -163,8 +163,14 @@ func traceID(ep *trace.Episode) string { return ep.Header.EpisodeID() }
 // a line: an episode whose line a crash cut off, which a resume plays
 // again (or a first one torn). A trace file that cannot be read is one
 // of the traces' problems, not an error: every line is then unverified,
-// and the run refused.
-func verifyResults(rs []results.Result, dir string, def results.Definition, tolerateLast bool) *Verification {
+// and the run refused. requireTraces refuses a line without a trace in a
+// run that keeps every trace (--traces all): the runner writes each
+// trace before its line, so such a line was not left by it, or its trace
+// was lost since; either way nothing proves it, and a forger who deletes
+// the traces of the lines he edits must not pass as merely "unverified".
+// A resume (which rebuilds what it can, and counts the rest as
+// TracesMissing) passes false.
+func verifyResults(rs []results.Result, dir string, def results.Definition, tolerateLast, requireTraces bool) *Verification {
 	start := time.Now()
 	v := &Verification{traced: map[string]bool{}}
 	byID := map[string]*results.Result{}
@@ -262,6 +268,9 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 			v.Errored++
 		case !v.traced[rs[i].ID]:
 			v.Unverified++
+			if requireTraces && needsTrace(def.Traces, &rs[i]) {
+				msgs = append(msgs, indexed{rs[i].Index, lineName(&rs[i]) + ": no trace, in a run that keeps every trace (--traces all): each trace is written before its line, so this one was removed or lost since, and nothing proves the line"})
+			}
 		default:
 			v.Checked++
 		}
