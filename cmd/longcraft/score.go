@@ -384,6 +384,9 @@ func printTable(w io.Writer, oc run.Outcome) {
 	if oc.Replayed > 0 {
 		fmt.Fprintf(w, "%d lost traces rebuilt by playing their episodes again (each gave its recorded result)\n", oc.Replayed)
 	}
+	if oc.TracesMissing > 0 && traces(s) == "all" {
+		fmt.Fprintf(w, "%d results lost their traces, which cannot be rebuilt (the agent is not deterministic): longcraft verify, merge and report refuse this run until those episodes are played again in a new run\n", oc.TracesMissing)
+	}
 	if s.Unverified > 0 {
 		fmt.Fprintf(w, "unverified: %d of %d results have no trace (--traces %s, or traces lost): they stand on the runner's word, unchecked by replay\n", s.Unverified, s.Episodes, traces(s))
 	}
