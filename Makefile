@@ -186,7 +186,7 @@ bench-compare:
 	$(GO) run ./cmd/longcraft bench --baseline bench/baseline.json
 
 build:
-	$(GO) build -o longcraft ./cmd/longcraft
+	$(GO) build -buildvcs=true -o longcraft ./cmd/longcraft
 
 clean:
 	rm -rf longcraft build

@@ -485,7 +485,24 @@ compares them unpaired (Newcombe's interval, no test).`,
 			for _, a := range c.Agents {
 				aw = max(aw, len(a))
 			}
+			// Open-ended episodes: each run's Crafter score and progression
+			// per ruleset; where no task defines success, no success figure.
+			for _, row := range c.Rulesets {
+				fmt.Fprintf(w, "open-ended, %s rules\n", row.Ruleset)
+				for i, l := range row.Runs {
+					switch {
+					case l == nil:
+					case l.Err != "":
+						fmt.Fprintf(w, "  %-*s %5d  no score: %s\n", aw, c.Agents[i], l.Episodes, l.Err)
+					default:
+						fmt.Fprintf(w, "  %-*s %5d  Crafter score %.2f%%, progression %.2f%% ± %.2f\n", aw, c.Agents[i], l.Episodes, l.CrafterScore, l.Progression, l.ProgressionSE)
+					}
+				}
+			}
 			for _, k := range c.Keys {
+				if c.Open {
+					break
+				}
 				fmt.Fprintln(w, k)
 				for i, g := range c.Groups[k] {
 					if g.Episodes == 0 && g.Missing == 0 {
@@ -504,7 +521,9 @@ compares them unpaired (Newcombe's interval, no test).`,
 				}
 			}
 			for _, p := range c.Pairs {
-				fmt.Fprintln(w, p.Sentence)
+				if !c.Open { // the sentences compare success
+					fmt.Fprintln(w, p.Sentence)
+				}
 			}
 			fmt.Fprintf(w, "wrote %s\n", out)
 			return nil
