@@ -116,3 +116,35 @@ func TestVerifyRederivesEveryReplyFigure(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVerifyReplies checks a default-suite run (36 episodes) of an
+// external player whose every step has a reply to score again, against
+// BenchmarkVerify's built-in agent, whose traces have none: the cost of
+// re-deriving the replies (a second world and pass over the steps, one
+// parse a step).
+func BenchmarkVerifyReplies(b *testing.B) {
+	var calls atomic.Int64
+	replies := []string{`{"action": "move_left", "belief": {"from_start": {"x": -1, "y": 0}}, "expect": {"outcome": "moved"}}`,
+		`{"action": "do", "expect": {"inventory": {"wood": 1}}}`, `no reply`}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		content := replies[int(calls.Add(1)-1)%len(replies)]
+		json.NewEncoder(w).Encode(map[string]any{"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}}})
+	}))
+	b.Cleanup(srv.Close)
+	dir := b.TempDir()
+	o := killable(dir)
+	o.Agent, o.External = "openai", agent.External{Model: "fake", BaseURL: srv.URL}
+	_, err := Score(context.Background(), o, nil)
+	require.NoError(b, err)
+	b.ResetTimer()
+	steps, episodes := 0, 0
+	for range b.N {
+		v, err := Verify(dir)
+		if err != nil || !v.OK() {
+			b.Fatal(err, v.Problems())
+		}
+		steps, episodes = steps+v.Steps, episodes+v.Checked
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(episodes), "µs/episode")
+}
