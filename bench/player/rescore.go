@@ -14,7 +14,8 @@ import (
 // on a fresh world of t (the task rebuilt from the trace's spec and
 // seed), and before each step its note's raw reply is parsed and fed to
 // a Probe with the world the action was chosen in and the outcome in
-// full. A trace without notes is an episode of no reply (a built-in
+// full. The caller has replayed ep (episode.Replay): its actions are
+// trusted to be the episode's. A trace without notes is an episode of no reply (a built-in
 // agent's): nothing to score. complete is false when the trace does not
 // hold every played reply, one note per step: its notes were left out
 // (over the trace's bound on an episode's notes), so the replies cannot
