@@ -62,6 +62,8 @@ type Stopper interface{ Stopped() bool }
 // Scorer is an agent that scores predictions: after every step the host
 // gives it the outcome in full (never shown to the player), so that a
 // prediction is scored against what happened whatever the feedback level.
+// It is also the word that the step was played: a reply is scored only
+// then, as the trace, which records played steps alone, can show.
 type Scorer interface {
 	Observed(full *sim.Outcome)
 }

@@ -24,23 +24,11 @@ type AgentOptions struct {
 	StepTimeout   time.Duration // per step, transport retries included (0: none)
 }
 
-// Stats is what an external player cost and how well it knew its world.
+// Stats is what an external player cost and what its played replies
+// show (ReplyStats: invalid outputs, the knowledge probes).
 type Stats struct {
 	Usage
-	Invalid int // replies that did not parse or named no action: played as noop
-	// Beliefs and predictions are scored only when they claim something
-	// checkable: an empty one ({} or no field the agent could know) is
-	// neither right nor wrong, so a player cannot score by saying nothing.
-	BeliefChecks  int // belief statements scored
-	BeliefCorrect int // … that matched the state
-	ExpectChecks  int // predictions scored (the episode's last one too, by Finish)
-	ExpectCorrect int // … that matched what happened
-	// Claim by claim, against the baselines (claims): the beliefs' scored
-	// claims, the claims left unscored because the observation the
-	// player answered states them (copies), and the predictions' claims.
-	Beliefs      ClaimScore
-	BeliefCopies int
-	Predictions  ClaimScore
+	ReplyStats
 }
 
 // Agent plays a task through a Player, as the runner's agents do: it
@@ -63,22 +51,17 @@ type Agent struct {
 	invalid   string // why the last reply was rejected
 	note      trace.Note
 	noted     bool
-	// The last reply's prediction, scored when its outcome arrives,
-	// against the outcome in full (Observed), whatever the feedback level
-	// let the player read.
-	expect    *protocol.Expect
-	full      sim.Outcome
-	hasFull   bool
-	invBefore [sim.MaxItems]int
-	// The claims' tallies, and what persistence says of the next ones:
-	// the outcome kind of the step before the predicted one, the position
-	// relative to the start at the last decision (the start is where the
-	// first decision was asked).
-	beliefs, predictions claims
-	persistKind          sim.OutcomeKind
-	started              bool
-	startX, startY       int
-	lastFromStart        int64
+	// The replies' scoring (the probes, invalid outputs), and the reply
+	// of the step being played, scored once the host says it was played
+	// (Observed): nil for an invalid one.
+	probe   Probe
+	reply   *protocol.Reply
+	replied bool
+	full    sim.Outcome
+	hasFull bool
+	// Invalid decisions at the skill level, where the probes are not
+	// asked for.
+	skillInvalid int
 }
 
 // NewAgent connects p to task t. The atlas is needed only for images.
@@ -93,8 +76,9 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 // Reset starts the episode on the player's side. The world seed is the
 // runner's agent interface's; it is not passed on to the player.
 func (a *Agent) Reset(uint64) {
-	a.stats, a.err, a.invalid, a.expect, a.noted, a.hasFull, a.decisions, a.notes = Stats{}, nil, "", nil, false, false, 0, ""
-	a.beliefs, a.predictions, a.persistKind, a.started, a.lastFromStart = claims{}, claims{}, sim.OutNothing, false, 0
+	a.stats, a.err, a.invalid, a.noted, a.hasFull, a.decisions, a.notes = Stats{}, nil, "", false, false, 0, ""
+	a.probe.Reset(a.t.Observability)
+	a.reply, a.replied, a.skillInvalid = nil, false, 0
 	if err := a.p.Reset(a.ctx, a.t.Describe()); err != nil {
 		a.err = fmt.Errorf("agent reset: %w", err)
 	}
@@ -106,7 +90,8 @@ func (a *Agent) Err() error { return a.err }
 // Stats returns the episode's accounting.
 func (a *Agent) Stats() Stats {
 	s := a.stats
-	s.Beliefs, s.Predictions = a.beliefs.score(), a.predictions.score()
+	s.ReplyStats = a.probe.Stats()
+	s.Invalid += a.skillInvalid
 	return s
 }
 
@@ -118,22 +103,12 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 	if a.err != nil {
 		return sim.ActNoop
 	}
-	r := w.Rules()
-	if a.expect != nil && last != nil {
-		a.score(w, a.truth(last))
-	}
-	// What persistence will say of this decision's claims: the step just
-	// played happens again, the player is where it was.
-	a.persistKind = sim.OutNothing
+	var full *sim.Outcome
 	if last != nil {
-		a.persistKind = a.truth(last).Kind
+		full = a.truth(last)
 	}
-	if !a.started {
-		a.startX, a.startY = w.Player()
-		a.started = true
-	}
-	fromStart, persisted := a.fromStart(w), a.lastFromStart
-	a.lastFromStart = fromStart
+	a.probe.Decide(w, full)
+	a.reply, a.replied = nil, false
 	obs := a.observe(w, last)
 	ctx, cancel := a.stepContext()
 	defer cancel()
@@ -147,26 +122,22 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 		a.err = fmt.Errorf("agent: reply not read within the step timeout %s: %w", a.opts.StepTimeout, ctx.Err())
 		return sim.ActNoop
 	}
+	a.replied = true
 	if err != nil {
-		a.stats.Invalid++
 		a.invalid = err.Error()
 		return sim.ActNoop
 	}
+	a.reply = &reply
 	a.invalid = ""
 	a.note.Reasoning = reply.Reason
 	a.keepNotes(reply.Notes)
 	if reply.Belief != nil {
-		a.checkBelief(w, reply.Belief, fromStart, persisted)
 		// As JSON: fmt would print the position's pointers' addresses.
 		if b, err := json.Marshal(reply.Belief); err == nil {
 			a.note.Belief = string(b)
 		}
 	}
-	a.expect = reply.Expect
-	for it := range r.Items {
-		a.invBefore[it] = w.Inventory(sim.Item(it))
-	}
-	act, _ := r.ActionByName(reply.Action)
+	act, _ := w.Rules().ActionByName(reply.Action)
 	return act
 }
 
@@ -195,7 +166,7 @@ func (a *Agent) Decide(w *sim.World, last *skill.Result) string {
 	}
 	reply, err := protocol.ParseSkillReply(raw, w.Rules())
 	if err != nil {
-		a.stats.Invalid++
+		a.skillInvalid++
 		a.invalid = err.Error()
 		return reply.Action // the episode says why it is not a skill
 	}
@@ -259,60 +230,26 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *protocol.Observation {
 	return obs
 }
 
-// checkBelief scores a belief about the state the action is chosen in:
-// right when every scored claim holds. A claim is scored only where the
-// observation the player answers does not state it, whatever its
-// modalities: every observation carries the text, which states every
-// item's count (vitals included; the image shows the inventory too), so
-// inventory claims are copies, never scored; under full observability
-// the text also states the coordinates (and did at the start), so x, y
-// and from_start are copies too. Under partial observability nothing
-// states the position: from_start (where the player is relative to its
-// start, which it can only know by remembering its moves) is scored, while
-// x and y are not, since the player has no frame for coordinates. Copies
-// are counted (BeliefCopies); a belief with no scored claim is not scored.
-// fromStart is the true offset now, persisted the one at the last
-// decision ("nothing changes").
-func (a *Agent) checkBelief(w *sim.World, b *protocol.Belief, fromStart, persisted int64) {
-	claims, ok := 0, true
-	a.stats.BeliefCopies += len(b.Inventory)
-	full := a.t.Observability == task.Full
-	if full {
-		for _, p := range []bool{b.X != nil, b.Y != nil, b.FromStart != nil} {
-			if p {
-				a.stats.BeliefCopies++
-			}
-		}
-	} else if b.FromStart != nil {
-		claimed := packOffset(b.FromStart.X, b.FromStart.Y)
-		a.beliefs.add("from_start", claimed, fromStart, persisted)
-		ok = ok && claimed == fromStart
-		claims++
-	}
-	if claims == 0 {
-		return
-	}
-	a.stats.BeliefChecks++
-	if ok {
-		a.stats.BeliefCorrect++
-	}
-}
-
-// Finish scores the prediction of the episode's last reply against the
-// last outcome; the runner calls it when the episode ends.
+// Finish scores the prediction of the episode's last played reply
+// against the last outcome; the runner calls it when the episode ends.
 func (a *Agent) Finish(w *sim.World, last *sim.Outcome) {
-	if a.expect != nil && last != nil {
-		a.score(w, a.truth(last))
+	if last != nil {
+		last = a.truth(last)
 	}
-	a.expect = nil
+	a.probe.Finish(w, last)
 }
 
 // Observed gives the evaluator's full outcome of the step just played
-// (agent.Scorer): predictions are scored against what happened, not
-// against what the feedback level let the player read (at none, a failed
-// action reads as nothing happening).
+// (agent.Scorer): the step's reply is scored now that it was played, and
+// predictions against what happened, not against what the feedback
+// level let the player read (at none, a failed action reads as nothing
+// happening).
 func (a *Agent) Observed(full *sim.Outcome) {
 	a.full, a.hasFull = *full, true
+	if a.replied {
+		a.probe.Played(a.reply)
+		a.reply, a.replied = nil, false
+	}
 }
 
 // truth is the outcome a prediction is scored against: the full one when
@@ -322,59 +259,4 @@ func (a *Agent) truth(last *sim.Outcome) *sim.Outcome {
 		return &a.full
 	}
 	return last
-}
-
-// score compares the previous reply's prediction with what happened:
-// the reply is right when every claim held (ExpectCorrect), and each
-// claim is tallied against the baselines (Predictions): persistence says
-// the step before happens again and no count changes.
-func (a *Agent) score(w *sim.World, last *sim.Outcome) {
-	e := a.expect
-	a.expect = nil
-	if e.Outcome == "" && len(e.Inventory) == 0 {
-		return // predicts nothing
-	}
-	a.stats.ExpectChecks++
-	ok := e.Outcome == "" || e.Outcome == last.Kind.String()
-	// Each field's base rate is taken among the steps that played the
-	// same action: a prediction that only says what an action usually
-	// does ("a move moves") is a constant given the action, and earns
-	// nothing.
-	r := w.Rules()
-	given := "|" + r.Actions[last.Action].Name
-	if e.Outcome != "" {
-		a.predictions.add("outcome"+given, outcomeKind(e.Outcome), int64(last.Kind), int64(a.persistKind))
-	}
-	for name, d := range e.Inventory {
-		it, known := r.ItemByName(name)
-		change := 0 // an item the rules do not have never changes
-		if known {
-			change = w.Inventory(it) - a.invBefore[it]
-		}
-		ok = ok && known && change == d
-		a.predictions.add("inventory."+name+given, int64(d), int64(change), 0)
-	}
-	if ok {
-		a.stats.ExpectCorrect++
-	}
-}
-
-// fromStart is the player's position relative to its start, packed.
-func (a *Agent) fromStart(w *sim.World) int64 {
-	x, y := w.Player()
-	return packOffset(x-a.startX, y-a.startY)
-}
-
-// packOffset packs an offset into one value a claim is compared by.
-func packOffset(x, y int) int64 { return int64(int32(x))<<32 | int64(uint32(int32(y))) }
-
-// outcomeKind is the kind a prediction names, or -1 for no kind (never
-// true).
-func outcomeKind(name string) int64 {
-	for k := sim.OutcomeKind(0); k.String() != "unknown"; k++ {
-		if k.String() == name {
-			return int64(k)
-		}
-	}
-	return -1
 }

@@ -12,6 +12,14 @@ import (
 	"github.com/longcraft/longcraft/internal/json64"
 )
 
+// skillOf is a probe skill as a line holds it: a number, or null.
+func skillOf(v *float64) episode.Measure {
+	if v == nil {
+		return episode.Measure{}
+	}
+	return episode.Measured(*v)
+}
+
 // Measured returns every declared metric (Metrics) of the episode by
 // name: its value, or not measured. An errored episode (its task could
 // not be generated) measures none, as the summary leaves it out.
@@ -55,11 +63,17 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	line := struct {
 		*plainResult
 		Seed json64.Uint `json:"seed"` // shadows the field's, which reads strings only
+		// The probe skills lie in [−1, 1]: −1 is a value, never the old
+		// "not measured" a Measure reads it as (no line wrote a skill
+		// before Measure existed).
+		StateSkill      *float64 `json:"state_skill"`
+		WorldModelSkill *float64 `json:"world_model_skill"`
 	}{plainResult: &p}
 	if err := json.Unmarshal(b, &line); err != nil {
 		return err
 	}
 	p.Seed = uint64(line.Seed)
+	p.StateSkill, p.WorldModelSkill = skillOf(line.StateSkill), skillOf(line.WorldModelSkill)
 	*r = Result(p)
 	if r.Steps == 0 {
 		r.ValidActionRatio = episode.Measure{}

@@ -8,61 +8,74 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-// TestVerifyRederivesTheProbes: state_consistency and world_model_accuracy
-// are the evaluator's scoring of the agent's beliefs and predictions
-// against the world, and each reply, belief and prediction included, is
-// in the trace (a note's raw reply). docs/verify.md lists them as "the
-// player's word, from its transport", not re-derived: a forger who edits
-// them in the lines and rewrites summary.json to match is accepted. Here
-// an agent that always believes it holds 9 wood and always predicts a
-// wood is forged to 100 % on both: verify must name the lines. It fails
-// on the current code.
+// TestVerifyRederivesTheProbes: the probe figures are the evaluator's
+// scoring of the agent's beliefs and predictions against the world, and
+// each played reply, belief and prediction included, is in the trace (a
+// step's note keeps its raw reply). Here an agent that always believes
+// it stands 5 east and 5 south of its start (a claim scored under partial
+// observability) and always predicts nothing happens and a wood comes,
+// while it moves left, scores low; a forger raises every probe figure,
+// claim counts, accuracies and skills, in the lines and writes the
+// summary of the forged lines. Verify must name the forged lines: it did
+// not while it took the probe figures as the line's word.
 func TestVerifyRederivesTheProbes(t *testing.T) {
 	t.Parallel()
-	srv := replyModel(t, `{"action": "noop", "belief": {"inventory": {"wood": 9}}, "expect": {"inventory": {"wood": 1}}}`, 0)
+	srv := replyModel(t, `{"action": "move_left", "belief": {"from_start": {"x": 5, "y": 5}}, "expect": {"outcome": "nothing", "inventory": {"wood": 1}}}`, 0)
 	dir := t.TempDir()
 	o := Options{Suite: "default", Agent: "openai", Out: filepath.Join(dir, "run"), Traces: "all",
 		Families: []string{task.FamilyObtain}, Tiers: []string{"easy"},
 		Config: Config{Certify: true, Workers: 1, External: agent.External{Model: "fake", BaseURL: srv.URL}}}
 	_, err := Score(context.Background(), o, nil)
 	require.NoError(t, err)
-	rs, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
+	v, err := Verify(o.Out)
+	require.NoError(t, err)
+	require.True(t, v.OK(), "the honest run verifies: its probes scored again from the trace are what the runner scored: %v", v.Problems())
+
+	path := filepath.Join(o.Out, results.ResultsFile)
+	rs, err := results.Read(path)
 	require.NoError(t, err)
 	scored := 0
 	for _, r := range rs {
-		if r.StateConsistency.OK && r.StateConsistency.Value < 1 || r.WorldModelAccuracy.OK && r.WorldModelAccuracy.Value < 1 {
+		if r.BeliefClaimsRight < r.BeliefClaims && r.PredictionClaimsRight < r.PredictionClaims {
 			scored++
 		}
 	}
-	require.Positive(t, scored, "the honest run scores the wrong beliefs below 100 %%")
-	editLines(t, o.Out, func(_ int, m map[string]any) bool {
-		for _, k := range []string{"state_consistency", "world_model_accuracy"} {
-			if _, ok := m[k].(map[string]any); ok || m[k] != nil {
-				m[k] = 1
-			}
-		}
-		return true
-	})
-	def, err := results.ReadDefinition(o.Out)
-	require.NoError(t, err)
-	forged, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
-	require.NoError(t, err)
+	require.GreaterOrEqual(t, scored, 3, "the honest run scores wrong beliefs and predictions")
+
+	// The forger: every scored claim right, the baselines' as they were.
 	traced := map[string]bool{}
-	raised := 0
-	for _, r := range forged {
+	forged := 0
+	for i := range rs {
+		r := &rs[i]
 		traced[r.ID] = true
-		if r.StateConsistency.OK && r.StateConsistency.Value == 1 && r.WorldModelAccuracy.OK && r.WorldModelAccuracy.Value == 1 {
-			raised++
+		if r.BeliefClaimsRight < r.BeliefClaims || r.PredictionClaimsRight < r.PredictionClaims {
+			forged++
+		}
+		if r.BeliefClaims > 0 {
+			r.BeliefClaimsRight, r.StateConsistency = r.BeliefClaims, episode.Measured(1)
+			r.StateSkill = episode.ProbeSkill(r.BeliefClaims, r.BeliefBaseline, r.BeliefClaims)
+		}
+		if r.PredictionClaims > 0 {
+			r.PredictionClaimsRight, r.WorldModelAccuracy = r.PredictionClaims, episode.Measured(1)
+			r.WorldModelSkill = episode.ProbeSkill(r.PredictionClaims, r.PredictionBaseline, r.PredictionClaims)
 		}
 	}
-	require.GreaterOrEqual(t, raised, scored, "the forged lines read back at 100 %%")
-	require.NoError(t, results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), summarize(def, forged, traced)))
-
-	v, err := Verify(o.Out)
+	require.NoError(t, results.WriteSorted(path, rs))
+	def, err := results.ReadDefinition(o.Out)
 	require.NoError(t, err)
-	require.False(t, v.OK(), "verify accepts %d lines whose probe scores were raised to 100 %% (their traces hold every reply scored)", scored)
+	require.NoError(t, results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), summarize(def, rs, traced)))
+
+	v, err = Verify(o.Out)
+	require.NoError(t, err)
+	require.False(t, v.OK(), "verify accepts %d lines whose probe figures were raised (their traces hold every reply scored)", scored)
+	require.Len(t, v.Lines, forged, "every forged line is named: %v", v.Lines)
+	for _, field := range []string{"belief_claims_right", "state_consistency", "state_skill", "prediction_claims_right", "world_model_accuracy", "world_model_skill"} {
+		require.Contains(t, v.Lines[0], field+" ")
+	}
+	require.NotEmpty(t, v.Summary, "the summary of the forged lines is not the traces'")
 }

@@ -33,10 +33,11 @@ import (
 // and agent label (its header), and every figure of episode.Metrics:
 // end, success, steps, decisions, failed skills, death, return, stages,
 // milestones, achievements, the last outcome, and the behaviour and
-// exploration metrics. What it does not: an external player's cost and
-// knowledge figures (model calls, tokens, latency, retries, invalid
-// outputs, state consistency, world-model accuracy, cost_usd: the
-// player's word, from its transport), the task's certificate (certified,
+// exploration metrics; and what the played replies show, which the trace's
+// notes keep (deriveReplies): invalid outputs and every probe figure,
+// scored again as in play. What it does not: an external player's cost
+// (model calls, tokens, latency, retries, cost_usd: its transport's
+// word), the task's certificate (certified,
 // planner_steps, attempts: the lock's), and a host's stop (an episode
 // the replay leaves running ended by timeout, agent_error, stopped,
 // budget_tokens or budget_cost, which the line may say but not prove).
@@ -355,7 +356,9 @@ func deriveLine(r *results.Result, ep *trace.Episode, e *episode.Episode) (resul
 		}
 	}
 	d.Metrics = m
-	return d, diffs
+	var replies []string
+	d.AgentStats, replies = deriveReplies(r, ep, e.Task())
+	return d, append(diffs, replies...)
 }
 
 // errorDiffs checks the line of an episode that could not be played: it

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,6 +29,19 @@ func fitString(s string) string {
 		keep--
 	}
 	return s[:keep] + marker
+}
+
+// WasCut reports whether s is a string fitString cut: it ends with the
+// marker. A reader that must know the whole string (a raw reply, which
+// its parser refuses over this length) learns from it that it does not.
+func WasCut(s string) bool {
+	i := strings.LastIndex(s, "…[cut: ")
+	if i < 0 || !strings.HasSuffix(s, "-byte limit]") {
+		return false
+	}
+	var over, limit int
+	n, err := fmt.Sscanf(s[i:], "…[cut: %d bytes over the trace's %d-byte limit]", &over, &limit)
+	return err == nil && n == 2 && over > 0
 }
 
 // maxNoteNumber bounds a note's token count and latency, as the reader
@@ -57,6 +71,15 @@ func noteSize(n *Note) int {
 // droppedNote is the note that stands for the ones left out.
 func droppedNote(step, dropped, bytes int) Note {
 	return Note{Step: step, Reasoning: fmt.Sprintf("[%d notes (%d bytes) left out: an episode's notes are kept to %d bytes]", dropped, bytes, maxNoteBytes)}
+}
+
+// LeftOut reports whether n is the note that stands for the notes an
+// episode left out (droppedNote): no step's own note. An agent's note
+// with the same reasoning has a raw reply too, which this one lacks.
+func LeftOut(n *Note) bool {
+	var dropped, bytes, limit int
+	k, err := fmt.Sscanf(n.Reasoning, "[%d notes (%d bytes) left out: an episode's notes are kept to %d bytes]", &dropped, &bytes, &limit)
+	return n.Raw == "" && err == nil && k == 3 && n.Reasoning == droppedNote(n.Step, dropped, bytes).Reasoning
 }
 
 // fitEpisode returns ep, or a shallow copy of it within the reader's
