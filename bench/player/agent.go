@@ -38,9 +38,12 @@ type Stats struct {
 	// Claim by claim, against the baselines (claims): the beliefs' scored
 	// claims, the claims left unscored because the observation the
 	// player answered states them (copies), and the predictions' claims.
+	// Remembered is the part of Beliefs about things out of view
+	// (checkRemembered).
 	Beliefs      ClaimScore
 	BeliefCopies int
 	Predictions  ClaimScore
+	Remembered   ClaimScore
 }
 
 // Agent plays a task through a Player, as the runner's agents do: it
@@ -75,6 +78,8 @@ type Agent struct {
 	// relative to the start at the last decision (the start is where the
 	// first decision was asked).
 	beliefs, predictions claims
+	remembered           claims   // the beliefs' remembered things, apart (Stats.Remembered)
+	rememberedKeys       []string // their fields, by material: "remembered.water"
 	persistKind          sim.OutcomeKind
 	started              bool
 	startX, startY       int
@@ -87,14 +92,18 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 	if err != nil {
 		return nil, fmt.Errorf("external agent: %w", err)
 	}
-	return &Agent{p: p, t: t, opts: opts, obs: ob, ctx: ctx}, nil
+	keys := make([]string, len(t.Rules().Materials))
+	for m, info := range t.Rules().Materials {
+		keys[m] = "remembered." + info.Name
+	}
+	return &Agent{p: p, t: t, opts: opts, obs: ob, ctx: ctx, rememberedKeys: keys}, nil
 }
 
 // Reset starts the episode on the player's side. The world seed is the
 // runner's agent interface's; it is not passed on to the player.
 func (a *Agent) Reset(uint64) {
 	a.stats, a.err, a.invalid, a.expect, a.noted, a.hasFull, a.decisions, a.notes = Stats{}, nil, "", nil, false, false, 0, ""
-	a.beliefs, a.predictions, a.persistKind, a.started, a.lastFromStart = claims{}, claims{}, sim.OutNothing, false, 0
+	a.beliefs, a.predictions, a.remembered, a.persistKind, a.started, a.lastFromStart = claims{}, claims{}, claims{}, sim.OutNothing, false, 0
 	if err := a.p.Reset(a.ctx, a.t.Describe()); err != nil {
 		a.err = fmt.Errorf("agent reset: %w", err)
 	}
@@ -106,7 +115,8 @@ func (a *Agent) Err() error { return a.err }
 // Stats returns the episode's accounting.
 func (a *Agent) Stats() Stats {
 	s := a.stats
-	s.Beliefs, s.Predictions = a.beliefs.score(), a.predictions.score()
+	s.Remembered = a.remembered.score()
+	s.Beliefs, s.Predictions = a.beliefs.score().plus(s.Remembered), a.predictions.score()
 	return s
 }
 
@@ -269,8 +279,10 @@ func (a *Agent) observe(w *sim.World, last *sim.Outcome) *protocol.Observation {
 // and from_start are copies too. Under partial observability nothing
 // states the position: from_start (where the player is relative to its
 // start, which it can only know by remembering its moves) is scored, while
-// x and y are not, since the player has no frame for coordinates. Copies
-// are counted (BeliefCopies); a belief with no scored claim is not scored.
+// x and y are not, since the player has no frame for coordinates; nor
+// does anything state what lies out of view, so remembered things there
+// are scored too (checkRemembered). Copies are counted (BeliefCopies); a
+// belief with no scored claim is not scored.
 // fromStart is the true offset now, persisted the one at the last
 // decision ("nothing changes").
 func (a *Agent) checkBelief(w *sim.World, b *protocol.Belief, fromStart, persisted int64) {
@@ -289,6 +301,8 @@ func (a *Agent) checkBelief(w *sim.World, b *protocol.Belief, fromStart, persist
 		ok = ok && claimed == fromStart
 		claims++
 	}
+	scored, right := a.checkRemembered(w, b.Remembered)
+	claims, ok = claims+scored, ok && right
 	if claims == 0 {
 		return
 	}
