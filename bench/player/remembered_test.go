@@ -67,7 +67,7 @@ func TestRememberedThingsScored(t *testing.T) {
 		{name: "a creature does not stay put: ignored", things: []protocol.Thing{thing("cow", 10, 0), thing("none", 10, 1), thing("dragon", 10, 2)}, ok: true},
 		{name: "a second claim about a tile is ignored", things: []protocol.Thing{thing("grass", 10, 0), thing("water", 10, 0)}, scored: 1, ok: true},
 		{name: "past the eighth, claims are ignored", things: many, scored: protocol.MaxRemembered, ok: true},
-		{name: "outside the world nothing is", things: []protocol.Thing{thing("grass", 1 << 40, 0), thing("grass", 0, -40)}, scored: 2},
+		{name: "outside the world nothing is", things: []protocol.Thing{thing("grass", 1<<40, 0), thing("grass", 0, -40)}, scored: 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a, w := meadow(t, cmpOr(c.obs, task.Partial), c.view, [2]int{-12, 3}, [2]int{4, -4}, [2]int{0, 4}, [2]int{4, 0})
