@@ -56,7 +56,6 @@ func TestRememberedThingsScored(t *testing.T) {
 		scored   int
 		ok       bool
 		copies   int
-		consider string
 	}{
 		{name: "water out of view, where it is", things: []protocol.Thing{thing("water", -12, 3)}, scored: 1, ok: true},
 		{name: "water out of view, where it is not", things: []protocol.Thing{thing("water", 12, 3)}, scored: 1},
@@ -121,4 +120,16 @@ func TestRememberedNoAllocation(t *testing.T) {
 	things := []protocol.Thing{thing("water", -12, 3), thing("grass", 9, 9), thing("tree", 2, 1), thing("water", 40, -20)}
 	a.checkRemembered(w, things)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { a.checkRemembered(w, things) }))
+}
+
+// TestReplySchemaAsksForRememberedThings: the structured reply asks for
+// at most MaxRemembered remembered things, and for no belief under full
+// observability, where it would be a copy.
+func TestReplySchemaAsksForRememberedThings(t *testing.T) {
+	partial := replySchema(&protocol.Observation{Observability: string(task.Partial)}, false)
+	belief := partial["properties"].(map[string]any)["belief"].(map[string]any)
+	remembered := belief["properties"].(map[string]any)["remembered"].(map[string]any)
+	assert.Equal(t, protocol.MaxRemembered, remembered["maxItems"])
+	full := replySchema(&protocol.Observation{Observability: string(task.Full)}, false)
+	assert.NotContains(t, full["properties"], "belief")
 }

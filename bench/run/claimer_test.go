@@ -407,7 +407,12 @@ func TestBuiltinProbeSkill(t *testing.T) {
 			skill[model] = o.WorldModelSkill
 		}
 		r := results.Summarize("probes", name+"+remembered", remembered).Overall
-		t.Logf("%-9s remembered things: state skill %s, consistency %.3f", name, showSkill(r.StateSkill), r.Metrics["state_consistency"].Mean)
+		var right, baseline, persistence, baseRate int
+		for _, res := range remembered {
+			right, baseline, persistence, baseRate = right+res.BeliefClaimsRight, baseline+res.BeliefBaseline, persistence+res.BeliefPersistence, baseRate+res.BeliefBaseRate
+		}
+		t.Logf("%-9s remembered things: state skill %s, consistency %.3f; right %d, baseline %d (persistence %d, base rate %d)",
+			name, showSkill(r.StateSkill), r.Metrics["state_consistency"].Mean, right, baseline, persistence, baseRate)
 		require.NotNil(t, r.StateSkill, name)
 		assert.Greater(t, r.StateSkill.Low, 0.0, "%s: remembering what it saw out of view shows skill", name)
 		assert.LessOrEqual(t, skill[modelNothing].High, 0.0, "%s: claiming nothing changes has no skill", name)
