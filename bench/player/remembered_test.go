@@ -49,13 +49,13 @@ func TestRememberedThingsScored(t *testing.T) {
 		many[i] = thing("grass", 5+i, 0)
 	}
 	for _, c := range []struct {
-		name     string
-		obs      task.Observability
-		view     task.LocalView
-		things   []protocol.Thing
-		scored   int
-		ok       bool
-		copies   int
+		name   string
+		obs    task.Observability
+		view   task.LocalView
+		things []protocol.Thing
+		scored int
+		ok     bool
+		copies int
 	}{
 		{name: "water out of view, where it is", things: []protocol.Thing{thing("water", -12, 3)}, scored: 1, ok: true},
 		{name: "water out of view, where it is not", things: []protocol.Thing{thing("water", 12, 3)}, scored: 1},
