@@ -411,7 +411,7 @@ func TestBuiltinProbeSkill(t *testing.T) {
 		for _, res := range remembered {
 			right, baseline, persistence, baseRate = right+res.BeliefClaimsRight, baseline+res.BeliefBaseline, persistence+res.BeliefPersistence, baseRate+res.BeliefBaseRate
 		}
-		t.Logf("%-9s remembered things: state skill %s, consistency %.3f; right %d, baseline %d (persistence %d, base rate %d)",
+		t.Logf("%-9s remembered things: state skill %s, claims right %.3f (episode mean); right %d, baseline %d (persistence %d, base rate %d)",
 			name, showSkill(r.StateSkill), r.Metrics["state_consistency"].Mean, right, baseline, persistence, baseRate)
 		require.NotNil(t, r.StateSkill, name)
 		assert.Greater(t, r.StateSkill.Low, 0.0, "%s: remembering what it saw out of view shows skill", name)
