@@ -113,11 +113,11 @@ func TestAdversarialAgents(t *testing.T) {
 		{name: "position it cannot see", script: []string{`{"action": "noop", "belief": {"x": 32, "y": 32}}`}, unscored: probes},
 		{name: "always diamond: 0", script: diamond, unscored: []string{"state_consistency", "state_skill"},
 			ceiling: map[string]float64{"world_model_skill": 0}},
-		{name: "always remembers the same things", script: constant, unscored: []string{"world_model_accuracy", "world_model_skill"},
+		{name: "always remembers the same things", script: constant, serial: true, unscored: []string{"world_model_accuracy", "world_model_skill"},
 			ceiling: map[string]float64{"state_skill": 0}},
 		{name: "always remembers grass 10 east", script: []string{`{"action": "move_left", "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}]}}`, `{"action": "move_up", "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}]}}`,
 			`{"action": "move_right", "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}]}}`, `{"action": "move_down", "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}]}}`},
-			unscored: []string{"world_model_accuracy", "world_model_skill"}, ceiling: map[string]float64{"state_skill": 0}},
+			serial: true, unscored: []string{"world_model_accuracy", "world_model_skill"}, ceiling: map[string]float64{"state_skill": 0}},
 		// The explorer (a reference: it may succeed), claiming what the
 		// view shows at its edge one tile past it.
 		{name: "remembers its view extended", style: &claimStyle{remember: rememberEdge}, reference: true, unscored: []string{"world_model_accuracy", "world_model_skill"},
@@ -133,6 +133,10 @@ func TestAdversarialAgents(t *testing.T) {
 		// that are out of view.
 		{name: "honest (remembers what it saw)", style: &claimStyle{remember: rememberSeen}, reference: true,
 			unscored: []string{"world_model_accuracy", "world_model_skill"}, floor: map[string]float64{"state_skill": 0.5}},
+		// … and remembering each thing one tile east of where it was.
+		// A tile is claimed exactly: near is not right.
+		{name: "remembers one tile off", style: &claimStyle{remember: rememberShifted}, reference: true,
+			unscored: []string{"world_model_accuracy", "world_model_skill"}, ceiling: map[string]float64{"state_skill": 0}},
 	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-32s %9s %7s %9s %12s %12s %14s %14s %8s\n", "agent", "success", "valid", "effective", "consistency", "world model", "state skill", "model skill", "invalid")

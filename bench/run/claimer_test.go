@@ -63,6 +63,9 @@ const (
 	// each direction (the view extended, not remembered), which must
 	// score no skill.
 	rememberEdge = "edge"
+	// rememberShifted: rememberSeen one tile east of where it saw each
+	// thing, a memory that is near but not exact.
+	rememberShifted = "shifted"
 	// rememberNone: nothing.
 	rememberNone = ""
 )
@@ -141,6 +144,11 @@ func (c *claimer) Act(_ context.Context, _ *protocol.Observation) (string, playe
 		switch c.style.remember {
 		case rememberSeen:
 			b.Remembered = c.recall(w)
+		case rememberShifted:
+			b.Remembered = c.recall(w)
+			for i := range b.Remembered {
+				b.Remembered[i].DX++
+			}
 		case rememberEdge:
 			b.Remembered = c.extend(w)
 		}
