@@ -77,7 +77,7 @@ func NewAgent(ctx context.Context, p Player, t *task.Task, opts AgentOptions, a 
 // runner's agent interface's; it is not passed on to the player.
 func (a *Agent) Reset(uint64) {
 	a.stats, a.err, a.invalid, a.noted, a.hasFull, a.decisions, a.notes = Stats{}, nil, "", false, false, 0, ""
-	a.probe.Reset(a.t.Observability)
+	a.probe.Reset(a.t)
 	a.reply, a.replied, a.skillInvalid = nil, false, 0
 	if err := a.p.Reset(a.ctx, a.t.Describe()); err != nil {
 		a.err = fmt.Errorf("agent reset: %w", err)
@@ -128,6 +128,7 @@ func (a *Agent) Act(w *sim.World, last *sim.Outcome) sim.Action {
 		return sim.ActNoop
 	}
 	a.reply = &reply
+	a.probe.Replied(w, a.reply) // its belief is of w, the world it chose in
 	a.invalid = ""
 	a.note.Reasoning = reply.Reason
 	a.keepNotes(reply.Notes)

@@ -577,7 +577,10 @@ func replySchema(obs *protocol.Observation, notes bool) map[string]any {
 		// position, so any belief would be a copy (checkBelief).
 		if obs.Observability != "full" {
 			offset := map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "integer"}, "y": map[string]any{"type": "integer"}}}
-			props["belief"] = map[string]any{"type": "object", "properties": map[string]any{"from_start": offset}}
+			thing := map[string]any{"type": "object", "properties": map[string]any{
+				"kind": map[string]any{"type": "string"}, "dx": map[string]any{"type": "integer"}, "dy": map[string]any{"type": "integer"}}}
+			remembered := map[string]any{"type": "array", "items": thing, "maxItems": protocol.MaxRemembered}
+			props["belief"] = map[string]any{"type": "object", "properties": map[string]any{"from_start": offset, "remembered": remembered}}
 		}
 		props["expect"] = map[string]any{"type": "object", "properties": map[string]any{
 			"outcome":   map[string]any{"type": "string", "enum": openAIOutcomeKinds()},

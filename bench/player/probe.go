@@ -17,11 +17,17 @@ package player
 // "inventory.wood|do"), so that the base rate is the action's and a
 // claim constant given the action ("a move moves") beats it no more than
 // a constant does. The stronger baseline is chosen key by key.
+//
+// A field whose claims the player picks itself (a remembered thing: which
+// tile to claim is the player's choice) has its baselines judged on each
+// claim's own step instead (judge): a hindsight mode over the claimed
+// tiles would learn from the player's choice of tiles.
 type claims map[string]*claimField
 
 type claimField struct {
 	n, right, persisted int
 	truths              map[int64]int // how often each true value came, on the claimed steps
+	based               int           // judged fields: the claims the base rate got right
 }
 
 // add records one claim of field: what was claimed, what was true, and
@@ -42,6 +48,27 @@ func (c claims) add(field string, claimed, truth, persisted int64) {
 	f.truths[truth]++
 }
 
+// judge records one claim of field whose baselines were judged on the
+// claim's step: whether the claim, persistence and the base rate held.
+func (c claims) judge(field string, right, persisted, based bool) {
+	f := c[field]
+	if f == nil {
+		f = &claimField{}
+		c[field] = f
+	}
+	f.n++
+	f.right += b2i(right)
+	f.persisted += b2i(persisted)
+	f.based += b2i(based)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // ClaimScore is a probe's tally over an episode.
 type ClaimScore struct {
 	Claims      int // fields claimed, over the replies scored
@@ -55,7 +82,7 @@ type ClaimScore struct {
 func (c claims) score() ClaimScore {
 	var s ClaimScore
 	for _, f := range c {
-		mode := 0
+		mode := f.based // a judged field's; else the hindsight mode
 		for _, k := range f.truths {
 			mode = max(mode, k)
 		}
@@ -66,4 +93,10 @@ func (c claims) score() ClaimScore {
 		s.Baseline += max(mode, f.persisted)
 	}
 	return s
+}
+
+// plus adds two tallies (of disjoint fields).
+func (s ClaimScore) plus(o ClaimScore) ClaimScore {
+	return ClaimScore{Claims: s.Claims + o.Claims, Right: s.Right + o.Right, Persistence: s.Persistence + o.Persistence,
+		BaseRate: s.BaseRate + o.BaseRate, Baseline: s.Baseline + o.Baseline}
 }

@@ -26,8 +26,8 @@ var promptSource string
 // prompt.tmpl (TestPromptGolden fails until the golden file is rewritten
 // and reviewed). Version 1 was the prompt written in Go before the
 // template; 4 added from_start beliefs and Crafter's 9×7 view, on two
-// branches merged as 5.
-const PromptVersion = 5
+// branches merged as 5; 6 asks for remembered things out of view.
+const PromptVersion = 6
 
 // promptTemplate is parsed once: the file is part of the binary.
 var promptTemplate = template.Must(template.New("prompt").Funcs(template.FuncMap{"join": strings.Join}).Parse(promptSource))
@@ -84,7 +84,7 @@ func SystemPrompt(obs *protocol.Observation, o PromptOptions) string {
 	data := map[string]any{
 		"Task": task, "Observability": obs.Observability, "View": obs.View, "Feedback": obs.FeedbackLevel,
 		"Legend": obs.SymbolicLegend, "Reply": string(replyOr(o.Reply)), "Notes": o.Notes, "NotesMax": notesMax,
-		"Outcomes": openAIOutcomeKinds(),
+		"Outcomes": openAIOutcomeKinds(), "RememberedMax": protocol.MaxRemembered,
 	}
 	if obs.Level == "skills" {
 		data["Skills"] = obs.Actions

@@ -23,9 +23,12 @@ type ReplyStats struct {
 	// Claim by claim, against the baselines (claims): the beliefs' scored
 	// claims, the claims left unscored because the observation the
 	// player answered states them (copies), and the predictions' claims.
+	// Remembered is the part of Beliefs about things out of view
+	// (checkRemembered).
 	Beliefs      ClaimScore
 	BeliefCopies int
 	Predictions  ClaimScore
+	Remembered   ClaimScore
 }
 
 // Probe scores one episode's played replies, decision by decision: the
@@ -35,11 +38,13 @@ type ReplyStats struct {
 // in no trace, and counts for nothing.
 //
 // Per primitive decision, in order: Decide with the world the action is
-// chosen in and the last step's outcome in full; Played with the reply
-// once its step is played (nil for an invalid one); after the last step,
-// Finish.
+// chosen in and the last step's outcome in full; Replied with that world
+// and the reply, if it could be used, before its step is played (its
+// belief is of that world); Played with the reply once its step is
+// played (nil for an invalid one); after the last step, Finish.
 type Probe struct {
-	full  bool // full observability: the text states the coordinates
+	full  bool       // full observability: the text states the coordinates
+	view  sim.Window // the local view the text and the symbolic view cover
 	stats ReplyStats
 	// The claims' tallies, and what persistence says of the next ones:
 	// the outcome kind of the step before the predicted one, the position
@@ -57,17 +62,52 @@ type Probe struct {
 	// The last played reply's prediction, scored at the next decision or
 	// by Finish, against the outcome in full.
 	expect *protocol.Expect
+	// The beliefs' remembered things, tallied apart (Stats.Remembered),
+	// under their fields by material ("remembered.water").
+	remembered     claims
+	rememberedKeys []string
+	// The belief of the reply Replied was given, judged on the world it
+	// was chosen in and counted once Played says its step was played.
+	pending pendingBelief
 }
 
-// Reset starts an episode of a task under observability o.
-func (p *Probe) Reset(o task.Observability) {
-	*p = Probe{full: o == task.Full, beliefs: claims{}, predictions: claims{}, persistKind: sim.OutNothing}
+// pendingBelief is a belief judged and not yet counted.
+type pendingBelief struct {
+	reply     *protocol.Reply // whose belief it is (nil: none)
+	copies    int
+	fromStart bool  // from_start was claimed (and is scored)
+	claimed   int64 // … as this offset
+	things    [protocol.MaxRemembered]judgedThing
+	n         int
+	scored    bool // some claim was scored
+	ok        bool // … and every scored claim held
+}
+
+// judgedThing is one remembered thing's claim: its material, whether it
+// held, and whether each baseline held on its tile.
+type judgedThing struct {
+	m                       sim.Material
+	right, nearest, typical bool
+}
+
+// Reset starts an episode of task t.
+func (p *Probe) Reset(t *task.Task) {
+	keys := p.rememberedKeys
+	if len(keys) != len(t.Rules().Materials) {
+		keys = make([]string, len(t.Rules().Materials))
+		for m, info := range t.Rules().Materials {
+			keys[m] = "remembered." + info.Name
+		}
+	}
+	*p = Probe{full: t.Observability == task.Full, view: t.View.Window(), beliefs: claims{}, predictions: claims{}, remembered: claims{},
+		rememberedKeys: keys, persistKind: sim.OutNothing}
 }
 
 // Stats totals the episode's replies so far.
 func (p *Probe) Stats() ReplyStats {
 	s := p.stats
-	s.Beliefs, s.Predictions = p.beliefs.score(), p.predictions.score()
+	s.Remembered = p.remembered.score()
+	s.Beliefs, s.Predictions = p.beliefs.score().plus(s.Remembered), p.predictions.score()
 	return s
 }
 
@@ -97,17 +137,29 @@ func (p *Probe) Decide(w *sim.World, last *sim.Outcome) {
 	}
 }
 
+// Replied judges the belief of reply, the decision's usable reply, on w,
+// the world it was chosen in (before its step is played); Played counts
+// it if its step is played.
+func (p *Probe) Replied(w *sim.World, reply *protocol.Reply) {
+	p.pending = pendingBelief{reply: reply}
+	if reply.Belief != nil {
+		p.judgeBelief(w, reply.Belief)
+	}
+}
+
 // Played scores the reply of the decision Decide opened, now that its
 // step was played: nil is a reply that could not be used (played as
-// noop). Its belief is scored now, its prediction at the next Decide or
-// Finish.
+// noop). Its belief (judged by Replied) is counted now, its prediction
+// scored at the next Decide or Finish.
 func (p *Probe) Played(reply *protocol.Reply) {
+	b := p.pending
+	p.pending = pendingBelief{}
 	if reply == nil {
 		p.stats.Invalid++
 		return
 	}
-	if reply.Belief != nil {
-		p.checkBelief(reply.Belief)
+	if b.reply == reply {
+		p.countBelief(&b)
 	}
 	p.expect = reply.Expect
 }
@@ -131,30 +183,45 @@ func (p *Probe) Finish(w *sim.World, last *sim.Outcome) {
 // and from_start are copies too. Under partial observability nothing
 // states the position: from_start (where the player is relative to its
 // start, which it can only know by remembering its moves) is scored, while
-// x and y are not, since the player has no frame for coordinates. Copies
-// are counted (BeliefCopies); a belief with no scored claim is not scored.
-// It is judged by the true offset at the decision, and "nothing changes"
-// by the one at the decision before.
-func (p *Probe) checkBelief(b *protocol.Belief) {
-	claims, ok := 0, true
-	p.stats.BeliefCopies += len(b.Inventory)
+// x and y are not, since the player has no frame for coordinates; nor
+// does anything state what lies out of view, so remembered things there
+// are scored too (checkRemembered). Copies are counted (BeliefCopies); a
+// belief with no scored claim is not scored. It is judged by the true
+// offset at the decision, and "nothing changes" by the one at the
+// decision before.
+func (p *Probe) judgeBelief(w *sim.World, b *protocol.Belief) {
+	pb := &p.pending
+	pb.ok = true
+	pb.copies += len(b.Inventory)
 	if p.full {
 		for _, c := range []bool{b.X != nil, b.Y != nil, b.FromStart != nil} {
 			if c {
-				p.stats.BeliefCopies++
+				pb.copies++
 			}
 		}
 	} else if b.FromStart != nil {
-		claimed := packOffset(b.FromStart.X, b.FromStart.Y)
-		p.beliefs.add("from_start", claimed, p.fromStart, p.persisted)
-		ok = ok && claimed == p.fromStart
-		claims++
+		pb.fromStart, pb.claimed = true, packOffset(b.FromStart.X, b.FromStart.Y)
+		pb.ok = pb.ok && pb.claimed == p.fromStart
+		pb.scored = true
 	}
-	if claims == 0 {
+	p.checkRemembered(w, b.Remembered)
+}
+
+// countBelief counts a judged belief: its copies, its claims against the
+// baselines, and the belief as right when every scored claim held.
+func (p *Probe) countBelief(b *pendingBelief) {
+	p.stats.BeliefCopies += b.copies
+	if b.fromStart {
+		p.beliefs.add("from_start", b.claimed, p.fromStart, p.persisted)
+	}
+	for _, t := range b.things[:b.n] {
+		p.remembered.judge(p.rememberedKeys[t.m], t.right, t.nearest, t.typical)
+	}
+	if !b.scored {
 		return
 	}
 	p.stats.BeliefChecks++
-	if ok {
+	if b.ok {
 		p.stats.BeliefCorrect++
 	}
 }

@@ -48,7 +48,7 @@ func Rescore(t *task.Task, ep *trace.Episode) (s ReplyStats, complete bool, err 
 	}
 	actions := ob.Actions() // what every primitive observation offers
 	var p Probe
-	p.Reset(t.Observability)
+	p.Reset(t)
 	var last *sim.Outcome
 	var out sim.Outcome
 	for i, a := range ep.Actions {
@@ -62,6 +62,9 @@ func Rescore(t *task.Task, ep *trace.Episode) (s ReplyStats, complete bool, err 
 		if r, err := protocol.ParseReply(raw, actions); err == nil && !trace.WasCut(raw) {
 			reply = &r
 			played, _ = w.Rules().ActionByName(r.Action)
+		}
+		if reply != nil {
+			p.Replied(w, reply) // its belief is of w, before the step
 		}
 		if sim.Action(a) != played {
 			// The runner plays what the reply says: a note that says

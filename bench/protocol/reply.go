@@ -86,13 +86,30 @@ type Reply struct {
 // and, under full observability, the coordinates are in every
 // observation's text, so a belief about them is a copy and is not
 // scored; FromStart, where the player is relative to where it started,
-// is scored under partial observability, where nothing states it.
+// is scored under partial observability, where nothing states it, and so
+// are the Remembered things that lie out of the current view (the first
+// MaxRemembered of them; one in view is a copy).
 type Belief struct {
-	Inventory map[string]int `json:"inventory,omitempty"`
-	X         *int           `json:"x,omitempty"`
-	Y         *int           `json:"y,omitempty"`
-	FromStart *Offset        `json:"from_start,omitempty"`
+	Inventory  map[string]int `json:"inventory,omitempty"`
+	X          *int           `json:"x,omitempty"`
+	Y          *int           `json:"y,omitempty"`
+	FromStart  *Offset        `json:"from_start,omitempty"`
+	Remembered []Thing        `json:"remembered,omitempty"`
 }
+
+// Thing is a remembered thing: a material or station (water, tree,
+// table, iron, …: what stays put, never a creature) at an offset from the
+// player in tiles, DX growing east and DY south, as the text observation
+// and FromStart count them.
+type Thing struct {
+	Kind string `json:"kind"`
+	DX   int    `json:"dx"`
+	DY   int    `json:"dy"`
+}
+
+// MaxRemembered bounds the remembered things of one belief that are
+// read: the rest are ignored, so a reply cannot flood the scorer.
+const MaxRemembered = 8
 
 // Offset is a displacement in tiles: x grows east, y grows south.
 type Offset struct {

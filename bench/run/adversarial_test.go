@@ -67,6 +67,13 @@ func TestAdversarialAgents(t *testing.T) {
 	for _, a := range []string{"move_left", "do", "move_up", "noop", "move_right", "do", "move_down", "place_table", "sleep"} {
 		diamond = append(diamond, fmt.Sprintf(`{"action": %q, "belief": {"inventory": {"diamond": 0}}, "expect": {"inventory": {"diamond": 0}}}`, a))
 	}
+	// The same agent, claiming every step to remember the same things at
+	// the same offsets out of view: grass 10 tiles east, water 7 west and
+	// 5 south, a tree 9 north.
+	var constant []string
+	for _, a := range []string{"move_left", "do", "move_up", "noop", "move_right", "do", "move_down", "place_table", "sleep"} {
+		constant = append(constant, fmt.Sprintf(`{"action": %q, "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}, {"kind": "water", "dx": -7, "dy": 5}, {"kind": "tree", "dx": 0, "dy": -9}]}}`, a))
+	}
 	probes := []string{"state_consistency", "state_skill", "world_model_accuracy", "world_model_skill"}
 	agents := []struct {
 		name   string
@@ -76,8 +83,10 @@ func TestAdversarialAgents(t *testing.T) {
 		// coordinates into its belief (copyModel).
 		copier bool
 		// claiming: the agent plays as a claimer with this model
-		// (claimer_test.go), not through the runner's registry.
+		// (claimer_test.go), not through the runner's registry; style:
+		// as a claimer claiming so.
 		claiming string
+		style    *claimStyle
 		// full: the tasks under full observability.
 		full bool
 		// Probes that must not be measured; probes that must be, with
@@ -104,6 +113,15 @@ func TestAdversarialAgents(t *testing.T) {
 		{name: "position it cannot see", script: []string{`{"action": "noop", "belief": {"x": 32, "y": 32}}`}, unscored: probes},
 		{name: "always diamond: 0", script: diamond, unscored: []string{"state_consistency", "state_skill"},
 			ceiling: map[string]float64{"world_model_skill": 0}},
+		{name: "always remembers the same things", script: constant, serial: true, unscored: []string{"world_model_accuracy", "world_model_skill"},
+			ceiling: map[string]float64{"state_skill": 0}},
+		{name: "always remembers grass 10 east", script: []string{`{"action": "move_left", "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}]}}`, `{"action": "move_up", "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}]}}`,
+			`{"action": "move_right", "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}]}}`, `{"action": "move_down", "belief": {"remembered": [{"kind": "grass", "dx": 10, "dy": 0}]}}`},
+			serial: true, unscored: []string{"world_model_accuracy", "world_model_skill"}, ceiling: map[string]float64{"state_skill": 0}},
+		// The explorer (a reference: it may succeed), claiming what the
+		// view shows at its edge one tile past it.
+		{name: "remembers its view extended", style: &claimStyle{remember: rememberEdge}, reference: true, unscored: []string{"world_model_accuracy", "world_model_skill"},
+			ceiling: map[string]float64{"state_skill": 0}},
 		{name: "copies its observation", copier: true, unscored: probes},
 		{name: "copies its full observation", copier: true, full: true, unscored: probes},
 		{name: "garbage", script: []string{"I will win.", `{"act": "win"}`, "```json\n{}\n```"}},
@@ -111,9 +129,17 @@ func TestAdversarialAgents(t *testing.T) {
 		// the world and stating where it is from its own moves.
 		{name: "honest (perfect model)", claiming: modelPerfect, reference: true,
 			floor: map[string]float64{"world_model_skill": 0.9, "state_skill": 0.5}},
+		// The explorer, stating only the things it remembers seeing
+		// that are out of view.
+		{name: "honest (remembers what it saw)", style: &claimStyle{remember: rememberSeen}, reference: true,
+			unscored: []string{"world_model_accuracy", "world_model_skill"}, floor: map[string]float64{"state_skill": 0.5}},
+		// … and remembering each thing one tile east of where it was.
+		// A tile is claimed exactly: near is not right.
+		{name: "remembers one tile off", style: &claimStyle{remember: rememberShifted}, reference: true,
+			unscored: []string{"world_model_accuracy", "world_model_skill"}, ceiling: map[string]float64{"state_skill": 0}},
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-30s %9s %7s %9s %12s %12s %14s %14s %8s\n", "agent", "success", "valid", "effective", "consistency", "world model", "state skill", "model skill", "invalid")
+	fmt.Fprintf(&table, "%-32s %9s %7s %9s %12s %12s %14s %14s %8s\n", "agent", "success", "valid", "effective", "consistency", "world model", "state skill", "model skill", "invalid")
 	effective := map[string]float64{}
 	for _, ag := range agents {
 		cfg := Config{Agent: ag.agent, Workers: 2}
@@ -136,11 +162,17 @@ func TestAdversarialAgents(t *testing.T) {
 			}
 		}
 		var rows []results.Result
-		if ag.claiming != "" {
+		switch {
+		case ag.claiming != "":
 			for _, sp := range played {
 				rows = append(rows, playClaiming(t, sp, "explorer", ag.claiming))
 			}
-		} else {
+		case ag.style != nil:
+			for _, sp := range played {
+				res, _ := playClaimingStyle(t, sp, "explorer", *ag.style)
+				rows = append(rows, res)
+			}
+		default:
 			require.NoError(t, Suite(context.Background(), played, idx, cfg, func(d Done) error {
 				rows = append(rows, d.Result)
 				return nil
@@ -159,7 +191,7 @@ func TestAdversarialAgents(t *testing.T) {
 			return "not measured"
 		}
 		effective[ag.name] = o.Metrics["effective_action_ratio"].Mean
-		fmt.Fprintf(&table, "%-30s %4d/%-4d %7s %9s %12s %12s %14s %14s %8.0f\n", ag.name, o.Successes, o.Episodes,
+		fmt.Fprintf(&table, "%-32s %4d/%-4d %7s %9s %12s %12s %14s %14s %8.0f\n", ag.name, o.Successes, o.Episodes,
 			shown("valid_action_ratio"), shown("effective_action_ratio"),
 			shown("state_consistency"), shown("world_model_accuracy"), shownSkill(o.StateSkill), shownSkill(o.WorldModelSkill), o.Metrics["invalid_outputs"].Mean)
 		if ag.copier {
@@ -211,13 +243,15 @@ func shownSkill(s *results.ProbeSkill) string {
 }
 
 // copyModel is an OpenAI-compatible server whose model copies what its
-// observation states into its belief: the inventory line, and the
-// coordinates when the text gives them (full observability); it walks
-// in turn east, south, west, north and does, so that both change.
+// observation states into its belief: the inventory line, the things in
+// view the text lists (as remembered things), and the coordinates when
+// the text gives them (full observability); it walks in turn east,
+// south, west, north and does, so that they change.
 func copyModel(t *testing.T) *httptest.Server {
 	var n atomic.Int64
 	inventory := regexp.MustCompile(`Inventory: ([^\n]*)\.`)
 	at := regexp.MustCompile(`x=(\d+), y=(\d+)`)
+	sighting := regexp.MustCompile(`(?m)^- ([a-z ]+): ([^(\n]*)`)
 	actions := []string{"move_right", "move_down", "move_left", "move_up", "do"}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -240,6 +274,12 @@ func copyModel(t *testing.T) *httptest.Server {
 			}
 		}
 		belief["inventory"] = held
+		var seen []map[string]any
+		for _, m := range sighting.FindAllStringSubmatch(text, -1) {
+			dx, dy := parseOffset(strings.TrimSpace(m[2]))
+			seen = append(seen, map[string]any{"kind": m[1], "dx": dx, "dy": dy})
+		}
+		belief["remembered"] = seen
 		if m := at.FindStringSubmatch(text); m != nil {
 			x, _ := strconv.Atoi(m[1])
 			y, _ := strconv.Atoi(m[2])
@@ -253,4 +293,26 @@ func copyModel(t *testing.T) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// parseOffset reads the text observation's offset ("2 north, 3 west").
+func parseOffset(s string) (dx, dy int) {
+	for _, part := range strings.Split(s, ", ") {
+		var k int
+		var dir string
+		if _, err := fmt.Sscanf(part, "%d %s", &k, &dir); err != nil {
+			continue
+		}
+		switch dir {
+		case "east":
+			dx = k
+		case "west":
+			dx = -k
+		case "south":
+			dy = k
+		case "north":
+			dy = -k
+		}
+	}
+	return dx, dy
 }

@@ -104,10 +104,13 @@ func TestProtocolSchema(t *testing.T) {
 	for _, good := range []string{
 		`{"action": "do"}`,
 		`{"action": "do", "reason": "the tree is in front of me", "belief": {"inventory": {"wood": 2}, "x": 31, "y": 30}, "expect": {"outcome": "collected", "inventory": {"wood": 1}}}`,
+		`{"action": "noop", "belief": {"from_start": {"x": 3, "y": -2}, "remembered": [{"kind": "table", "dx": -12, "dy": 3}, {"kind": "water", "dx": 5, "dy": 0}]}}`,
 	} {
 		validateLine(t, reply, []byte(good))
 	}
-	for _, bad := range []string{`{}`, `{"action": 3}`, `{"action": "do", "expect": {"outcome": "won"}}`, `{"action": "do", "belief": {"x": "here"}}`} {
+	for _, bad := range []string{`{}`, `{"action": 3}`, `{"action": "do", "expect": {"outcome": "won"}}`, `{"action": "do", "belief": {"x": "here"}}`,
+		`{"action": "do", "belief": {"remembered": [{"kind": "table", "dx": 1}]}}`,
+		`{"action": "do", "belief": {"remembered": [` + strings.Repeat(`{"kind": "tree", "dx": 9, "dy": 0}, `, 8) + `{"kind": "tree", "dx": 9, "dy": 0}]}}`} {
 		v, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
 		require.NoError(t, err)
 		assert.Error(t, reply.Validate(v), bad)
