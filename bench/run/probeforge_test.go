@@ -1,16 +1,13 @@
 package run
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/longcraft/longcraft/bench/agent"
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/results"
-	"github.com/longcraft/longcraft/bench/task"
 )
 
 // TestVerifyRederivesTheProbes: the probe figures are the evaluator's
@@ -26,15 +23,7 @@ import (
 func TestVerifyRederivesTheProbes(t *testing.T) {
 	t.Parallel()
 	srv := replyModel(t, `{"action": "move_left", "belief": {"from_start": {"x": 5, "y": 5}}, "expect": {"outcome": "nothing", "inventory": {"wood": 1}}}`, 0)
-	dir := t.TempDir()
-	o := Options{Suite: "default", Agent: "openai", Out: filepath.Join(dir, "run"), Traces: "all",
-		Families: []string{task.FamilyObtain}, Tiers: []string{"easy"},
-		Config: Config{Certify: true, Workers: 1, External: agent.External{Model: "fake", BaseURL: srv.URL}}}
-	_, err := Score(context.Background(), o, nil)
-	require.NoError(t, err)
-	v, err := Verify(o.Out)
-	require.NoError(t, err)
-	require.True(t, v.OK(), "the honest run verifies: its probes scored again from the trace are what the runner scored: %v", v.Problems())
+	o := scoreVerified(t, srv)
 
 	path := filepath.Join(o.Out, results.ResultsFile)
 	rs, err := results.Read(path)
@@ -70,7 +59,7 @@ func TestVerifyRederivesTheProbes(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), summarize(def, rs, traced)))
 
-	v, err = Verify(o.Out)
+	v, err := Verify(o.Out)
 	require.NoError(t, err)
 	require.False(t, v.OK(), "verify accepts %d lines whose probe figures were raised (their traces hold every reply scored)", scored)
 	require.Len(t, v.Lines, forged, "every forged line is named: %v", v.Lines)

@@ -17,18 +17,21 @@ import (
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-// cyclingModel is an OpenAI-compatible server that answers call i with
-// contents[i mod len(contents)].
-func cyclingModel(t *testing.T, contents ...string) *httptest.Server {
-	var calls atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		content := contents[int(calls.Add(1)-1)%len(contents)]
-		json.NewEncoder(w).Encode(map[string]any{
-			"choices": []any{map[string]any{"message": map[string]any{"role": "assistant", "content": content}}},
-		})
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+// scoreVerified scores the default suite's easy obtain tasks with the
+// model served by srv, keeping every trace, and requires the honest run
+// to verify: its reply figures scored again from the trace are what the
+// runner scored.
+func scoreVerified(t *testing.T, srv *httptest.Server) Options {
+	t.Helper()
+	o := Options{Suite: "default", Agent: "openai", Out: filepath.Join(t.TempDir(), "run"), Traces: "all",
+		Families: []string{task.FamilyObtain}, Tiers: []string{"easy"},
+		Config: Config{Certify: true, Workers: 1, External: agent.External{Model: "fake", BaseURL: srv.URL}}}
+	_, err := Score(context.Background(), o, nil)
+	require.NoError(t, err)
+	v, err := Verify(o.Out)
+	require.NoError(t, err)
+	require.True(t, v.OK(), "the honest run verifies: %v", v.Problems())
+	return o
 }
 
 // TestVerifyRederivesEveryReplyFigure: a player whose replies vary (moves
@@ -40,22 +43,14 @@ func cyclingModel(t *testing.T, contents ...string) *httptest.Server {
 // claim-by-claim scoring is refused with a message saying so.
 func TestVerifyRederivesEveryReplyFigure(t *testing.T) {
 	t.Parallel()
-	srv := cyclingModel(t,
+	srv := scriptModel(t,
 		`{"action": "move_left", "belief": {"from_start": {"x": 0, "y": 0}}, "expect": {"outcome": "moved"}}`,
 		`I would rather not say.`,
 		`{"action": "do", "belief": {"inventory": {"wood": 0}, "from_start": {"x": -1, "y": 0}}, "expect": {"outcome": "collected", "inventory": {"wood": 1}}}`,
 		`{"action": "move_up", "belief": {"x": 3, "y": 4}, "expect": {"inventory": {"sapling": 0}}}`,
 		`{"action": "fly", "belief": {"from_start": {"x": 9, "y": 9}}, "expect": {"outcome": "moved"}}`,
 	)
-	dir := t.TempDir()
-	o := Options{Suite: "default", Agent: "openai", Out: filepath.Join(dir, "run"), Traces: "all",
-		Families: []string{task.FamilyObtain}, Tiers: []string{"easy"},
-		Config: Config{Certify: true, Workers: 1, External: agent.External{Model: "fake", BaseURL: srv.URL}}}
-	_, err := Score(context.Background(), o, nil)
-	require.NoError(t, err)
-	v, err := Verify(o.Out)
-	require.NoError(t, err)
-	require.True(t, v.OK(), "%v", v.Problems())
+	o := scoreVerified(t, srv)
 	rs, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
 	require.NoError(t, err)
 	var total results.AgentStats
@@ -136,15 +131,5 @@ func BenchmarkVerifyReplies(b *testing.B) {
 	o.Agent, o.External = "openai", agent.External{Model: "fake", BaseURL: srv.URL}
 	_, err := Score(context.Background(), o, nil)
 	require.NoError(b, err)
-	b.ResetTimer()
-	steps, episodes := 0, 0
-	for range b.N {
-		v, err := Verify(dir)
-		if err != nil || !v.OK() {
-			b.Fatal(err, v.Problems())
-		}
-		steps, episodes = steps+v.Steps, episodes+v.Checked
-	}
-	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(episodes), "µs/episode")
+	benchVerify(b, dir)
 }

@@ -359,6 +359,12 @@ func BenchmarkVerify(b *testing.B) {
 	dir := b.TempDir()
 	_, err := Score(context.Background(), killable(dir), nil)
 	require.NoError(b, err)
+	benchVerify(b, dir)
+}
+
+// benchVerify verifies the run in dir b.N times, reporting steps
+// replayed a second and the cost an episode.
+func benchVerify(b *testing.B, dir string) {
 	b.ResetTimer()
 	steps, episodes := 0, 0
 	for range b.N {
