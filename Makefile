@@ -6,7 +6,7 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: models-test python python-test bench-python test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
+.PHONY: run-long models-test python python-test bench-python test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
 
 ## test: every check, sized to run in minutes: formatting, vet,
 ## race-enabled tests, the certification test on 200 seeds a tier, the
@@ -16,10 +16,19 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 test: deps fmt vet race certify fidelity-test tasks-test models-test python-test benchmarks-once wasm-test browser
 
 ## test-long: the exhaustive variants, which CI also runs: certification on
-## 1,000 seeds a tier, fidelity over 100,000 episodes, a real one-node Slurm
+## 1,000 seeds a tier, fidelity over 100,000 episodes, bench/run's tests at
+## full size, a real one-node Slurm
 ## cluster running docs/scale-out.md's array script, and the Kubernetes
 ## manifest checked against the Job API and its shards merged.
-test-long: certify-long fidelity-long test-slurm test-k8s
+test-long: certify-long fidelity-long run-long test-slurm test-k8s
+
+## run-long: bench/run's tests at full size, without the race detector:
+## the tests that make test's race step shrinks under -short (the
+## adversarial agents on 30 tasks, the built-in agents' probe skill on
+## 18, every embedded lock's tasks, the summaries recomputed from the
+## standard suite's lines). A couple of minutes on a 2-core machine.
+run-long:
+	$(GO) test ./bench/run -count=1 -timeout 60m -skip '^TestCertification$$'
 
 ## test-slurm: installs slurm-wlm when missing (apt-get), starts munged,
 ## slurmctld and slurmd on a private state directory, submits

@@ -42,9 +42,13 @@ func scriptModel(t *testing.T, script ...string) *httptest.Server {
 func TestAdversarialAgents(t *testing.T) {
 	t.Parallel()
 	var specs []task.Spec
+	seeds := uint64(2)
+	if testing.Short() {
+		seeds = 1 // 15 tasks: make test runs this under the race detector
+	}
 	for _, fam := range []string{task.FamilyObtain, task.FamilyCollect, task.FamilyObtainReturn, task.FamilyWaypoints, task.FamilyAchievements} {
 		for _, tier := range []string{"medium", "hard", "expert"} {
-			for i := range uint64(2) {
+			for i := range seeds {
 				specs = append(specs, task.Spec{Family: fam, Tier: tier, Split: task.Eval, Index: 100 + i, Budget: 150})
 			}
 		}

@@ -373,15 +373,19 @@ func playClaimingStyle(t testing.TB, spec task.Spec, name string, style claimSty
 // must show skill.
 //
 // -probe-suite NAME plays an embedded suite's primitive-level episodes
-// instead of the 18-task sample (go test ./bench/run -run
+// instead of the 18-task sample (9 under -short) (go test ./bench/run -run
 // TestBuiltinProbeSkill -v -probe-suite standard: 3.5 minutes on two
 // cores).
 func TestBuiltinProbeSkill(t *testing.T) {
 	t.Parallel()
 	var specs []task.Spec
+	seeds := uint64(2)
+	if testing.Short() {
+		seeds = 1 // 9 tasks: make test runs this under the race detector
+	}
 	for _, fam := range []string{task.FamilyObtain, task.FamilyCollect, task.FamilyAchievements} {
 		for _, tier := range []string{"easy", "medium", "hard"} {
-			for i := range uint64(2) {
+			for i := range seeds {
 				specs = append(specs, task.Spec{Family: fam, Tier: tier, Split: task.Eval, Index: 200 + i, Budget: 300})
 			}
 		}
