@@ -144,7 +144,7 @@ func TestSaltedResumeAndMerge(t *testing.T) {
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole")
 	score(t, saltedRun(whole, testSalt, 2))
-	for name, salt := range map[string]string{"another salt": "other", "no salt": ""} {
+	for name, salt := range map[string]string{"another salt": "another salt, as long", "no salt": ""} {
 		o := saltedRun(whole, salt, 2)
 		o.Resume = true
 		_, err := Score(context.Background(), o, nil)
@@ -179,7 +179,7 @@ func TestSaltedResumeAndMerge(t *testing.T) {
 		score(t, o)
 		return d
 	}
-	s0, s1, other := shard("s0", testSalt, 0), shard("s1", testSalt, 1), shard("x1", "other", 1)
+	s0, s1, other := shard("s0", testSalt, 0), shard("s1", testSalt, 1), shard("x1", "another salt, as long", 1)
 	_, err = Merge(filepath.Join(dir, "bad"), []string{s0, other})
 	assert.ErrorContains(t, err, "salt commitment differs")
 	merged := filepath.Join(dir, "merged")

@@ -61,6 +61,9 @@ type Options struct {
 	// (ResolveSalt's secretPath): Score writes it once it holds the run
 	// directory's lock, never over an existing file.
 	SaltSecret string
+	// weakSaltForTests lets a test play the attacker of a salt shorter
+	// than MinSaltBytes, which Validate refuses everyone else.
+	weakSaltForTests bool
 
 	// AfterWrite, if not nil, is called after each write reaches the run
 	// directory: "lock" (its lock file), "definition", "record" (a
@@ -238,6 +241,9 @@ func needsTrace(traces string, r *results.Result) bool {
 // error is ctx's.
 func Score(ctx context.Context, o Options, progress func(done, total int)) (oc Outcome, err error) {
 	o.Args = RedactSalt(o.Args) // the command line is kept in the run directory; the salt never is
+	if err := o.Validate(); err != nil {
+		return oc, err
+	}
 	if o.Config.Build.IsZero() {
 		o.Config.Build = buildinfo.Read()
 	}

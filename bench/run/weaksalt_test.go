@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -44,7 +45,7 @@ func TestAgentCannotGuessAWeakSalt(t *testing.T) {
 	t.Parallel()
 	const weak = "417" // a PIN-like salt; any dictionary word is as weak
 	o := Options{Suite: "default", Agent: "noop", Out: filepath.Join(t.TempDir(), "run"), Traces: "none", Salt: []byte(weak),
-		Families: []string{task.FamilyObtain}, Config: Config{Certify: true, Workers: 2}}
+		Families: []string{task.FamilyObtain}, Config: Config{Certify: true, Workers: 2}, weakSaltForTests: true}
 	score(t, o)
 	rs, err := results.Read(filepath.Join(o.Out, results.ResultsFile))
 	require.NoError(t, err)
@@ -94,4 +95,7 @@ func TestAgentCannotGuessAWeakSalt(t *testing.T) {
 
 	_, _, err = ResolveSalt(weak, true, "", "")
 	assert.Error(t, err, "a salt an agent can guess in %v from what it is shown is accepted", elapsed.Round(time.Millisecond))
+	o.weakSaltForTests = false
+	_, err = Score(context.Background(), o, nil)
+	assert.ErrorContains(t, err, "an agent can find it", "a library caller is refused the weak salt too")
 }

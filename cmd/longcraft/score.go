@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -126,23 +124,8 @@ Agents (--agent):
 			if concurrency > 0 {
 				o.Workers = concurrency
 			}
-			switch {
-			case o.Out == "":
-				return fmt.Errorf("--out is required")
-			case o.Traces != "all" && o.Traces != "failures" && o.Traces != "none":
-				return fmt.Errorf("--traces %q: want all, failures or none", o.Traces)
-			case o.Workers < 0 || o.NoProgress < 0 || o.Seeds < 0:
-				return fmt.Errorf("--workers, --no-progress and --seeds must not be negative")
-			case o.PriceIn < 0 || o.PriceOut < 0 || math.IsNaN(o.PriceIn) || math.IsNaN(o.PriceOut):
-				return fmt.Errorf("--price-in and --price-out: US dollars per million tokens, not negative")
-			case o.MaxEpisodeTokens < 0 || o.MaxRunTokens < 0 || o.MaxRunCost < 0 || math.IsNaN(o.MaxRunCost) || o.External.HistoryTokens < 0:
-				return fmt.Errorf("--max-episode-tokens, --max-run-tokens, --max-run-cost and --history-tokens must not be negative")
-			case o.External.Retries < 0:
-				return fmt.Errorf("--retries %d: 0 (no retry) or more", o.External.Retries)
-			case o.MaxRunCost > 0 && o.PriceIn == 0 && o.PriceOut == 0:
-				return fmt.Errorf("--max-run-cost needs the prices (--price-in, --price-out) to count the cost")
-			case !slices.Contains([]string{"json", "schema", "tools"}, o.External.Reply):
-				return fmt.Errorf("--reply %q: want json, schema or tools", o.External.Reply)
+			if err := o.Validate(); err != nil { // Score checks them again, for library callers
+				return err
 			}
 			for _, kv := range sets {
 				set, err := suite.ParseSet(kv)
