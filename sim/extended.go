@@ -82,13 +82,13 @@ func Extended() *Rules {
 	}
 	ground := MaterialsOf(MatGrass, MatSand, MatPath)
 	r.Actions = append(r.Actions,
-		ActionInfo{Name: "place_torch", Kind: ActionPlace, Recipe: place("torch", []ItemAmount{single(ItemTorch)}, ground, MatTorch)},
-		ActionInfo{Name: "place_anvil", Kind: ActionPlace, Recipe: place("anvil", []ItemAmount{{ItemIronIngot, 2}}, ground, MatAnvil)},
-		ActionInfo{Name: "place_bridge", Kind: ActionPlace, Recipe: place("bridge", []ItemAmount{single(ItemBridge)}, MaterialsOf(MatWater), MatBridge)},
-		ActionInfo{Name: "make_torch", Kind: ActionMake, Recipe: mk("torch", []ItemAmount{single(ItemWood), single(ItemCoal)}, []Material{MatTable}, ItemAmount{ItemTorch, 2})},
-		ActionInfo{Name: "make_iron_ingot", Kind: ActionMake, Recipe: mk("iron_ingot", []ItemAmount{single(ItemIron), single(ItemCoal)}, []Material{MatFurnace}, single(ItemIronIngot))},
-		ActionInfo{Name: "make_compass", Kind: ActionMake, Recipe: mk("compass", []ItemAmount{single(ItemIronIngot), single(ItemCrystal)}, []Material{MatAnvil}, single(ItemCompass))},
-		ActionInfo{Name: "make_bridge", Kind: ActionMake, Recipe: mk("bridge", []ItemAmount{{ItemWood, 3}}, []Material{MatTable}, single(ItemBridge))},
+		ActionInfo{Name: "place_torch", Kind: ActionPlace, Recipe: place("torch", []ItemAmount{single(ItemTorch)}, ground, MatTorch), Key: "l"},
+		ActionInfo{Name: "place_anvil", Kind: ActionPlace, Recipe: place("anvil", []ItemAmount{{ItemIronIngot, 2}}, ground, MatAnvil), Key: "v"},
+		ActionInfo{Name: "place_bridge", Kind: ActionPlace, Recipe: place("bridge", []ItemAmount{single(ItemBridge)}, MaterialsOf(MatWater), MatBridge), Key: "b"},
+		ActionInfo{Name: "make_torch", Kind: ActionMake, Recipe: mk("torch", []ItemAmount{single(ItemWood), single(ItemCoal)}, []Material{MatTable}, ItemAmount{ItemTorch, 2}), Key: "7"},
+		ActionInfo{Name: "make_iron_ingot", Kind: ActionMake, Recipe: mk("iron_ingot", []ItemAmount{single(ItemIron), single(ItemCoal)}, []Material{MatFurnace}, single(ItemIronIngot)), Key: "8"},
+		ActionInfo{Name: "make_compass", Kind: ActionMake, Recipe: mk("compass", []ItemAmount{single(ItemIronIngot), single(ItemCrystal)}, []Material{MatAnvil}, single(ItemCompass)), Key: "9"},
+		ActionInfo{Name: "make_bridge", Kind: ActionMake, Recipe: mk("bridge", []ItemAmount{{ItemWood, 3}}, []Material{MatTable}, single(ItemBridge)), Key: "0"},
 	)
 	r.LightItem, r.LightMaterial, r.LightRadius = ItemTorch, MatTorch, 2
 	// Crystal in deep stone: about five per 64×64 world.

@@ -105,6 +105,12 @@ type ActionInfo struct {
 	Kind   ActionKind
 	Dir    Dir // ActionMove
 	Recipe int // index into Place (ActionPlace) or Make (ActionMake)
+	// Key is the key that takes the action in the browser's Play mode, as
+	// a KeyboardEvent.key value ("a", "1", " " for the space bar); a
+	// letter binds both cases (wasm/session derives the keyboard and its
+	// legend from these). It is how a person plays, not a rule: no rule
+	// reads it, so changing it changes no world and bumps no Version.
+	Key string
 }
 
 // Counter names a hidden vital counter that a rule resets.

@@ -54,8 +54,14 @@ func export(h *session.Host) {
 		// choices(): the families, tiers, Watch agents and feedback levels
 		// the page offers, as JSON.
 		"choices": func([]js.Value) any { return jsonText(h.Choices()) },
-		// legend(): the Play keys, as JSON.
-		"legend": func([]js.Value) any { return jsonText(session.Bindings) },
+		// legend(): the Play keys of every ruleset the page offers, as JSON.
+		"legend": func([]js.Value) any {
+			bs, err := session.Legend()
+			if err != nil {
+				return err.Error()
+			}
+			return jsonText(bs)
+		},
 		// benchmark(n): steps per second of the core in this browser, as JSON:
 		// Step alone, and Step with a Reset whenever an episode ends.
 		"benchmark": func(a []js.Value) any {

@@ -102,23 +102,6 @@ func TestWatchUnknownAgent(t *testing.T) {
 	require.Error(t, err)
 }
 
-func TestKeyAction(t *testing.T) {
-	r := sim.Classic()
-	for key, want := range map[string]sim.Action{"ArrowLeft": sim.ActMoveLeft, "w": sim.ActMoveUp, " ": sim.ActDo,
-		"Tab": sim.ActSleep, "t": sim.ActPlaceTable, "1": sim.ActMakeWoodPickaxe, "6": sim.ActMakeIronSword} {
-		a, ok := KeyAction(r, key)
-		require.True(t, ok, key)
-		require.Equal(t, want, a, key)
-	}
-	_, ok := KeyAction(r, "q")
-	require.False(t, ok)
-	// Every binding names an action of the classic rules.
-	for _, b := range Bindings {
-		_, ok := r.ActionByName(b.Action)
-		require.True(t, ok, b.Action)
-	}
-}
-
 // serveEpisode plays actions through the HTTP server's handler (no
 // network: the test also runs under js/wasm) and returns its last step's
 // answer and the finished episode's trace.

@@ -194,6 +194,58 @@ func TestBrowser(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(artifacts, "human.lctrace"), data, 0o644))
 	})
 
+	t.Run("play extended", func(t *testing.T) {
+		// A person wins a hard (extended-rules) task by keys alone: the
+		// planner's actions, each pressed as its row's key, make a torch.
+		spec := task.Spec{Family: "obtain", Tier: "hard", Split: task.Eval, Index: 1}
+		planned, err := session.New(spec, session.Watch, "planner")
+		require.NoError(t, err)
+		for planned.Tick() {
+		}
+		require.Equal(t, "goal", planned.Ended())
+		rec, err := planned.Recording(0)
+		require.NoError(t, err)
+		acts := episodeOf(t, rec).Actions
+		r := planned.World.Rules()
+		torch, ok := r.ActionByName("make_torch")
+		require.True(t, ok)
+		require.Contains(t, acts, byte(torch), "the plan makes a torch")
+
+		waitFor(ctx, t, "the game to load", func(s status) bool { return s.Mode != "" })
+		require.NoError(t, chromedp.Do(ctx,
+			chromedp.SetValue(chromedp.ID("tier"), "hard"),
+			chromedp.SetValue(chromedp.ID("index"), "1"),
+			chromedp.Click(chromedp.ID("play"))))
+		waitFor(ctx, t, "the hard task", func(s status) bool {
+			return s.Mode == "play" && s.TaskID == planned.Status().TaskID && s.Step == 0
+		})
+		require.NoError(t, chromedp.Do(ctx, chromedp.Focus(chromedp.ID("game"))))
+		for _, a := range acts {
+			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(r.Actions[a].Key)), r.Actions[a].Name)
+		}
+		st := waitFor(ctx, t, "the key presses to be played", func(s status) bool { return s.Ended != "" })
+		require.Equal(t, "goal", st.Ended, "%+v", st)
+		require.Equal(t, len(acts), st.Step)
+		require.Equal(t, fmt.Sprintf("%016x", planned.Hash()), st.Hash, "browser and native states differ")
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`Array.from(`+lc+`.recording())`))
+		require.NoError(t, err)
+		data := make([]byte, len(got))
+		for i, b := range got {
+			data[i] = byte(b)
+		}
+		require.Equal(t, acts, episodeOf(t, data).Actions, "the recording holds the planned actions")
+
+		// The page's key list shows every key of every ruleset it offers.
+		legend, err := session.Legend()
+		require.NoError(t, err)
+		shown, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("keys").innerText`))
+		require.NoError(t, err)
+		for _, b := range legend {
+			require.Contains(t, shown, b.Label+" "+b.Action)
+		}
+		savePage(ctx, t, filepath.Join(artifacts, "play-extended-page.png"))
+	})
+
 	t.Run("watch", func(t *testing.T) {
 		require.NoError(t, chromedp.Do(ctx,
 			chromedp.SetValue(chromedp.ID("tier"), "hard"),
@@ -284,6 +336,16 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
+}
+
+// episodeOf decodes the one episode of a .lctrace file.
+func episodeOf(t *testing.T, data []byte) *trace.Episode {
+	t.Helper()
+	tf, err := trace.OpenReader("recording", bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	ep, err := tf.Episode(0)
+	require.NoError(t, err)
+	return ep
 }
 
 // eval runs a page function that returns an error message ("" on success).
