@@ -137,8 +137,10 @@ models-test:
 	$(GO) test ./bench/run -run '^TestBalrogProtocolAtScale$$' -count=1 -v
 
 ## tasks-test: every family × tier × 1,000 eval seeds: no goal holds at
-## step 0, a noop agent succeeds only at surviving; prints noop and random
-## success per cell ("race" runs it on 30 seeds).
+## step 0, a noop and an always-do agent succeed only at surviving, and no
+## baseline (noop, do, random) wins a cell detectably more often than 40%
+## (easy) or 2% (medium and up); prints each baseline's success per cell
+## ("race" runs it on 30 seeds).
 tasks-test:
 	$(GO) test ./bench/task -run '^TestNoFreeTasks$$' -count=1 -v
 

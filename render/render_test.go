@@ -1,8 +1,6 @@
 package render
 
 import (
-	"bufio"
-	"flag"
 	"fmt"
 	"hash/fnv"
 	"image/png"
@@ -14,10 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/internal/golden"
 	"github.com/longcraft/longcraft/sim"
 )
-
-var update = flag.Bool("update", false, "rewrite golden hashes and PNGs")
 
 func atlas(t testing.TB) *Atlas {
 	t.Helper()
@@ -238,9 +235,8 @@ func TestGoldenFrames(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %016x", names[i], h.Sum64()))
 	}
 	path := filepath.Join("testdata", "golden_frames.txt")
-	if *update {
+	if golden.Rewrite() {
 		require.NoError(t, os.MkdirAll(filepath.Join("testdata", "golden"), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644))
 		for i, f := range frames {
 			out, err := os.Create(filepath.Join("testdata", "golden", names[i]+".png"))
 			require.NoError(t, err)
@@ -248,15 +244,7 @@ func TestGoldenFrames(t *testing.T) {
 			require.NoError(t, out.Close())
 		}
 	}
-	file, err := os.Open(path)
-	require.NoError(t, err, "run go test ./render -run TestGoldenFrames -update")
-	defer file.Close()
-	var want []string
-	sc := bufio.NewScanner(file)
-	for sc.Scan() {
-		want = append(want, sc.Text())
-	}
-	require.Equal(t, want, got, "frames changed; look at the new PNGs (-update) before accepting them")
+	golden.File(t, path, []byte(strings.Join(got, "\n")+"\n"), "frames changed; look at the new PNGs (-rewrite writes them) before accepting them")
 }
 
 func TestNoAllocations(t *testing.T) {

@@ -62,7 +62,6 @@ package sim
 // despawns; cows still wander at random, so cases wall them in with stone.
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,9 +72,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var rewrite = flag.Bool("rewrite", false, "rewrite the expected blocks of testdata/rules from what the rules do, for review")
+	"github.com/longcraft/longcraft/internal/golden"
+)
 
 // ruleLine is one line of a case block with its position for messages.
 type ruleLine struct {
@@ -126,7 +125,7 @@ func TestRules(t *testing.T) {
 				t.Run(c.name, func(t *testing.T) {
 					p := runRuleCase(t, c)
 					printed[c] = p
-					if *rewrite {
+					if golden.Rewrite() {
 						return
 					}
 					if len(c.wants) == 0 {
@@ -139,7 +138,7 @@ func TestRules(t *testing.T) {
 				})
 			}
 		})
-		if *rewrite && !t.Failed() {
+		if golden.Rewrite() && !t.Failed() {
 			require.NoError(t, os.WriteFile(file, []byte(rewriteRuleFile(lines, cases, printed)), 0o644))
 		}
 	}

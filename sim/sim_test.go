@@ -1,20 +1,17 @@
 package sim
 
 import (
-	"bufio"
-	"flag"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/longcraft/longcraft/internal/golden"
+)
 
 func newWorld(t testing.TB) *World {
 	t.Helper()
@@ -172,19 +169,7 @@ func goldenLines(t *testing.T) []string {
 func TestGoldenHashes(t *testing.T) {
 	path := filepath.Join("testdata", "golden_hashes.txt")
 	got := goldenLines(t)
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644))
-	}
-	f, err := os.Open(path)
-	require.NoError(t, err, "run go test ./sim -run TestGoldenHashes -update to create it")
-	defer f.Close()
-	var want []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		want = append(want, sc.Text())
-	}
-	require.NoError(t, sc.Err())
-	require.Equal(t, want, got, "world hashes changed: a rule, worldgen or the RNG changed; bump Rules.Version and run with -update")
+	golden.File(t, path, []byte(strings.Join(got, "\n")+"\n"), "world hashes changed: a rule, worldgen or the RNG changed; bump Rules.Version and rewrite")
 }
 
 func TestNoAllocations(t *testing.T) {

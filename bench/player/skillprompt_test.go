@@ -1,7 +1,6 @@
 package player
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,9 +11,8 @@ import (
 	"github.com/longcraft/longcraft/bench/protocol"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/golden"
 )
-
-var rewritePrompt = flag.Bool("rewrite", false, "rewrite testdata/prompt-*.golden")
 
 // firstObservation is the first observation of suite's episode i, at the
 // task's action level, as a model gets it (with the symbolic view).
@@ -58,12 +56,6 @@ func TestPromptGolden(t *testing.T) {
 	}{{"prompt-json.golden", PromptOptions{}}, {"prompt-schema.golden", PromptOptions{Reply: ReplySchema}}, {"prompt-tools-notes.golden", PromptOptions{Reply: ReplyTools, Notes: true}}} {
 		got := "# " + PromptID() + "\n## system\n" + SystemPrompt(obs, c.o) + "\n## user\n" + UserMessage(obs, "") + "\n"
 		path := filepath.Join("testdata", c.file)
-		if *rewritePrompt {
-			require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-			continue
-		}
-		want, err := os.ReadFile(path)
-		require.NoError(t, err, "go test ./bench/player -run TestPromptGolden -rewrite")
-		assert.Equal(t, string(want), got, "%s: the prompt changed: bump PromptVersion, rewrite and review", c.file)
+		golden.File(t, path, []byte(got), "%s: the prompt changed: bump PromptVersion, rewrite and review", c.file)
 	}
 }

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/internal/golden"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -28,8 +28,6 @@ func legendLine(r *sim.Rules) string {
 	return b.String()
 }
 
-var rewriteDocs = flag.Bool("rewrite", false, "rewrite docs/players.md's semantic-id lines from the rules tables")
-
 // TestSymbolicLegendDocumented: docs/players.md lists every ruleset's
 // semantic ids as the observations' symbolic_legend names them; -rewrite
 // regenerates the lines (each starts "- `RULESET`:") for review.
@@ -42,7 +40,7 @@ func TestSymbolicLegendDocumented(t *testing.T) {
 		r, err := sim.RulesByName(name)
 		require.NoError(t, err)
 		line := legendLine(r)
-		if *rewriteDocs {
+		if golden.Rewrite() {
 			old := regexp.MustCompile("(?m)^- `" + regexp.QuoteMeta(name) + "`: 0 outside.*$")
 			require.True(t, old.MatchString(doc), "docs/players.md has no line for %s to rewrite", name)
 			doc = old.ReplaceAllLiteralString(doc, line)
@@ -50,7 +48,7 @@ func TestSymbolicLegendDocumented(t *testing.T) {
 		}
 		assert.Contains(t, doc, line+"\n", "docs/players.md is stale: go test ./bench/protocol -run TestSymbolicLegendDocumented -rewrite")
 	}
-	if *rewriteDocs {
+	if golden.Rewrite() {
 		require.NoError(t, os.WriteFile(path, []byte(doc), 0o644))
 	}
 }

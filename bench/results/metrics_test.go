@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"math"
 	"math/bits"
 	"os"
@@ -16,10 +15,9 @@ import (
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/score"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/golden"
 	"github.com/longcraft/longcraft/sim"
 )
-
-var rewrite = flag.Bool("rewrite", false, "rewrite the generated files (docs/metrics.md) instead of comparing")
 
 const metricsDoc = "../../docs/metrics.md"
 
@@ -28,12 +26,7 @@ const metricsDoc = "../../docs/metrics.md"
 func TestMetricsDocumented(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, WriteMetricsDoc(&b))
-	if *rewrite {
-		require.NoError(t, os.WriteFile(metricsDoc, b.Bytes(), 0o644))
-	}
-	doc, err := os.ReadFile(metricsDoc)
-	require.NoError(t, err)
-	assert.Equal(t, b.String(), string(doc), "docs/metrics.md is stale: go test ./bench/results -run TestMetricsDocumented -rewrite")
+	golden.File(t, metricsDoc, b.Bytes(), "docs/metrics.md is stale: it is generated from the metric declarations")
 }
 
 // TestEveryMetricIsDeclaredOnce: names are unique, every declaration is

@@ -1,7 +1,6 @@
 package skill
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -11,10 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/internal/golden"
 	"github.com/longcraft/longcraft/sim"
 )
-
-var rewrite = flag.Bool("rewrite", false, "rewrite the want blocks of testdata/skills.txt")
 
 // skillCase is one case of testdata/skills.txt.
 type skillCase struct {
@@ -121,7 +119,7 @@ func TestSkills(t *testing.T) {
 	out.WriteString(head)
 	for _, c := range cases {
 		got := c.play(t)
-		if !*rewrite {
+		if !golden.Rewrite() {
 			assert.Equal(t, c.want, got, "case %q", c.name)
 		}
 		fmt.Fprintf(&out, "\n=== %s\nrules: %s\n", c.name, c.rules)
@@ -134,7 +132,7 @@ func TestSkills(t *testing.T) {
 		}
 		fmt.Fprintf(&out, "map:\n%s\nwant:\n%s\n", strings.Join(c.mapText, "\n"), strings.Join(got, "\n"))
 	}
-	if *rewrite {
+	if golden.Rewrite() {
 		require.NoError(t, os.WriteFile(path, []byte(out.String()), 0o644))
 	}
 }

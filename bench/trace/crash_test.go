@@ -219,3 +219,17 @@ func TestOpenAppendKeeps(t *testing.T) {
 	assert.Equal(t, []uint64{0, 2, 3, 5, 77}, seeds)
 	assert.NoFileExists(t, path+".tmp")
 }
+
+// TestOpenAppendTornFirstRecord: a file holding the magic and part
+// of its first record (a crash during the first Append) is what a crash
+// leaves; OpenAppend must start over rather than refuse the run.
+func TestOpenAppendTornFirstRecord(t *testing.T) {
+	data, ends := sixEpisodes(t)
+	path := filepath.Join(t.TempDir(), "torn.lctrace")
+	cut := (int64(len(fileMagic)) + ends[0]) / 2
+	require.NoError(t, os.WriteFile(path, data[:cut], 0o644))
+	wr, err := OpenAppend(path, nil)
+	if assert.NoError(t, err) {
+		assert.NoError(t, wr.Close())
+	}
+}

@@ -3,7 +3,6 @@ package trace
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,10 +16,9 @@ import (
 
 	"github.com/longcraft/longcraft/bench/policy"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/golden"
 	"github.com/longcraft/longcraft/sim"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden.lctrace")
 
 // record plays the named policy on w for at most steps and returns the episode.
 func record(t testing.TB, w *sim.World, h Header, name string, steps int, notes bool) *Episode {
@@ -280,7 +278,7 @@ func FuzzOpenReader(f *testing.F) {
 // hashes here and under GOOS=js GOARCH=wasm (make wasm runs this test).
 func TestGoldenTrace(t *testing.T) {
 	path := filepath.Join("testdata", "golden.lctrace")
-	if *update {
+	if golden.Rewrite() {
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		wr, err := Create(path)
 		require.NoError(t, err)
@@ -293,7 +291,7 @@ func TestGoldenTrace(t *testing.T) {
 		require.NoError(t, wr.Close())
 	}
 	f, err := Open(path)
-	require.NoError(t, err, "run go test ./bench/trace -run TestGoldenTrace -update")
+	require.NoError(t, err, "run go test ./bench/trace -run TestGoldenTrace -rewrite")
 	defer f.Close()
 	require.Len(t, f.Index, 2)
 	for i := range f.Index {

@@ -2,8 +2,6 @@ package vec
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -18,11 +16,10 @@ import (
 
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/golden"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
-
-var rewrite = flag.Bool("rewrite", false, "rewrite python/tests/testdata/reference.txt")
 
 func buffers(b *Batch, rgb bool) Buffers {
 	n := b.cfg.N
@@ -308,13 +305,7 @@ func TestPythonReference(t *testing.T) {
 	}
 	got := strings.Join(lines, "\n") + "\n"
 	path := filepath.Join("..", "..", "python", "tests", "testdata", "reference.txt")
-	if *rewrite {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "go test ./bench/vec -run TestPythonReference -rewrite")
-	assert.Equal(t, string(want), got)
+	golden.File(t, path, []byte(got), "the Python tests' reference hashes")
 
 	// And the batch agrees, on any number of threads.
 	for _, threads := range []int{1, 2} {
@@ -374,11 +365,11 @@ func TestSuiteTasks(t *testing.T) {
 	assert.Error(t, err, "a task of another size")
 }
 
-// TestReviewFindings: what the review found. Restoring into a batch never
-// reset works (it crashed the process from a pool goroutine); a reset
-// without seeds goes on along the streams; a restore clears the flags and
-// refuses a batch of other settings; eval tasks are refused by default.
-func TestReviewFindings(t *testing.T) {
+// TestRestoreAndResetEdgeCases: restoring into a batch never reset works
+// (a pool goroutine must not crash the process); a reset without seeds
+// goes on along the streams; a restore clears the flags and refuses a
+// batch of other settings; eval tasks are refused by default.
+func TestRestoreAndResetEdgeCases(t *testing.T) {
 	a, err := New(Config{N: 4, Size: 16, Budget: 5, Threads: 2}, nil)
 	require.NoError(t, err)
 	bufA := buffers(a, false)

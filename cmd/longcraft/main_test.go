@@ -126,7 +126,7 @@ func TestDataset(t *testing.T) {
 func TestTraceCommands(t *testing.T) {
 	golden := filepath.Join("..", "..", "bench", "trace", "testdata", "golden.lctrace")
 	// The commands' figures come from the file itself, so regenerating
-	// the golden trace (go test ./bench/trace -update) touches no test here.
+	// the golden trace (go test ./bench/trace -rewrite) touches no test here.
 	tf, err := trace.Open(golden)
 	require.NoError(t, err)
 	first, err := tf.Episode(0)

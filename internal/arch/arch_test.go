@@ -1,7 +1,6 @@
 package arch
 
 import (
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -18,9 +17,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var rewrite = flag.Bool("rewrite", false, "rewrite docs/architecture.md's generated layers block")
+	"github.com/longcraft/longcraft/internal/golden"
+)
 
 const (
 	module  = "github.com/longcraft/longcraft"
@@ -275,7 +274,7 @@ func TestArrowsPointOneWay(t *testing.T) {
 	}
 	want := "```layers\n" + b.String() + "```"
 	got := regexp.MustCompile("(?s)```layers\n.*?```").FindString(doc)
-	if *rewrite {
+	if golden.Rewrite() {
 		require.NoError(t, os.WriteFile(docPath, []byte(strings.Replace(doc, got, want, 1)), 0o644))
 		return
 	}

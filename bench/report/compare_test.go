@@ -1,8 +1,3 @@
-// Tests written by an adversarial review of the crash-safety, resume,
-// merge, trace-limit and comparison code. Each failed on the code as it
-// was reviewed; their comments describe the bug as it was found. They
-// stay as regression tests.
-
 package report
 
 import (
@@ -18,8 +13,8 @@ import (
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-// reviewRun writes a run of agent over tiers, wins[tier] successes of n each.
-func reviewRun(t *testing.T, agent string, n int, wins map[string]int) string {
+// tieredRun writes a run of agent over tiers, wins[tier] successes of n each.
+func tieredRun(t *testing.T, agent string, n int, wins map[string]int) string {
 	t.Helper()
 	dir := t.TempDir()
 	var rs []results.Result
@@ -36,14 +31,14 @@ func reviewRun(t *testing.T, agent string, n int, wins map[string]int) string {
 	return dir
 }
 
-// TestReviewSameAgentTierLabels: two runs of one agent over several tiers:
+// TestSameAgentTierLabels: two runs of one agent over several tiers:
 // every tier row of a run must carry that run's label. The relabelling
 // loop renames only the first matching TierSuccess (break), so run 0's
 // medium row becomes run 1's, and the chart/table attribute rates to the
 // wrong run.
-func TestReviewSameAgentTierLabels(t *testing.T) {
-	a := reviewRun(t, "explorer", 10, map[string]int{"easy": 10, "medium": 9, "hard": 8})
-	b := reviewRun(t, "explorer", 10, map[string]int{"easy": 1, "medium": 2, "hard": 3})
+func TestSameAgentTierLabels(t *testing.T) {
+	a := tieredRun(t, "explorer", 10, map[string]int{"easy": 10, "medium": 9, "hard": 8})
+	b := tieredRun(t, "explorer", 10, map[string]int{"easy": 1, "medium": 2, "hard": 3})
 	c, err := Compare([]string{a, b}, CompareOptions{})
 	require.NoError(t, err)
 	want := [2]map[string]float64{
@@ -59,12 +54,12 @@ func TestReviewSameAgentTierLabels(t *testing.T) {
 	}
 }
 
-// TestReviewSentenceAgreesWithItsInterval: 100 paired episodes, 5
+// TestSentenceAgreesWithItsInterval: 100 paired episodes, 5
 // discordant pairs all won by A. Newcombe's paired interval excludes 0
 // ([+0.3, +9.6]) while the exact McNemar p is 0.0625, and the sentence says
-// "do not differ detectably" next to an interval that says they do (found
-// by the review). The sentence now says when they disagree.
-func TestReviewSentenceAgreesWithItsInterval(t *testing.T) {
+// "do not differ detectably" would sit next to an interval that says they
+// do: the sentence must say when the two disagree.
+func TestSentenceAgreesWithItsInterval(t *testing.T) {
 	var ra, rb []results.Result
 	for i := range 100 {
 		sp := task.Spec{Family: "obtain", Tier: "hard", Split: task.Eval, Index: uint64(i)}
@@ -90,13 +85,13 @@ func TestReviewSentenceAgreesWithItsInterval(t *testing.T) {
 	}
 }
 
-// TestReviewPairingNeedsTheSameTask: two runs of generated tasks (no lock,
+// TestPairingNeedsTheSameTask: two runs of generated tasks (no lock,
 // so "the same lock" is "" == "") pair episodes by id alone. Runs of
 // different builds (rules versions) or certification settings generate
 // other worlds under the same id; here every pair has different seeds and
 // goals, and the comparison still reports them as paired episodes with an
 // exact McNemar test.
-func TestReviewPairingNeedsTheSameTask(t *testing.T) {
+func TestPairingNeedsTheSameTask(t *testing.T) {
 	var ra, rb []results.Result
 	for i := range 20 {
 		sp := task.Spec{Family: "obtain", Tier: "easy", Split: task.Eval, Index: uint64(i)}
@@ -110,5 +105,26 @@ func TestReviewPairingNeedsTheSameTask(t *testing.T) {
 		if strings.HasPrefix(p.Scope, "obtain/easy ") {
 			assert.Zero(t, p.N, "episodes of different seeds and goals must not be paired: %s", p.Sentence)
 		}
+	}
+}
+
+// The comparison's family/tier rows are sorted by family, then by
+// task.TierRank of what follows the "/" in the key: since the key gained
+// " (... view, ... feedback, budget N)", that is never a tier name, every
+// rank is len(tiers), and rows keep the order runs happened to list them
+// (hard before easy here; budgets neither sorted).
+func TestComparisonRowsInTierOrder(t *testing.T) {
+	onlyHard := run(t, "a", "L", 10, 5, "hard")
+	easy := run(t, "b", "L", 10, 7, "easy")
+	c, err := Compare([]string{onlyHard, easy}, CompareOptions{})
+	require.NoError(t, err)
+	var ranks []int
+	for _, k := range c.Keys {
+		_, rest, _ := strings.Cut(k, "/")
+		tier, _, _ := strings.Cut(rest, " ")
+		ranks = append(ranks, task.TierRank(tier))
+	}
+	for i := 1; i < len(ranks); i++ {
+		require.LessOrEqual(t, ranks[i-1], ranks[i], "rows out of tier order: %q", c.Keys)
 	}
 }

@@ -1,7 +1,3 @@
-// Tests written by a second adversarial review (of --set, --sweep,
-// grouping by budget and timings). Each failed on the code it reviewed;
-// they stay as regression tests.
-
 package run
 
 import (
@@ -20,7 +16,7 @@ import (
 // tasks): plan and runLock skip LoadSweep for a recorded suite, so the
 // --set (and a --sweep) silently does nothing: the run plays the recorded
 // budgets under the recorded suite's name. It should be refused or applied.
-func TestQuickReviewSetOnRecordedSuiteIsNotIgnored(t *testing.T) {
+func TestSetOnRecordedSuiteIsNotIgnored(t *testing.T) {
 	o := small(t.TempDir())
 	o.Agent, o.Traces, o.Seeds, o.Tiers = "planner", "all", 1, []string{"easy"}
 	_, err := Score(context.Background(), o, nil)

@@ -1,7 +1,3 @@
-// Tests written by a second adversarial review (of --set, --sweep,
-// grouping by budget and timings). Each failed on the code it reviewed;
-// they stay as regression tests.
-
 package suite
 
 import (
@@ -14,7 +10,7 @@ import (
 // spellings of one value (50 and 0x32, or full and "'full'") make one
 // spec, so the combined suite lists every episode twice. The duplicate
 // check of Parse runs per combination, never on the combined suite.
-func TestQuickReviewSweepEquivalentValuesRefused(t *testing.T) {
+func TestSweepEquivalentValuesRefused(t *testing.T) {
 	for _, kv := range []string{"budget=50,0x32", "budget=50,+50", "feedback=full,'full'"} {
 		sw, err := ParseSweep(kv)
 		require.NoError(t, err)

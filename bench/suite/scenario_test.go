@@ -9,9 +9,9 @@ import (
 	"github.com/longcraft/longcraft/bench/task"
 )
 
-// TestScenarioReviewFindings: what the second review of scenarios found,
-// each refused or normalised.
-func TestScenarioReviewFindings(t *testing.T) {
+// TestScenarioRefusedOrNormalised: scenario suites that are ambiguous or
+// wrong, each refused or normalised.
+func TestScenarioRefusedOrNormalised(t *testing.T) {
 	head := "name: s\nscenarios:\n"
 	bad := map[string]string{
 		// Two different scenarios of one name would share a results row.

@@ -1,7 +1,3 @@
-// Tests written by a second adversarial review (of --set, --sweep,
-// grouping by budget and timings). Each failed on the code it reviewed;
-// they stay as regression tests.
-
 package results
 
 import (
@@ -17,7 +13,7 @@ import (
 // line is no longer last. ReadTimings stops at the first line it cannot
 // decode: every timing of the resumed play is dropped, silently, and the
 // medians score and compare print cover only the episodes before the crash.
-func TestQuickReviewTimingsAfterATornLineAreKept(t *testing.T) {
+func TestTimingsAfterATornLineAreKept(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, TimingsFile)
 	before := `{"index":0,"id":"ep-a","wall_ms":1,"decisions":1,"ms_per_decision":1}` + "\n" +

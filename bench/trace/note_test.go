@@ -1,12 +1,6 @@
-// Tests written by an adversarial review of the crash-safety, resume,
-// merge, trace-limit and comparison code. Each failed on the code as it
-// was reviewed; their comments describe the bug as it was found. They
-// stay as regression tests.
-
 package trace
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -16,14 +10,14 @@ import (
 	"github.com/longcraft/longcraft/sim"
 )
 
-// TestReviewNoteNumbersStayReadable: a note's token count comes from the
+// TestNoteNumbersStayReadable: a note's token count comes from the
 // model server's usage (prompt_tokens + completion_tokens, any JSON int);
 // the reader accepts 0 to 2^40. fitNote cuts strings but not numbers, so a
 // server answering "prompt_tokens": -1 makes the writer write a record
 // Open's reader refuses: replay, merge and resume (OpenAppend's keep reads
 // every episode) then fail on the whole file, and the crash scan drops
 // that episode and every one after it.
-func TestReviewNoteNumbersStayReadable(t *testing.T) {
+func TestNoteNumbersStayReadable(t *testing.T) {
 	w, err := sim.New(sim.Config{Width: 16, Height: 16})
 	require.NoError(t, err)
 	w.Reset(1)
@@ -47,18 +41,4 @@ func TestReviewNoteNumbersStayReadable(t *testing.T) {
 	assert.NoError(t, err, "what the writer wrote must read back")
 	_, err = OpenAppend(path, func(int, *Episode) bool { return true })
 	assert.NoError(t, err, "a resumed run must open the file")
-}
-
-// TestReviewOpenAppendTornFirstRecord: a file holding the magic and part
-// of its first record (a crash during the first Append) is what a crash
-// leaves; OpenAppend must start over rather than refuse the run.
-func TestReviewOpenAppendTornFirstRecord(t *testing.T) {
-	data, ends := sixEpisodes(t)
-	path := filepath.Join(t.TempDir(), "torn.lctrace")
-	cut := (int64(len(fileMagic)) + ends[0]) / 2
-	require.NoError(t, os.WriteFile(path, data[:cut], 0o644))
-	wr, err := OpenAppend(path, nil)
-	if assert.NoError(t, err) {
-		assert.NoError(t, wr.Close())
-	}
 }
