@@ -80,6 +80,7 @@ type bufferRow struct {
 	field func(*Buffers) any
 }
 
+// perWorld is the shape of a buffer of one element per world.
 func perWorld(Config, int) []int { return nil }
 
 // bufferTable is every field of Buffers, in the order hosts bind them.
