@@ -64,7 +64,9 @@ type Config struct {
 // RGB N·ImageSize²·3; Reward, Terminated, Truncated N each. At an
 // episode's end (Terminated or Truncated set) EpisodeReturn,
 // EpisodeLength, Achievements (a bit set in ruleset order) and Success
-// hold its figures; otherwise they are left as they were.
+// hold its figures; otherwise they are left as they were. Each field has
+// one row in bufferTable (buffers.go), which BufferSpecs reports to hosts
+// that allocate and bind buffers from it (cmd/liblongcraft, Python).
 type Buffers struct {
 	Symbolic, Inventory, Semantic, RGB []uint8
 	Reward                             []float32
@@ -256,19 +258,9 @@ func (b *Batch) Threads() int { return b.threads }
 // SetBuffers sets the arrays observations and the rest are written into;
 // it checks their lengths.
 func (b *Batch) SetBuffers(buf Buffers) error {
-	n := b.cfg.N
-	for _, c := range []struct {
-		name     string
-		got, per int
-	}{
-		{"symbolic", len(buf.Symbolic), sim.ViewSize * sim.ViewSize}, {"inventory", len(buf.Inventory), b.Items()},
-		{"semantic", len(buf.Semantic), b.cfg.Size * b.cfg.Size}, {"rgb", len(buf.RGB), b.cfg.ImageSize * b.cfg.ImageSize * 3},
-		{"reward", len(buf.Reward), 1}, {"terminated", len(buf.Terminated), 1}, {"truncated", len(buf.Truncated), 1},
-		{"episode_return", len(buf.EpisodeReturn), 1}, {"episode_length", len(buf.EpisodeLength), 1},
-		{"achievements", len(buf.Achievements), 1}, {"success", len(buf.Success), 1},
-	} {
-		if c.got != 0 && c.got != n*c.per {
-			return fmt.Errorf("vec: %s buffer of %d, want %d (%d worlds × %d)", c.name, c.got, n*c.per, n, c.per)
+	for _, s := range b.BufferSpecs() {
+		if got, want := lenOf(s.Field(&buf)), s.Elems(); got != 0 && got != want {
+			return fmt.Errorf("vec: %s buffer of %d, want %d (%d worlds × %d)", s.Name, got, want, b.cfg.N, want/max(b.cfg.N, 1))
 		}
 	}
 	if len(buf.RGB) > 0 && b.views == nil {

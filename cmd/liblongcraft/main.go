@@ -8,9 +8,17 @@
 //
 // Every function returns 0, or -1 with a message written into the
 // caller's err buffer (cut to errlen bytes, NUL-terminated); a batch is an
-// opaque handle (runtime/cgo.Handle). The caller keeps the buffers it
-// passes alive and unmoved until the next lc_set_buffers or lc_close.
-// Nothing here panics into the caller: a Go panic becomes an error.
+// opaque handle (runtime/cgo.Handle). Nothing here panics into the
+// caller: a Go panic becomes an error.
+//
+// Nothing about the buffers is positional: lc_descriptor gives the
+// descriptor's format version and the sizes of its structs, lc_buffers
+// the batch's table of buffers (name, dtype, shape, flags: bench/vec's
+// BufferSpecs, marshalled), lc_scalars its settings by name, and lc_bind
+// takes one pointer per row of the table, in its order (NULL: not
+// written). The caller keeps the buffers it binds alive and unmoved until
+// the next lc_bind or lc_close. descriptor.go holds the descriptor's C
+// types and functions.
 package main
 
 /*
@@ -135,18 +143,6 @@ func lc_new(n C.int, ruleset, suiteName *C.char, size, budget, threads, imageSiz
 	return 0
 }
 
-//export lc_info
-func lc_info(h C.uintptr_t, out *C.int32_t, err *C.char, errlen C.int) (rc C.int) {
-	defer guard(err, errlen, &rc)
-	return withBatch(h, "lc_info", err, errlen, func(b *vec.Batch) error {
-		c := b.Config()
-		info := unsafe.Slice((*int32)(unsafe.Pointer(out)), 7)
-		info[0], info[1], info[2], info[3] = int32(c.N), int32(b.Items()), int32(b.Actions()), int32(c.Size)
-		info[4], info[5], info[6] = int32(c.ImageSize), int32(b.Threads()), int32(c.Budget)
-		return nil
-	})
-}
-
 // withBatch runs do on h's batch, locked, and turns what goes wrong into
 // the error return: every call on a batch goes through it.
 func withBatch(h C.uintptr_t, name string, err *C.char, errlen C.int, do func(*vec.Batch) error) C.int {
@@ -169,21 +165,36 @@ func slice[T any](p unsafe.Pointer, n int) []T {
 	return unsafe.Slice((*T)(p), n)
 }
 
-//export lc_set_buffers
-func lc_set_buffers(h C.uintptr_t, symbolic, inventory, semantic, rgb *C.uint8_t, reward *C.float, terminated, truncated *C.uint8_t,
-	epReturn *C.float, epLength *C.int32_t, achievements *C.uint64_t, success *C.uint8_t, err *C.char, errlen C.int) (rc C.int) {
+//export lc_bind
+func lc_bind(h C.uintptr_t, ptrs *unsafe.Pointer, n C.int, err *C.char, errlen C.int) (rc C.int) {
 	defer guard(err, errlen, &rc)
-	return withBatch(h, "lc_set_buffers", err, errlen, func(b *vec.Batch) error {
-		c := b.Config()
-		n := c.N
-		return b.SetBuffers(vec.Buffers{
-			Symbolic: slice[uint8](unsafe.Pointer(symbolic), n*81), Inventory: slice[uint8](unsafe.Pointer(inventory), n*b.Items()),
-			Semantic: slice[uint8](unsafe.Pointer(semantic), n*c.Size*c.Size), RGB: slice[uint8](unsafe.Pointer(rgb), n*c.ImageSize*c.ImageSize*3),
-			Reward: slice[float32](unsafe.Pointer(reward), n), Terminated: slice[uint8](unsafe.Pointer(terminated), n), Truncated: slice[uint8](unsafe.Pointer(truncated), n),
-			EpisodeReturn: slice[float32](unsafe.Pointer(epReturn), n), EpisodeLength: slice[int32](unsafe.Pointer(epLength), n),
-			Achievements: slice[uint64](unsafe.Pointer(achievements), n), Success: slice[uint8](unsafe.Pointer(success), n),
-		})
+	return withBatch(h, "lc_bind", err, errlen, func(b *vec.Batch) error {
+		specs := b.BufferSpecs()
+		if int(n) != len(specs) {
+			return fmt.Errorf("lc_bind: %d pointers for the descriptor's %d buffers", n, len(specs))
+		}
+		var buf vec.Buffers
+		for i, p := range slice[unsafe.Pointer](unsafe.Pointer(ptrs), int(n)) {
+			bindBuffer(specs[i], &buf, p)
+		}
+		return b.SetBuffers(buf)
 	})
+}
+
+// bindBuffer points s's field of buf at the caller's p (nil: unbound).
+func bindBuffer(s vec.BufferSpec, buf *vec.Buffers, p unsafe.Pointer) {
+	switch f := s.Field(buf).(type) {
+	case *[]uint8:
+		*f = slice[uint8](p, s.Elems())
+	case *[]int32:
+		*f = slice[int32](p, s.Elems())
+	case *[]uint64:
+		*f = slice[uint64](p, s.Elems())
+	case *[]float32:
+		*f = slice[float32](p, s.Elems())
+	default:
+		panic(fmt.Sprintf("buffer %s: field of type %T", s.Name, f))
+	}
 }
 
 //export lc_reset

@@ -14,7 +14,10 @@ world, ignores its action and returns reward 0 with both flags clear.
 Results do not depend on the number of threads.
 
 Only ctypes and NumPy are needed; the shared library liblongcraft.so is
-built into this directory by `make python` (docs/python.md).
+built into this directory by `make python` (docs/python.md). Its buffers
+are not positional: the library describes each (name, dtype, shape,
+flags) and this package allocates and binds what the table says, refusing
+at load a table it cannot read.
 """
 
 import ctypes
@@ -25,12 +28,55 @@ import numpy as np
 
 __all__ = ["VecEnv", "LongcraftError", "OBSERVATIONS"]
 
-#: The observations a VecEnv may write, with their shape per world.
-OBSERVATIONS = ("symbolic", "inventory", "semantic", "rgb")
-
-
 class LongcraftError(RuntimeError):
-    """An error the library reported."""
+    """An error the library reported, or a library this package cannot read."""
+
+
+#: The descriptor format this package reads (the library's LC_DESCRIPTOR_VERSION).
+_DESCRIPTOR_VERSION = 1
+#: The library's element type codes (LC_UINT8 and the rest).
+_DTYPES = {1: np.dtype(np.uint8), 2: np.dtype(np.int32), 3: np.dtype(np.uint64), 4: np.dtype(np.float32)}
+#: The library's buffer flags (LC_OBSERVATION and the rest).
+_FLAGS = {"observation": 1, "boolean": 2, "episode_info": 4}
+#: The buffers VecEnv.step returns by name; the observations and the
+#: episode's infos are whatever the table flags as such.
+_STEP_BUFFERS = ("reward", "terminated", "truncated")
+#: The settings VecEnv reads from the library, as its attributes.
+_SCALARS = ("num_envs", "items", "num_actions", "size", "image_size", "threads", "budget")
+
+
+class _Buffer(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * 32), ("dtype", ctypes.c_int32), ("flags", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                ("shape", ctypes.c_int32 * 4)]
+
+
+class _Scalar(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * 32), ("value", ctypes.c_int64)]
+
+
+class _Spec:
+    """One row of the library's buffer table, checked: name, NumPy dtype,
+    shape (worlds first) and the set of its flags' names."""
+
+    __slots__ = ("name", "dtype", "shape", "flags")
+
+    def __init__(self, row):
+        self.name = row.name.decode("utf-8", "replace")
+        if row.dtype not in _DTYPES:
+            raise LongcraftError("liblongcraft: buffer %r has dtype code %d, which this package does not know (it knows %s): "
+                                 "rebuild the library and the package together (make python)"
+                                 % (self.name, row.dtype, ", ".join("%d %s" % (k, v) for k, v in sorted(_DTYPES.items()))))
+        self.dtype = _DTYPES[row.dtype]
+        unknown = row.flags & ~sum(_FLAGS.values())
+        if unknown:
+            raise LongcraftError("liblongcraft: buffer %r has flags %#x this package does not know (it knows %s)"
+                                 % (self.name, unknown, ", ".join("%s=%d" % kv for kv in _FLAGS.items())))
+        self.flags = frozenset(k for k, v in _FLAGS.items() if row.flags & v)
+        if not 1 <= row.ndim <= len(row.shape):
+            raise LongcraftError("liblongcraft: buffer %r has %d dimensions, want 1 to %d" % (self.name, row.ndim, len(row.shape)))
+        self.shape = tuple(int(d) for d in row.shape[:row.ndim])
+        if "boolean" in self.flags and self.dtype.itemsize != 1:
+            raise LongcraftError("liblongcraft: buffer %r is boolean but of dtype %s, want one byte" % (self.name, self.dtype))
 
 
 def _load():
@@ -38,12 +84,26 @@ def _load():
     if not os.path.exists(path):
         raise ImportError("liblongcraft.so not found at %s: build it with `make python` from the Longcraft checkout" % path)
     lib = ctypes.CDLL(path)
-    u8p, f32p, i32p, u64p = (ctypes.POINTER(t) for t in (ctypes.c_uint8, ctypes.c_float, ctypes.c_int32, ctypes.c_uint64))
+    i32 = ctypes.c_int32
+    if not hasattr(lib, "lc_descriptor"):
+        raise LongcraftError("%s has no buffer descriptor (lc_descriptor): it is older than this package; rebuild it with `make python`" % path)
+    lib.lc_descriptor.argtypes = [ctypes.POINTER(i32)] * 3
+    lib.lc_descriptor.restype = None
+    version, bsize, ssize = i32(), i32(), i32()
+    lib.lc_descriptor(ctypes.byref(version), ctypes.byref(bsize), ctypes.byref(ssize))
+    if version.value != _DESCRIPTOR_VERSION:
+        raise LongcraftError("%s describes its buffers in format %d, this package reads format %d: rebuild the library and the package together "
+                             "(make python)" % (path, version.value, _DESCRIPTOR_VERSION))
+    for what, got, want in (("lc_buffer", bsize.value, ctypes.sizeof(_Buffer)), ("lc_scalar", ssize.value, ctypes.sizeof(_Scalar))):
+        if got != want:
+            raise LongcraftError("%s: %s is %d bytes, this package's is %d" % (path, what, got, want))
+    u64p = ctypes.POINTER(ctypes.c_uint64)
     err = [ctypes.c_char_p, ctypes.c_int]
     h = ctypes.c_size_t
     lib.lc_new.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(h)] + err
-    lib.lc_info.argtypes = [h, i32p] + err
-    lib.lc_set_buffers.argtypes = [h, u8p, u8p, u8p, u8p, f32p, u8p, u8p, f32p, i32p, u64p, u8p] + err
+    lib.lc_buffers.argtypes = [h, ctypes.POINTER(_Buffer), ctypes.c_int, ctypes.POINTER(ctypes.c_int)] + err
+    lib.lc_scalars.argtypes = [h, ctypes.POINTER(_Scalar), ctypes.c_int, ctypes.POINTER(ctypes.c_int)] + err
+    lib.lc_bind.argtypes = [h, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int] + err
     lib.lc_reset.argtypes = [h, u64p] + err
     lib.lc_step.argtypes = [h, ctypes.c_void_p, ctypes.c_void_p] + err
     lib.lc_step64.argtypes = [h, ctypes.c_void_p, ctypes.c_void_p] + err
@@ -51,7 +111,7 @@ def _load():
     lib.lc_clone.argtypes = [h, ctypes.POINTER(h)] + err
     lib.lc_restore.argtypes = [h, h] + err
     lib.lc_close.argtypes = [h]
-    for f in ("lc_new", "lc_info", "lc_set_buffers", "lc_reset", "lc_step", "lc_step64", "lc_hashes", "lc_clone", "lc_restore"):
+    for f in ("lc_new", "lc_buffers", "lc_scalars", "lc_bind", "lc_reset", "lc_step", "lc_step64", "lc_hashes", "lc_clone", "lc_restore"):
         getattr(lib, f).restype = ctypes.c_int
     lib.lc_close.restype = None
     return lib
@@ -65,6 +125,48 @@ def _library():
     if _lib is None:
         _lib = _load()
     return _lib
+
+
+def _table(call, fn, h, row):
+    """The rows of one of the library's tables (lc_buffers, lc_scalars)."""
+    n = ctypes.c_int()
+    call(fn, h, None, 0, ctypes.byref(n))
+    rows = (row * n.value)()
+    call(fn, h, rows, n.value, ctypes.byref(n))
+    return list(rows)
+
+
+def _describe(call, h):
+    """The buffers of batch h (0: of no batch, for their names and flags),
+    checked against what this package reads."""
+    specs = [_Spec(r) for r in _table(call, _library().lc_buffers, h, _Buffer)]
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise LongcraftError("liblongcraft: buffer names repeat: %s" % ", ".join(names))
+    missing = [b for b in _STEP_BUFFERS if b not in names]
+    if missing:
+        raise LongcraftError("liblongcraft describes no %s buffer, which VecEnv.step returns" % " or ".join(missing))
+    return specs
+
+
+_observations = None
+
+
+def _observation_names():
+    """The library's observations: the rows of its table flagged
+    "observation", read once."""
+    global _observations
+    if _observations is None:
+        _observations = tuple(s.name for s in _describe(_Call(), 0) if "observation" in s.flags)
+    return _observations
+
+
+def __getattr__(name):
+    # OBSERVATIONS (the observations a VecEnv may write) comes from the
+    # library, on first use: the module imports without it.
+    if name == "OBSERVATIONS":
+        return _observation_names()
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 def _ptr(a, ctype):
@@ -106,9 +208,10 @@ class VecEnv:
                  allow_eval=False):
         if isinstance(obs, str):
             obs = (obs,)
+        observations = _observation_names()
         for o in obs:
-            if o not in OBSERVATIONS:
-                raise ValueError("obs %r: want some of %s" % (o, ", ".join(OBSERVATIONS)))
+            if o not in observations:
+                raise ValueError("obs %r: want some of %s" % (o, ", ".join(observations)))
         limits = {"num_envs": (num_envs, 1, 1 << 20), "size": (size, 3, 256), "budget": (budget, 0, 10_000_000),
                   "threads": (threads, 0, 1024), "image_size": (image_size, 1, 4096)}
         for name, (v, lo, hi) in limits.items():
@@ -125,46 +228,48 @@ class VecEnv:
         self._call(self._lib.lc_new, num_envs, ruleset.encode(), (suite or "").encode(), int(size), int(budget), int(threads),
                    int(image_size) if "rgb" in obs else 0, 1 if allow_eval else 0, ctypes.byref(h))
         self._h = h.value
-        info = np.zeros(7, dtype=np.int32)
-        self._call(self._lib.lc_info, self._h, _ptr(info, ctypes.c_int32))
-        self.num_envs, self.items, self.num_actions, self.size, self.image_size, self.threads, self.budget = (int(v) for v in info)
+        scalars = {r.name.decode("utf-8", "replace"): int(r.value) for r in _table(self._call, self._lib.lc_scalars, self._h, _Scalar)}
+        missing = [k for k in _SCALARS if k not in scalars]
+        if missing:
+            raise LongcraftError("liblongcraft reports no %s" % ", ".join(missing))
+        for k in _SCALARS:
+            setattr(self, k, scalars[k])
         self.obs_keys = tuple(obs)
         n = self.num_envs
-        shapes = {"symbolic": (9, 9), "inventory": (self.items,), "semantic": (self.size, self.size), "rgb": (self.image_size, self.image_size, 3)}
-        self._obs = {k: np.zeros((n,) + shapes[k], dtype=np.uint8) for k in obs}
-        self.rewards = np.zeros(n, dtype=np.float32)
-        self.terminated = np.zeros(n, dtype=np.uint8)
-        self.truncated = np.zeros(n, dtype=np.uint8)
-        self._ep_return = np.zeros(n, dtype=np.float32)
-        self._ep_length = np.zeros(n, dtype=np.int32)
-        self._achievements = np.zeros(n, dtype=np.uint64)
-        self._success = np.zeros(n, dtype=np.uint8)
+        self._specs = _describe(self._call, self._h)
+        for s in self._specs:
+            if s.shape[0] != n:
+                raise LongcraftError("liblongcraft: buffer %r of shape %s, want %d worlds first" % (s.name, s.shape, n))
+        # Every buffer the table has, but of the observations only those asked for.
+        self._bufs = {s.name: np.zeros(s.shape, dtype=s.dtype) for s in self._specs if "observation" not in s.flags or s.name in obs}
         self._actions64 = np.zeros(n, dtype=np.int64)
         self._ended = np.zeros(1, dtype=np.int32)
         self._shape = (n,)
         self._done = np.zeros(n, dtype=bool)
         self._bind()
-        self.single_observation_space = {k: {"shape": shapes[k], "dtype": "uint8", "low": 0, "high": 255} for k in obs}
+        shapes = {s.name: s.shape[1:] for s in self._specs}
+        dtypes = {s.name: s.dtype.name for s in self._specs}
+        self.single_observation_space = {k: {"shape": shapes[k], "dtype": dtypes[k], "low": 0, "high": 255} for k in obs}
         self.single_action_space = {"n": self.num_actions, "dtype": "int64"}
-        self.observation_space = {k: {"shape": (n,) + shapes[k], "dtype": "uint8"} for k in obs}
+        self.observation_space = {k: {"shape": (n,) + shapes[k], "dtype": dtypes[k]} for k in obs}
         self.action_space = {"shape": (n,), "n": self.num_actions, "dtype": "int64"}
 
     def _bind(self):
-        # Views the step returns (the flags as booleans: the same bytes),
-        # and the actions' pointer, made once.
-        self._term_bool, self._trunc_bool = self.terminated.view(bool), self.truncated.view(bool)
-        self._success_bool, self._no_infos = self._success.view(bool), {}
+        # The arrays by role, views the step returns (the boolean buffers
+        # as booleans: the same bytes), and the actions' pointer, made once.
+        b = self._bufs
+        self._obs = {k: b[k] for k in self.obs_keys}
+        self.rewards, self.terminated, self.truncated = (b[k] for k in _STEP_BUFFERS)
+        view = {s.name: b[s.name].view(bool) if "boolean" in s.flags else b[s.name] for s in self._specs if s.name in b}
+        self._term_bool, self._trunc_bool = view["terminated"], view["truncated"]
+        self._episode_infos, self._no_infos = {s.name: view[s.name] for s in self._specs if "episode_info" in s.flags}, {}
         # The step's calls with plain addresses (c_void_p): the cheapest
         # arguments ctypes converts.
         self._actions64_ptr, self._ended_ptr = self._actions64.ctypes.data, self._ended.ctypes.data
         self._step32, self._step64, self._errlen = self._lib.lc_step, self._lib.lc_step64, len(self._call.buf)
-        o = self._obs.get
-        self._call(self._lib.lc_set_buffers, self._h,
-                   _ptr(o("symbolic"), ctypes.c_uint8), _ptr(o("inventory"), ctypes.c_uint8),
-                   _ptr(o("semantic"), ctypes.c_uint8), _ptr(o("rgb"), ctypes.c_uint8),
-                   _ptr(self.rewards, ctypes.c_float), _ptr(self.terminated, ctypes.c_uint8), _ptr(self.truncated, ctypes.c_uint8),
-                   _ptr(self._ep_return, ctypes.c_float), _ptr(self._ep_length, ctypes.c_int32),
-                   _ptr(self._achievements, ctypes.c_uint64), _ptr(self._success, ctypes.c_uint8))
+        # One pointer per row of the table, in its order (None: not written).
+        ptrs = (ctypes.c_void_p * len(self._specs))(*(b[s.name].ctypes.data if s.name in b else None for s in self._specs))
+        self._call(self._lib.lc_bind, self._h, ptrs, len(self._specs))
 
     def _check(self):
         if self._h is None:
@@ -222,8 +327,7 @@ class VecEnv:
             # Gymnasium's vector infos: each array valid where its mask is
             # set (the worlds whose episode ended on this step).
             done = np.logical_or(self._term_bool, self._trunc_bool, out=self._done)
-            infos = {"episode_return": self._ep_return, "episode_length": self._ep_length,
-                     "achievements": self._achievements, "success": self._success_bool, "_episode": done}
+            infos = dict(self._episode_infos, _episode=done)
         return self._obs, self.rewards, self._term_bool, self._trunc_bool, infos
 
     def hashes(self):
@@ -242,8 +346,8 @@ class VecEnv:
         c = object.__new__(VecEnv)
         c.__dict__.update({k: v for k, v in self.__dict__.items() if not isinstance(v, (np.ndarray, dict)) and k != "_lock"})
         c._call, c._h, c._lock = _Call(), h.value, threading.Lock()
-        c._obs = {k: v.copy() for k, v in self._obs.items()}
-        for k in ("rewards", "terminated", "truncated", "_ep_return", "_ep_length", "_achievements", "_success", "_actions64", "_ended", "_done"):
+        c._bufs = {k: v.copy() for k, v in self._bufs.items()}
+        for k in ("_actions64", "_ended", "_done"):
             setattr(c, k, getattr(self, k).copy())
         for k in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
             setattr(c, k, getattr(self, k))

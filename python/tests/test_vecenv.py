@@ -210,6 +210,54 @@ class VecEnvTest(unittest.TestCase):
         with self.assertRaises(longcraft.LongcraftError):
             env.step([0, 0])
 
+    def test_buffers_come_from_the_descriptor(self):
+        # The observations, the arrays' shapes and dtypes and the infos'
+        # keys are the library's table, not a list kept here.
+        self.assertEqual(longcraft.OBSERVATIONS, ("symbolic", "inventory", "semantic", "rgb"))
+        with longcraft.VecEnv(3, size=16, budget=1, obs=("symbolic", "rgb"), image_size=16, threads=1) as env:
+            self.assertEqual((env.num_envs, env.size, env.image_size, env.budget, env.threads), (3, 16, 16, 1, 1))
+            self.assertEqual(env.num_actions, 17)
+            want = {"symbolic": ((3, 9, 9), np.uint8), "rgb": ((3, 16, 16, 3), np.uint8), "reward": ((3,), np.float32),
+                    "terminated": ((3,), np.uint8), "episode_length": ((3,), np.int32), "achievements": ((3,), np.uint64)}
+            for name, (shape, dtype) in want.items():
+                self.assertEqual(env._bufs[name].shape, shape, name)
+                self.assertEqual(env._bufs[name].dtype, dtype, name)
+            self.assertNotIn("semantic", env._bufs, "observations not asked for are not bound")
+            env.reset(seed=0)
+            _, _, _, trunc, infos = env.step(np.zeros(3, dtype=np.int64))
+            self.assertTrue(trunc.all(), "a budget of 1 ends every episode on its first step")
+            self.assertEqual(set(infos), {"episode_return", "episode_length", "achievements", "success", "_episode"})
+            self.assertEqual(infos["success"].dtype, bool)
+            np.testing.assert_array_equal(infos["episode_length"], [1, 1, 1])
+
+    def test_a_descriptor_mismatch_fails_at_load(self):
+        # A library whose descriptor this package cannot read is refused
+        # with an error that says what differs, before any world is made.
+        def reload():
+            longcraft._lib, longcraft._observations = None, None
+
+        cases = [
+            ("_DESCRIPTOR_VERSION", longcraft._DESCRIPTOR_VERSION + 1, "in format 1, this package reads format 2"),
+            ("_DTYPES", {k: v for k, v in longcraft._DTYPES.items() if v != np.float32}, "buffer 'reward' has dtype code 4"),
+            ("_FLAGS", {k: v for k, v in longcraft._FLAGS.items() if k != "episode_info"}, "buffer 'episode_return' has flags 0x4"),
+            ("_STEP_BUFFERS", ("reward", "terminated", "truncated", "smell"), "no smell buffer"),
+            ("_SCALARS", longcraft._SCALARS + ("gravity",), "reports no gravity"),
+        ]
+        for attr, value, message in cases:
+            with self.subTest(attr):
+                saved = getattr(longcraft, attr)
+                reload()
+                setattr(longcraft, attr, value)
+                try:
+                    with self.assertRaises(longcraft.LongcraftError) as caught:
+                        longcraft.VecEnv(2, size=16)
+                    self.assertIn(message, str(caught.exception))
+                finally:
+                    setattr(longcraft, attr, saved)
+                    reload()
+        with longcraft.VecEnv(2, size=16) as env:  # and the package reads it again
+            env.reset(seed=0)
+
     def test_suite_tasks(self):
         # The default suite's medium tasks (64×64, classic), played in
         # turn: goals end episodes as terminated, with success.
