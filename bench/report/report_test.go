@@ -204,8 +204,7 @@ func TestScenarioSweepCharts(t *testing.T) {
 }
 
 // TestComparisonCellsStayUnderTheirRun: runs that played different groups
-// leave empty cells, not cells shifted under the wrong run (found by the
-// review, not tested there).
+// leave empty cells, not cells shifted under the wrong run.
 func TestComparisonCellsStayUnderTheirRun(t *testing.T) {
 	onlyHard := run(t, "a", "L", 10, 5, "hard")
 	both := run(t, "b", "L", 10, 7, "easy")

@@ -285,15 +285,7 @@ func (t *Task) generate(tier Tier) error {
 		return fmt.Errorf("tier %s: %w", tier.Name, err)
 	}
 	r.Gen.Abundance, r.Gen.Hostility = tier.Abundance, tier.Hostility
-	for i := range r.Creature.Balance {
-		if r.Creature.Balance[i].Kind == sim.ObjZombie || r.Creature.Balance[i].Kind == sim.ObjSkeleton {
-			b := &r.Creature.Balance[i]
-			b.MinBase = b.MinBase * int32(tier.Hostility) / 100
-			b.MinLight = b.MinLight * int32(tier.Hostility) / 100
-			b.MaxBase = b.MaxBase * int32(tier.Hostility) / 100
-			b.MaxLight = b.MaxLight * int32(tier.Hostility) / 100
-		}
-	}
+	scaleHostility(r, tier.Hostility)
 	if err := r.Compile(); err != nil {
 		return err
 	}
@@ -324,11 +316,10 @@ func (t *Task) generate(tier Tier) error {
 			t.Goal = Sequence(t.Goal, Reach(t.Start[0], t.Start[1]))
 		}
 	case FamilyCollect:
-		// Raw materials that take finding: the vitals start full (drink
-		// 9), so "obtain 9 drink" held at step 0 (21 free wins in v1's
-		// standard suite), and saplings come from pressing do on the grass
-		// the player starts on (an agent that only ever does "do" won
-		// "obtain 7 sapling").
+		// Raw materials that take finding: not the vitals, which start
+		// full (drink 9), so "obtain 9 drink" would hold at step 0; not
+		// saplings, which come from pressing do on the grass the player
+		// starts on, so an agent that only ever does "do" would win.
 		raw := []sim.Item{sim.ItemWood, sim.ItemStone, sim.ItemCoal}
 		if t.Spec.Split == Train {
 			raw = raw[:2] // coal is held out for evaluation (HeldOut)
