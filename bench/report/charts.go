@@ -19,6 +19,18 @@ func tierColor(t string) string {
 	return []string{"#2f9e6e", "#3a7ca5", "#d08c2f", "#c0504d", "#6d6d6d"}[min(task.TierRank(t), 4)]
 }
 
+// judgedGroups are the groups of gs whose tasks define success: the
+// success charts draw no bar or line for the others (Group.NoSuccess).
+func judgedGroups(gs []results.Group) []results.Group {
+	var out []results.Group
+	for _, g := range gs {
+		if !g.NoSuccess {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // anytimeChart draws, for every group (the summary's), the fraction of
 // its episodes that had succeeded by step t, for t from 0 to the longest
 // episode: one chart per family, a line per group of it (its tier, and
@@ -27,7 +39,7 @@ func tierColor(t string) string {
 func anytimeChart(rs []results.Result) template.HTML {
 	var played []results.Result
 	for _, r := range rs {
-		if r.Err == "" {
+		if r.Err == "" && results.HasSuccess(r) { // no curve of success where none is defined
 			played = append(played, r)
 		}
 	}
@@ -226,6 +238,7 @@ type Sweep struct {
 // sweepCharts draws one chart per swept axis: the step budget (a
 // --sweep budget=…), and each scenario knob a --set or --sweep changed.
 func sweepCharts(gs []results.Group) []Sweep {
+	gs = judgedGroups(gs)
 	var out []Sweep
 	budget := func(g results.Group) (int, bool) { return g.Budget, g.Budget > 0 }
 	lineOf := func(g results.Group) string {

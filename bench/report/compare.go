@@ -213,15 +213,20 @@ func agentColor(i int) string {
 // group (the runs' own groups) and one bar per run, with the Wilson
 // intervals the runs' summaries give.
 func compareChart(c *Comparison) template.HTML {
+	var keys []string
 	var cells [][]barCell
 	for _, k := range c.Keys {
 		var row []barCell
+		judged := false
 		for _, g := range c.Groups[k] {
 			row = append(row, barCell{g.Rate, g.Low, g.High, g.Episodes})
+			judged = judged || g.Episodes > 0 && !g.NoSuccess
 		}
-		cells = append(cells, row)
+		if judged { // no bar of success where no task defines it
+			keys, cells = append(keys, k), append(cells, row)
+		}
 	}
-	return groupBars("success by group per agent", c.Keys, c.Agents, func(_, j int) string { return agentColor(j) }, cells)
+	return groupBars("success by group per agent", keys, c.Agents, func(_, j int) string { return agentColor(j) }, cells)
 }
 
 var compareTemplate = template.Must(template.New("compare").Funcs(template.FuncMap{
@@ -281,13 +286,13 @@ table{border-collapse:collapse;font-size:13px} td,th{padding:3px 8px;border-bott
 <h2>Comparisons by group</h2>
 <div class="wide"><table><tr><th class="l">A</th><th class="l">B</th><th class="l">scope</th><th>pairs</th>{{if not .C.Open}}<th>A only / B only</th><th>success A − B</th><th>p (McNemar)</th>{{end}}<th class="l">other metrics, A − B (paired bootstrap)</th></tr>
 {{range .C.Pairs}}<tr><td class="l">{{.A}}</td><td class="l">{{.B}}</td><td class="l">{{.Scope}}</td>
-<td>{{if .Unpaired}}unpaired ({{.NA}}, {{.NB}}){{else}}{{.N}}{{end}}</td>{{if not $.C.Open}}<td>{{if .Unpaired}}–{{else}}{{.OnlyA}} / {{.OnlyB}}{{end}}</td>{{end}}
-{{if .Refused}}<td colspan="3" class="l"><b>no difference stated</b>: {{.Refused}}</td>{{else}}{{if not $.C.Open}}<td>{{diff .Diff .Lo .Hi true}}</td><td>{{if .Unpaired}}–{{else}}{{pvalue .P}}{{end}}</td>{{end}}
+<td>{{if .Unpaired}}unpaired ({{.NA}}, {{.NB}}){{else}}{{.N}}{{end}}</td>{{if not $.C.Open}}<td>{{if or .Unpaired .NoSuccess}}–{{else}}{{.OnlyA}} / {{.OnlyB}}{{end}}</td>{{end}}
+{{if .Refused}}<td colspan="{{if $.C.Open}}1{{else}}3{{end}}" class="l"><b>no difference stated</b>: {{.Refused}}</td>{{else}}{{if not $.C.Open}}<td>{{if .NoSuccess}}– <small>(no success defined)</small>{{else}}{{diff .Diff .Lo .Hi true}}{{end}}</td><td>{{if or .Unpaired .NoSuccess}}–{{else}}{{pvalue .P}}{{end}}</td>{{end}}
 <td class="l">{{range .Metrics}}{{.Title}} {{diff .Diff .Lo .Hi .Percent}} (n {{.N}}); {{end}}</td>{{end}}</tr>
 {{end}}</table></div>
 {{if not .C.Open}}<h2>Success by group (table)</h2>
 <div class="wide"><table class="groups"><tr><th class="l">group</th>{{range .C.Agents}}<th>{{.}}</th>{{end}}</tr>
-{{range $k := .C.Keys}}<tr data-group="{{$k}}"><td class="l">{{$k}}</td>{{range $i, $g := index $.C.Groups $k}}<td data-run="{{$i}}" data-metric="success">{{if .Episodes}}{{success .}}{{else}}–{{end}}{{if .AgentErrors}}<br><b>{{.AgentErrors}} agent errors</b>{{end}}{{if .Missing}}<br><b>{{.Missing}} missing</b>{{end}}</td>{{end}}</tr>{{end}}</table></div>{{end}}
+{{range $k := .C.Keys}}<tr data-group="{{$k}}"><td class="l">{{$k}}</td>{{range $i, $g := index $.C.Groups $k}}<td data-run="{{$i}}" data-metric="success">{{if and .Episodes (not .NoSuccess)}}{{success .}}{{else}}–{{end}}{{if .AgentErrors}}<br><b>{{.AgentErrors}} agent errors</b>{{end}}{{if .Missing}}<br><b>{{.Missing}} missing</b>{{end}}</td>{{end}}</tr>{{end}}</table></div>{{end}}
 <h2>Every metric by group</h2>
 <p>Means over the episodes that measured the metric, with 95% intervals (a percentile bootstrap over worlds, which stays within the values' range; docs/metrics.md), as each run's report shows them; "–": no episode measured it. docs/metrics.md defines each.</p>
 {{range .C.Metrics}}<h3 title="{{.Metric.Definition}}">{{.Metric.Title}}</h3>

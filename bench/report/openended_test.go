@@ -101,3 +101,49 @@ func TestOpenEndedComparison(t *testing.T) {
 		assert.NotContains(t, page, hidden)
 	}
 }
+
+// TestMixedSuiteJudgesSuccessOnlyWhereDefined: in a suite of goal tasks
+// and free play, the free-play group gets no success bar, curve or cell
+// in the report or the comparison, and the comparison's success figures
+// count only the episodes whose task defines success (before, free play
+// was drawn as 0 % and counted as failures in the overall difference).
+func TestMixedSuiteJudgesSuccessOnlyWhereDefined(t *testing.T) {
+	free := &task.Scenario{Name: "crafter", Ruleset: "classic", Goal: task.Goal{Kind: task.KindAchievements}}
+	play := func(wins int) []results.Result {
+		var rs []results.Result
+		for i := range 4 {
+			rs = append(rs, results.Result{Index: i, ID: fmt.Sprintf("crafter/%d", i), Spec: task.Spec{Family: "crafter", Tier: task.TierScenario, Scenario: free}, Ruleset: "classic", Seed: uint64(1 + i),
+				Observability: "partial", Feedback: "none", Metrics: episode.Metrics{End: "death", Steps: 100, Achievements: 1, Unlocked: 1, UnlockSteps: []int{5}}})
+		}
+		for i := range 4 {
+			r := results.Result{Index: 4 + i, ID: fmt.Sprintf("obtain/easy/%d", i), Spec: task.Spec{Family: "obtain", Tier: "easy"}, Ruleset: "classic", Seed: uint64(100 + i),
+				Observability: "partial", Feedback: "full", Metrics: episode.Metrics{End: "budget", Steps: 50}}
+			if i < wins {
+				r.Success, r.End = true, "goal"
+			}
+			rs = append(rs, r)
+		}
+		return rs
+	}
+	weak, strong := play(0), play(4)
+	s := results.Summarize("fixture", "strong", strong)
+	require.False(t, s.SuccessUndefined())
+	page := readPage(t, filepath.Join(writeRun(t, "strong", strong), results.ReportFile))
+	assert.NotRegexp(t, `<title>success, crafter/scenario`, page, "no success bar for free play")
+
+	c, err := Compare([]string{writeRun(t, "weak", weak), writeRun(t, "strong", strong)}, CompareOptions{})
+	require.NoError(t, err)
+	for _, p := range c.Pairs {
+		switch {
+		case p.Scope == allTiers:
+			assert.Equal(t, 4, p.Judged, "success compared on the goal tasks only")
+			assert.InDelta(t, -1.0, p.Diff, 1e-9, "weak − strong over the judged episodes: 0 of 4 against 4 of 4")
+		case strings.HasPrefix(p.Scope, "crafter"):
+			assert.True(t, p.NoSuccess, p.Scope)
+			assert.Empty(t, p.Sentence, "no sentence about success where none is defined")
+		}
+	}
+	path := filepath.Join(t.TempDir(), "compare.html")
+	require.NoError(t, WriteComparison(path, c))
+	assert.NotRegexp(t, `<title>[^<]*crafter/scenario[^<]*</title>`, readPage(t, path), "no success bar for free play in the comparison")
+}

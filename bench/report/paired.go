@@ -22,9 +22,13 @@ type Paired struct {
 	Lo, Hi       float64 // 95% interval of Diff: Newcombe's paired interval, or his unpaired one
 	P            float64 // exact McNemar test (paired only)
 	Unpaired     bool    // no shared episodes: compared as independent samples
-	NA, NB       int     // unpaired: each run's episodes
-	Metrics      []MetricDiff
-	Sentence     string
+	NA, NB       int     // unpaired: each run's episodes whose task defines success
+	// NoSuccess: no paired episode's task defines success (Crafter's
+	// free play): no success figure, no sentence; the metrics stand.
+	NoSuccess bool
+	Judged    int // the paired episodes success is compared on (those whose task defines it)
+	Metrics   []MetricDiff
+	Sentence  string
 	// Refused says why no difference is stated: either run has agent
 	// errors or missing episodes in the scope (the figures above are then
 	// zero).
@@ -85,24 +89,34 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, mis
 		pairs = onePerWorld(pairs)
 		if len(pairs) == 0 {
 			// Unpaired: the runs' episodes in this scope, independent.
+			playedA, playedB := false, false
 			for i := range ra {
 				if in(&ra[i]) {
-					p.NA++
-					p.SuccA += b2i(ra[i].Success)
+					playedA = true
+					if results.HasSuccess(ra[i]) {
+						p.NA++
+						p.SuccA += b2i(ra[i].Success)
+					}
 				}
 			}
 			for i := range rb {
 				if in(&rb[i]) {
-					p.NB++
-					p.SuccB += b2i(rb[i].Success)
+					playedB = true
+					if results.HasSuccess(rb[i]) {
+						p.NB++
+						p.SuccB += b2i(rb[i].Success)
+					}
 				}
 			}
-			if p.NA == 0 || p.NB == 0 {
+			if !playedA || !playedB {
 				if why != "" { // planned, not played: say so
 					refuse(&p, why)
 					out = append(out, p)
 				}
 				continue // a group one of them did not play
+			}
+			if p.NA == 0 || p.NB == 0 {
+				continue // no task here defines success: nothing to compare unpaired
 			}
 			p.Unpaired = true
 			p.Diff, p.Lo, p.Hi = results.NewcombeDiff(p.SuccA, p.NA, p.SuccB, p.NB)
@@ -114,7 +128,14 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, mis
 			continue
 		}
 		p.N = len(pairs)
+		// Success is compared on the pairs whose task defines it; the
+		// metrics below on every pair.
+		judged := 0
 		for _, q := range pairs {
+			if !results.HasSuccess(*q[0]) {
+				continue
+			}
+			judged++
 			sa, sb := q[0].Success, q[1].Success
 			p.SuccA, p.SuccB = p.SuccA+b2i(sa), p.SuccB+b2i(sb)
 			switch {
@@ -128,9 +149,12 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, mis
 		// Success is binary: Newcombe's paired interval, which does not
 		// collapse when every discordant pair goes one way (a bootstrap
 		// does); the continuous metrics below are bootstrapped.
-		both := p.SuccA - p.OnlyA
-		p.Diff, p.Lo, p.Hi = results.NewcombePaired(both, p.OnlyA, p.OnlyB, p.N)
-		p.P = results.McNemarExact(p.OnlyA, p.OnlyB)
+		p.Judged = judged
+		if p.NoSuccess = judged == 0; !p.NoSuccess {
+			both := p.SuccA - p.OnlyA
+			p.Diff, p.Lo, p.Hi = results.NewcombePaired(both, p.OnlyA, p.OnlyB, judged)
+			p.P = results.McNemarExact(p.OnlyA, p.OnlyB)
+		}
 		for _, m := range results.Metrics() {
 			if !slices.Contains(pairedMetrics, m.Name) {
 				continue
@@ -150,7 +174,9 @@ func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, mis
 			md.Diff, md.Lo, md.Hi = results.PairedBootstrap(ds, resamples, seed^fnvOf(m.Name))
 			p.Metrics = append(p.Metrics, md)
 		}
-		p.Sentence = sentence(p)
+		if !p.NoSuccess {
+			p.Sentence = sentence(p)
+		}
 		if why != "" {
 			refuse(&p, why)
 		}
@@ -208,19 +234,19 @@ func sentence(p Paired) string {
 	switch {
 	case p.Diff == 0 || p.P >= 0.05 && !excludesZero:
 		return fmt.Sprintf("%s and %s do not differ detectably on %s: %s points [%s, %s], %s, %d paired episodes",
-			p.A, p.B, p.Scope, points(p.Diff), points(p.Lo), points(p.Hi), pv, p.N)
+			p.A, p.B, p.Scope, points(p.Diff), points(p.Lo), points(p.Hi), pv, p.Judged)
 	case p.P >= 0.05 || !excludesZero:
 		// The test and the interval disagree (few discordant pairs): say so
 		// rather than pick one.
 		return fmt.Sprintf("%s vs %s on %s is borderline: %s points [%s, %s], %s (the interval and McNemar's test disagree), %d paired episodes",
-			p.A, p.B, p.Scope, points(p.Diff), points(p.Lo), points(p.Hi), pv, p.N)
+			p.A, p.B, p.Scope, points(p.Diff), points(p.Lo), points(p.Hi), pv, p.Judged)
 	}
 	win, lose, d, lo, hi := p.A, p.B, p.Diff, p.Lo, p.Hi
 	if d < 0 {
 		win, lose, d, lo, hi = p.B, p.A, -d, -hi, -lo
 	}
 	return fmt.Sprintf("%s beats %s on %s: %s points [%s, %s], %s, %d paired episodes",
-		win, lose, p.Scope, points(d), points(lo), points(hi), pv, p.N)
+		win, lose, p.Scope, points(d), points(lo), points(hi), pv, p.Judged)
 }
 
 func b2i(b bool) int {

@@ -88,8 +88,9 @@ func reportData(s results.Summary, rs []results.Result) reportView {
 }
 
 // successChart draws success with its Wilson interval, one labelled bar
-// per group (the summary's), coloured by tier.
+// per group (the summary's) whose tasks define success, coloured by tier.
 func successChart(gs []results.Group) template.HTML {
+	gs = judgedGroups(gs)
 	var rows []string
 	var cells [][]barCell
 	for _, g := range gs {

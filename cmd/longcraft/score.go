@@ -504,7 +504,7 @@ compares them unpaired (Newcombe's interval, no test).`,
 				}
 			}
 			for _, p := range c.Pairs {
-				if !c.Open { // the sentences compare success
+				if !c.Open && p.Sentence != "" { // the sentences compare success (none where no task defines it)
 					fmt.Fprintln(w, p.Sentence)
 				}
 			}
