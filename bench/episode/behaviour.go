@@ -148,7 +148,7 @@ func undoState(w *sim.World) uint64 {
 // on before in the episode (fresh), collected something it could hold,
 // placed, made, ate (a cow or a plant is gone), hit a creature, or drank
 // or slept and so raised its drink or energy. A move back and forth, a
-// drink or a sleep at the maximum, a collect with a full inventory, a
+// drink or a sleep at the maximum, a collect or a make with a full inventory, a
 // noop, a blocked move and a failed action leave nothing new: an agent
 // alternating two moves has one effective step, whatever its length.
 // The Tracker also refuses a collect or a place that undoes a recent one
@@ -157,9 +157,9 @@ func Effective(out *sim.Outcome, fresh, drinkRose, energyRose bool) bool {
 	switch out.Kind {
 	case sim.OutMoved:
 		return fresh
-	case sim.OutCollected:
-		return out.Count > 0
-	case sim.OutPlaced, sim.OutMade, sim.OutAte, sim.OutAttacked:
+	case sim.OutCollected, sim.OutMade:
+		return out.Count > 0 // nothing gained with a full inventory
+	case sim.OutPlaced, sim.OutAte, sim.OutAttacked:
 		return true
 	case sim.OutDrank:
 		return drinkRose

@@ -103,3 +103,12 @@ func TestEffectiveDrinkAndSleep(t *testing.T) {
 	assert.True(t, Effective(&sim.Outcome{Kind: sim.OutMoved}, true, false, false))
 	assert.False(t, Effective(&sim.Outcome{Kind: sim.OutCollected, Count: 0}, false, false, false), "a collect at the maximum")
 }
+
+// TestEffectiveMakeAtTheMaximum: a make with a full inventory uses up its
+// materials and gains nothing (sim gives it count 0): not effective, as a
+// collect with a full inventory is not; a make that gains is.
+func TestEffectiveMakeAtTheMaximum(t *testing.T) {
+	assert.False(t, Effective(&sim.Outcome{Kind: sim.OutMade, Count: 0}, false, false, false))
+	assert.True(t, Effective(&sim.Outcome{Kind: sim.OutMade, Count: 1}, false, false, false))
+	assert.False(t, Effective(&sim.Outcome{Kind: sim.OutCollected, Count: 0}, false, false, false))
+}

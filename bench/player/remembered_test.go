@@ -145,3 +145,19 @@ func TestReplySchemaAsksForRememberedThings(t *testing.T) {
 	full := replySchema(&protocol.Observation{Observability: string(task.Full)}, false)
 	assert.NotContains(t, full["properties"], "belief")
 }
+
+// TestUnknownItemsAreNoClaims: a prediction naming items the rules do not
+// have is wrong, and none of those names becomes a claim (each would be a
+// field of its own, held for the episode, however many a reply names).
+func TestUnknownItemsAreNoClaims(t *testing.T) {
+	p, w := meadow(t, task.Partial, task.LongcraftView)
+	reply := &protocol.Reply{Action: "noop", Expect: &protocol.Expect{Inventory: map[string]int{"dragon_scale": 0, "unobtainium": 0, "wood": 0}}}
+	p.Replied(w, reply)
+	out := w.Step(sim.ActNoop)
+	p.Played(reply)
+	p.Finish(w, &out)
+	s := p.Stats()
+	assert.Equal(t, 1, s.ExpectChecks)
+	assert.Zero(t, s.ExpectCorrect, "a reply naming unknown items is wrong")
+	assert.Equal(t, 1, s.Predictions.Claims, "only wood is a claim")
+}

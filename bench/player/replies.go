@@ -250,11 +250,15 @@ func (p *Probe) score(w *sim.World, last *sim.Outcome) {
 	}
 	for name, d := range e.Inventory {
 		it, known := r.ItemByName(name)
-		change := 0 // an item the rules do not have never changes
-		if known {
-			change = w.Inventory(it) - p.invBefore[it]
+		if !known {
+			// The reply is wrong, but a name the rules do not have is no
+			// claim to tally: any number of them would each be a field of
+			// its own, held for the episode.
+			ok = false
+			continue
 		}
-		ok = ok && known && change == d
+		change := w.Inventory(it) - p.invBefore[it]
+		ok = ok && change == d
 		p.predictions.add("inventory."+name+given, int64(d), int64(change), 0)
 	}
 	if ok {

@@ -69,7 +69,7 @@ func Metrics() []Metric {
 			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.ValidActionRatio.Value, r.ValidActionRatio.OK }},
 		{Name: "effective_action_ratio", Title: "effective actions", Column: "effective", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
 			Definition: "Steps that left net new state, which no later step can take back, over steps taken: the step moved onto a tile the player had never stood on in the episode, collected something it could hold (a count gained), placed, made, ate (the cow or plant is gone), hit a creature, or drank or slept and so raised its drink or energy. " +
-				"Valid actions count every move, so an agent alternating move_left and move_right scores about 95% there and one effective step (its first move) here; a move back to a known tile, a drink or a sleep at the maximum and a collect with a full inventory are valid but not effective, and so is a collect or a place that leaves the state (position, faced tile, counts) one of the last 64 collects and places left: a stone placed and mined back over and over counts once each way. " +
+				"Valid actions count every move, so an agent alternating move_left and move_right scores about 95% there and one effective step (its first move) here; a move back to a known tile, a drink or a sleep at the maximum and a collect or a make with a full inventory are valid but not effective, and so is a collect or a place that leaves the state (position, faced tile, counts) one of the last 64 collects and places left: a stone placed and mined back over and over counts once each way. " +
 				"Revisiting a known place to use it is not penalised by what it does there (the collect, the make), only the walk back earns nothing: read it as the share of steps that added something, not as efficiency.",
 			NotMeasured: "an episode of no step", Of: func(r Result) (float64, bool) { return r.EffectiveActionRatio.Value, r.EffectiveActionRatio.OK }},
 		{Name: "failed_actions", Title: "failed actions", Unit: "count", Range: "0 to steps",
@@ -322,21 +322,15 @@ func WriteTable(w io.Writer, s Summary) error {
 		tw = max(tw, len(g.Tier))
 	}
 	var b strings.Builder
-	open := s.SuccessUndefined()
-	if !open {
-		fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
-		if swept {
-			fmt.Fprintf(&b, " %7s", "budget")
-		}
-	}
 	// An open-ended suite (no task defines success) leads with its own
 	// figures, Crafter's score and progression, and has no success column.
+	open := s.SuccessUndefined()
 	if open {
 		writeOpenEnded(&b, s)
-		fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
-		if swept {
-			fmt.Fprintf(&b, " %7s", "budget")
-		}
+	}
+	fmt.Fprintf(&b, "%-*s %-*s %-14s", fw, "family", tw, "tier", "view/feedback")
+	if swept {
+		fmt.Fprintf(&b, " %7s", "budget")
 	}
 	if manyRules {
 		fmt.Fprintf(&b, " %-9s", "rules")

@@ -32,16 +32,21 @@ func fitString(s string) string {
 }
 
 // WasCut reports whether s is a string fitString cut: it ends with the
-// marker. A reader that must know the whole string (a raw reply, which
-// its parser refuses over this length) learns from it that it does not.
+// marker naming this trace's limit, and has the length a cut leaves (so
+// a reply that merely ends with the marker's words is not read as cut).
+// A reader that must know the whole string (a raw reply, which its parser
+// refuses over this length) learns from it that it does not.
 func WasCut(s string) bool {
+	if len(s) <= maxString-utf8.UTFMax {
+		return false
+	}
 	i := strings.LastIndex(s, "…[cut: ")
 	if i < 0 || !strings.HasSuffix(s, "-byte limit]") {
 		return false
 	}
 	var over, limit int
 	n, err := fmt.Sscanf(s[i:], "…[cut: %d bytes over the trace's %d-byte limit]", &over, &limit)
-	return err == nil && n == 2 && over > 0
+	return err == nil && n == 2 && over > 0 && limit == maxString
 }
 
 // maxNoteNumber bounds a note's token count and latency, as the reader

@@ -20,6 +20,11 @@ func TestWasCut(t *testing.T) {
 		{"…[cut: 0 bytes over the trace's 1048576-byte limit]", false},
 		{"…[cut: some bytes over the trace's 1048576-byte limit]", false},
 		{"…[cut: 3 bytes over the trace's 1048576-byte limit] and more", false},
+		// A reply that ends with the marker's very words, at a length no
+		// cut leaves: a model may echo them.
+		{`{"action": "noop"} …[cut: 5 bytes over the trace's 1048576-byte limit]`, false},
+		// The length of a cut, the marker of another limit.
+		{strings.Repeat("x", maxString-60) + "…[cut: 5 bytes over the trace's 99-byte limit]", false},
 	} {
 		assert.Equal(t, c.cut, WasCut(c.s), "%.60q", c.s[max(len(c.s)-60, 0):])
 	}

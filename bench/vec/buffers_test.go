@@ -12,6 +12,11 @@ import (
 
 // TestBufferTableDescribesEveryField: each field of Buffers has exactly
 // one row, names are unique, and each row's type is its field's.
+// wantDtype is each buffer's element type as the C and Python sides read
+// it, written out here (not read from the field, as the table does); the
+// buffers not listed are bytes.
+var wantDtype = map[string]Dtype{"reward": Float32, "episode_return": Float32, "episode_length": Int32, "achievements": Uint64}
+
 func TestBufferTableDescribesEveryField(t *testing.T) {
 	var buf Buffers
 	specs := DescribeBuffers(Config{N: 3, Size: 16, ImageSize: 8}, 20)
@@ -25,7 +30,11 @@ func TestBufferTableDescribesEveryField(t *testing.T) {
 		p := reflect.ValueOf(f).Pointer()
 		require.NotContains(t, described, p, "%s: the field of %s", s.Name, described[p])
 		described[p] = s.Name
-		assert.Equal(t, s.Dtype, dtypeOf(f), s.Name)
+		want, ok := wantDtype[s.Name]
+		if !ok {
+			want = Uint8
+		}
+		assert.Equal(t, want, s.Dtype, s.Name)
 		assert.Equal(t, 3, s.Shape[0], "%s: worlds first", s.Name)
 		assert.LessOrEqual(t, len(s.Shape), 4, "%s: the C descriptor holds 4 dimensions", s.Name)
 	}

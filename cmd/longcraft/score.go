@@ -287,7 +287,7 @@ func runScore(cmd *cobra.Command, o run.Options, quiet bool) (err error) {
 	oc, err := run.Score(cmd.Context(), o, progress)
 	if oc.Summary.Episodes > 0 {
 		printTable(cmd.OutOrStdout(), oc)
-		if o.External.NoSandbox && strings.HasPrefix(o.Agent, "exec:") {
+		if r := oc.Summary.Run; r != nil && r.Unsandboxed { // as run.json records it
 			fmt.Fprintln(cmd.OutOrStdout(), "agent unsandboxed (--no-sandbox): it could read and write this run's files, so these results are its word; run.json records it (\"unsandboxed\": true)")
 		}
 		if ts, terr := results.ReadTimings(o.Out); terr == nil && len(ts) > 0 {

@@ -58,7 +58,7 @@ func ParseUint(s string) (uint64, error) {
 	return v, nil
 }
 
-// MaxExact is the largest integer every float64 JSON decoder reads
-// exactly (JavaScript's Number.MAX_SAFE_INTEGER is one less: 2^53 − 1 is
-// the largest n with n and n+1 both exact).
+// MaxExact is JavaScript's Number.MAX_SAFE_INTEGER, 2^53 − 1: the largest
+// n such that n and n+1 are both exact in a float64, so every float64
+// JSON decoder reads integers up to it exactly.
 const MaxExact = 1<<53 - 1

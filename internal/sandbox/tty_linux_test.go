@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -35,7 +36,8 @@ const (
 // sandbox's devices).
 func TestAgentCannotReachTheTerminal(t *testing.T) {
 	if os.Getenv("LONGCRAFT_TEST_TTY_HELPER") == "1" {
-		script := `echo "$1$2" > /dev/tty
+		script := `echo agent-ran
+echo "$1$2" > /dev/tty
 if command -v python3 >/dev/null; then python3 -c '
 import fcntl, sys, termios
 with open("/dev/tty", "w") as f:
@@ -44,10 +46,14 @@ with open("/dev/tty", "w") as f:
 '  "$3" "$4"; fi`
 		half := len(ttyWriteMarker) / 2
 		push := len(ttyPushMarker) / 2
-		_, err := run(t, script, Options{}, ttyWriteMarker[:half], ttyWriteMarker[half:], ttyPushMarker[:push], ttyPushMarker[push:])
+		out, err := run(t, script, Options{}, ttyWriteMarker[:half], ttyWriteMarker[half:], ttyPushMarker[:push], ttyPushMarker[push:])
 		if err != nil {
 			t.Log(err)
 		}
+		// The agent ran in its sandbox (else the markers' absence proves
+		// nothing): say so where the outer test reads.
+		require.Contains(t, out, "agent-ran", "the agent did not run")
+		fmt.Println("the agent ran in its sandbox")
 		return
 	}
 	if runtime.GOOS != "linux" {
@@ -87,6 +93,7 @@ with open("/dev/tty", "w") as f:
 	out := screen.String()
 	t.Logf("the terminal showed:\n%s", out)
 	require.Contains(t, out, "PASS", "the helper ran")
+	require.Contains(t, out, "the agent ran in its sandbox")
 	assert.NotContains(t, out, ttyWriteMarker, "the agent printed on the user's terminal")
 	assert.NotContains(t, out, ttyPushMarker, "the agent pushed keystrokes into the user's terminal (echoed back)")
 }
