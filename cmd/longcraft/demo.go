@@ -11,11 +11,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/longcraft/longcraft/bench/results"
 	"github.com/longcraft/longcraft/wasm/web"
 )
 
 func newDemoCmd() *cobra.Command {
 	var addr, app, traces string
+	var heldOut bool
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Build the WebAssembly app and serve the browser demo: play, watch, replay, record",
@@ -41,6 +43,14 @@ served and nothing is compiled, so a Go toolchain is not needed.`,
 			if ctx == nil {
 				ctx = context.Background()
 			}
+			if traces != "" {
+				if st, err := os.Stat(traces); err != nil || !st.IsDir() {
+					return fmt.Errorf("--traces %s: not a directory", traces)
+				}
+				if err := refuseHeldOut(traces, heldOut); err != nil {
+					return err
+				}
+			}
 			if app == "" {
 				wd, err := os.Getwd()
 				if err != nil {
@@ -58,11 +68,6 @@ served and nothing is compiled, so a Go toolchain is not needed.`,
 			} else if _, err := os.Stat(filepath.Join(app, "longcraft.wasm")); err != nil {
 				return fmt.Errorf("--app %s: no longcraft.wasm there (make wasm builds build/web): %w", app, err)
 			}
-			if traces != "" {
-				if st, err := os.Stat(traces); err != nil || !st.IsDir() {
-					return fmt.Errorf("--traces %s: not a directory", traces)
-				}
-			}
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
@@ -76,5 +81,22 @@ served and nothing is compiled, so a Go toolchain is not needed.`,
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
 	f.StringVar(&app, "app", "", "serve the app built in this directory (longcraft.wasm, wasm_exec.js) instead of building it")
 	f.StringVar(&traces, "traces", "", "serve this directory's files under /traces/, for /?trace=traces/FILE links")
+	f.BoolVar(&heldOut, "held-out", false, "serve the traces of a run on held-out seeds (--salt) anyway: once its salt is revealed, or where no agent under test can reach this address")
 	return cmd
+}
+
+// refuseHeldOut refuses to serve dir's traces when it holds a run on
+// held-out seeds, unless allowed: its traces are the held-out worlds and
+// plays that win them, and whatever can reach the server (a sandboxed
+// exec agent shares the host's network) could fetch them while other
+// agents are scored on the same salt (docs/tasks.md's protocol).
+func refuseHeldOut(dir string, allowed bool) error {
+	if allowed {
+		return nil
+	}
+	def, err := results.ReadDefinition(dir)
+	if err != nil || def.SaltCommitment == "" {
+		return nil // not a run directory, or public seeds: nothing held out
+	}
+	return fmt.Errorf("--traces %s: a run on held-out seeds (salt commitment %.12s…): its traces give away the held-out worlds and winning plays to anything that can reach this server, an agent under test included; serve them once the salt is revealed, with --held-out", dir, def.SaltCommitment)
 }

@@ -54,3 +54,17 @@ func TestSaltCommand(t *testing.T) {
 	_, err = runCLI(t, "score", "--suite", "default", "--agent", "noop", "--out", filepath.Join(t.TempDir(), "y"), "-q", "--salt", "")
 	assert.ErrorContains(t, err, "a salt is a string of 16 to 4096 bytes")
 }
+
+// TestDemoRefusesHeldOutTraces: `longcraft demo --traces DIR` will not
+// serve a held-out run's traces (its worlds and winning plays, which an
+// agent on the same host could fetch while others are scored on the same
+// salt) unless --held-out says the salt is revealed.
+func TestDemoRefusesHeldOutTraces(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	got, err := runCLI(t, "score", "--suite", "default", "--agent", "noop", "--family", "obtain", "--tier", "easy", "--out", out, "-q", "--salt", "random")
+	require.NoError(t, err, got)
+	_, err = runCLI(t, "demo", "--traces", out, "--addr", "127.0.0.1:0")
+	assert.ErrorContains(t, err, "held-out seeds")
+	assert.NoError(t, refuseHeldOut(out, true), "--held-out serves them")
+	assert.NoError(t, refuseHeldOut(t.TempDir(), false), "a directory that is no run")
+}
