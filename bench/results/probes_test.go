@@ -30,8 +30,8 @@ func TestProbeSkillInterval(t *testing.T) {
 	mixed := []probeTally{{10, 2, 8}, {10, 9, 8}, {30, 20, 25}, {0, 0, 0}, {12, 12, 6}, {40, 10, 30}, {8, 8, 8}}
 	p := probeSkill(mixed)
 	require.NotNil(t, p)
-	// Pooled: 61 of 110 right, the baseline 85: (61 − 85)/85.
-	assert.InDelta(t, (61.0-85)/85, p.Skill, 1e-12)
+	// Pooled: 61 of 110 right, the baseline 85: (61 − 85)/(110 − 85).
+	assert.InDelta(t, (61.0-85)/(110-85), p.Skill, 1e-12)
 	assert.Equal(t, [2]int{110, 6}, [2]int{p.Claims, p.Episodes})
 	assert.True(t, -1 <= p.Low && p.Low <= p.Skill && p.Skill <= p.High && p.High <= 1, "%+v", *p)
 	assert.Less(t, p.Low, p.High)
