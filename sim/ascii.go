@@ -7,8 +7,9 @@ import (
 
 // The ASCII map format, for tests, task files and debugging: one line per
 // row, one character per tile. A material's character is its Glyph in the
-// rules table (Rules.ASCIILegend lists a ruleset's, and `longcraft map
-// --help` prints them). Objects stand on the material their kind lives on:
+// rules table, an object's one of its kind's Glyphs (Rules.ASCIILegend
+// lists a ruleset's, and `longcraft map --help` prints them). Objects
+// stand on their row's Ground material. Classic's:
 //
 //	objects    @ player (on grass)    C cow (grass)    Z zombie (grass)
 //	           S skeleton (path)      p plant (grass)  P ripe plant (grass)
@@ -30,10 +31,6 @@ func (r *Rules) materialOfGlyph(c byte) (Material, bool) {
 	return MatNone, false
 }
 
-// objectLegend is the legend of the object characters, which every
-// ruleset shares.
-const objectLegend = "@ you, C cow, Z zombie, S skeleton, p plant, P ripe plant, <>^v arrows, 1-9 landmarks A-I"
-
 // ASCIILegend lists the characters of r's ASCII map ("~ water, . grass,
 // …, 1-9 landmarks A-I"), derived from the rules table: the legend agents
 // read beside the map under full observability.
@@ -42,46 +39,49 @@ func (r *Rules) ASCIILegend() string {
 	for _, m := range r.Materials[1:] {
 		fmt.Fprintf(&b, "%c %s, ", m.Glyph, m.Name)
 	}
-	b.WriteString(objectLegend)
+	for k := ObjPlayer; int(k) < len(r.Creatures); k++ {
+		if k > ObjPlayer {
+			b.WriteString(", ")
+		}
+		c := &r.Creatures[k]
+		g := c.Glyphs
+		switch c.Looks {
+		case LooksPlayer:
+			fmt.Fprintf(&b, "%s you", g)
+		case LooksFacing:
+			fmt.Fprintf(&b, "%s %ss", g, c.Name)
+		case LooksRipe:
+			fmt.Fprintf(&b, "%c %s, %c ripe %s", g[0], c.Name, g[1], c.Name)
+		case LooksLabel:
+			fmt.Fprintf(&b, "%c-%c %ss %s-%s", g[0], g[len(g)-1], c.Name, LandmarkName(0), LandmarkName(len(g)-1))
+		default:
+			fmt.Fprintf(&b, "%s %s", g, c.Name)
+		}
+	}
 	return b.String()
 }
 
-// asciiObject describes an object character.
-type asciiObject struct {
-	kind   ObjectKind
-	ground Material
-	facing Dir
-	ripe   bool
-	label  int8
-}
-
-func parseObjectChar(c byte) (asciiObject, bool) {
-	switch c {
-	case '@':
-		return asciiObject{kind: ObjPlayer, ground: MatGrass}, true
-	case 'C':
-		return asciiObject{kind: ObjCow, ground: MatGrass}, true
-	case 'Z':
-		return asciiObject{kind: ObjZombie, ground: MatGrass}, true
-	case 'S':
-		return asciiObject{kind: ObjSkeleton, ground: MatPath}, true
-	case 'p':
-		return asciiObject{kind: ObjPlant, ground: MatGrass}, true
-	case 'P':
-		return asciiObject{kind: ObjPlant, ground: MatGrass, ripe: true}, true
-	case '<':
-		return asciiObject{kind: ObjArrow, ground: MatPath, facing: DirLeft}, true
-	case '>':
-		return asciiObject{kind: ObjArrow, ground: MatPath, facing: DirRight}, true
-	case '^':
-		return asciiObject{kind: ObjArrow, ground: MatPath, facing: DirUp}, true
-	case 'v':
-		return asciiObject{kind: ObjArrow, ground: MatPath, facing: DirDown}, true
+// objectOfGlyph returns the object character c stands for in r's maps:
+// its kind (ObjNone if it is no object) and its ground, facing, label
+// and ripeness.
+func (r *Rules) objectOfGlyph(c byte) (o Object, ground Material) {
+	g := r.glyphs[c]
+	if g.kind == ObjNone {
+		return Object{}, MatNone
 	}
-	if c >= '1' && c <= '9' {
-		return asciiObject{kind: ObjLandmark, ground: MatGrass, label: int8(c - '1')}, true
+	row := &r.Creatures[g.kind]
+	o.Kind = g.kind
+	switch row.Looks {
+	case LooksFacing:
+		o.Facing = Dir(1 + g.look)
+	case LooksRipe:
+		if g.look == 1 {
+			o.Grown = row.Ripe + 1
+		}
+	case LooksLabel:
+		o.Timer = g.look
 	}
-	return asciiObject{}, false
+	return o, row.Ground
 }
 
 // ParseASCII splits an ASCII map into rows and checks that it is
@@ -108,11 +108,8 @@ func ParseASCII(text string) (rows []string, err error) {
 		}
 		for x := 0; x < len(row); x++ {
 			c := row[x]
-			if o, ok := parseObjectChar(c); ok {
-				if o.kind == ObjPlayer {
-					players++
-				}
-				continue
+			if c == '@' { // the player in every ruleset (compileCreatures)
+				players++
 			}
 			if c <= ' ' || c > '~' {
 				return nil, fmt.Errorf("ascii map: row %d, column %d: unknown tile %q", y+1, x+1, c)
@@ -142,8 +139,8 @@ func (w *World) LoadASCII(text string) error {
 	for y, row := range rows {
 		for x := 0; x < len(row); x++ {
 			m, ok := w.rules.materialOfGlyph(row[x])
-			if o, isObject := parseObjectChar(row[x]); isObject {
-				m, ok = o.ground, true
+			if o, ground := w.rules.objectOfGlyph(row[x]); o.Kind != ObjNone {
+				m, ok = ground, true
 			}
 			if !ok {
 				return fmt.Errorf("ascii map: row %d, column %d: %q is not a tile of the %s rules (%s)", y+1, x+1, row[x], w.rules.Name, w.rules.ASCIILegend())
@@ -167,14 +164,11 @@ func (w *World) LoadASCII(text string) error {
 	w.chunks[w.chunkOf(px, py)].held = true
 	for y, row := range rows {
 		for x := 0; x < len(row); x++ {
-			o, ok := parseObjectChar(row[x])
-			if !ok || o.kind == ObjPlayer {
+			obj, _ := w.rules.objectOfGlyph(row[x])
+			if obj.Kind == ObjNone || obj.Kind == ObjPlayer {
 				continue
 			}
-			obj := Object{X: int16(x), Y: int16(y), Kind: o.kind, Facing: o.facing, Timer: o.label}
-			if o.ripe {
-				obj.Grown = w.rules.Creature.PlantRipe + 1
-			}
+			obj.X, obj.Y = int16(x), int16(y)
 			if err := w.AddObject(obj); err != nil {
 				return fmt.Errorf("ascii map: %w", err)
 			}
@@ -199,24 +193,11 @@ func (w *World) ASCII() string {
 
 func (w *World) asciiAt(x, y int) byte {
 	if o, ok := w.ObjectAt(x, y); ok {
-		switch o.Kind {
-		case ObjPlayer:
-			return '@'
-		case ObjCow:
-			return 'C'
-		case ObjZombie:
-			return 'Z'
-		case ObjSkeleton:
-			return 'S'
-		case ObjPlant:
-			if o.Grown > w.rules.Creature.PlantRipe {
-				return 'P'
+		if c := w.rules.Kind(o.Kind); c.Glyphs != "" {
+			g, _ := w.rules.Look(o, w.s.Facing, w.s.Sleeping)
+			if uint(g) < uint(len(c.Glyphs)) {
+				return c.Glyphs[g]
 			}
-			return 'p'
-		case ObjArrow:
-			return "?<>^v"[o.Facing]
-		case ObjLandmark:
-			return '1' + byte(o.Timer)
 		}
 	}
 	if m := w.Material(x, y); int(m) < len(w.rules.Materials) {

@@ -8,23 +8,23 @@ import "math/bits"
 // chunk nothing ever entered gets no zombies until something walks in.
 func (w *World) balance() {
 	light := int64(w.Daylight())
-	rules := &w.rules.Creature.Balance
+	rules := w.rules.balance
 	// The population bounds follow daylight only, so they are the same in
 	// every chunk; Go's division truncates toward zero like Crafter's int().
-	var lo, hi [len(rules)]int
+	var lo, hi [maxBalanceRules]int
 	for r := range rules {
 		br := &rules[r]
 		lo[r] = int((int64(br.MinBase) + int64(br.MinLight)*light>>16) / one)
 		hi[r] = int((int64(br.MaxBase) + int64(br.MaxLight)*light>>16) / one)
 	}
 	// A rule's spawns and despawns change only its own kind's counts, in
-	// the chunk acted on. When each rule has a kind of its own, every
-	// rule's due chunks can be decided before any acts (see balanceDue),
-	// and kept from the last balance for the chunks whose counts have not
-	// changed since; a world of more than 64 chunks, or rules that share a
-	// kind, decide rule by rule.
-	var due [len(rules)]uint64
-	oneMask := len(w.chunks) <= 64 && !w.balanceRuleByRule && w.balanceKindsDistinct()
+	// the chunk acted on, and each rule has a kind of its own (its row's),
+	// so every rule's due chunks can be decided before any acts (see
+	// balanceDue), and kept from the last balance for the chunks whose
+	// counts have not changed since; a world of more than 64 chunks
+	// decides rule by rule.
+	var due [maxBalanceRules]uint64
+	oneMask := len(w.chunks) <= 64 && !w.balanceRuleByRule
 	if oneMask {
 		due = w.dueChunks(&lo, &hi)
 	}
@@ -49,17 +49,6 @@ func (w *World) balance() {
 	}
 }
 
-// balanceKindsDistinct reports whether each balance rule counts a kind of
-// its own.
-func (w *World) balanceKindsDistinct() bool {
-	for r := range w.rules.Creature.Balance {
-		if w.balanceIndex(w.rules.Creature.Balance[r].Kind) != r {
-			return false
-		}
-	}
-	return true
-}
-
 // balanceDue returns a mask with bit j set when chunks[j] (at most 64) is
 // held and rule r would spawn (pop < lo, space ≥ minSpace and > 0) or
 // despawn (pop > hi) there. It has no branches: which chunks are held and
@@ -82,8 +71,8 @@ func balanceDue(chunks []chunkCounts, r, lo, hi, minSpace int) uint64 {
 // (all of them when a rule's bounds moved). A chunk's bits are what
 // balanceDue would give it: TestDueChunksKept checks them after every
 // step.
-func (w *World) dueChunks(lo, hi *[3]int) [3]uint64 {
-	rules := &w.rules.Creature.Balance
+func (w *World) dueChunks(lo, hi *[maxBalanceRules]int) [maxBalanceRules]uint64 {
+	rules := w.rules.balance
 	all := uint64(1)<<len(w.chunks) - 1 // len 64: the shift gives 0, and 0 − 1 all ones
 	stale := all &^ w.dueFresh
 	for r := range rules {
@@ -137,46 +126,34 @@ func b2u(b bool) uint64 {
 
 // spawn may add a creature of br's kind on one of the space tiles of br's
 // material in chunk c.
-func (w *World) spawn(c int, br *BalanceRule, space int) {
+func (w *World) spawn(c int, br *balanceRule, space int) {
 	rng := &w.s.RNG
 	if !rng.Chance(br.SpawnP) {
 		return
 	}
 	x, y := w.randomTileInChunk(c, br.Material, space)
 	if w.objAt[w.index(x, y)] == 0 && w.distance(x, y) >= br.SpawnDist {
-		w.addObject(w.newCreature(br.Kind, x, y))
+		w.addObject(w.newCreature(br.kind, x, y))
 	}
 }
 
 // despawn may remove one of the pop creatures of br's kind in chunk c.
-func (w *World) despawn(c int, br *BalanceRule, pop int) {
+func (w *World) despawn(c int, br *balanceRule, pop int) {
 	rng := &w.s.RNG
 	if !rng.Chance(br.DespawnP) {
 		return
 	}
-	i := w.nthCreatureInChunk(c, br.Kind, rng.Intn(pop))
+	i := w.nthCreatureInChunk(c, br.kind, rng.Intn(pop))
 	o := &w.objects[i]
 	if w.distance(int(o.X), int(o.Y)) >= br.DespawnDist {
 		w.removeObject(i)
 	}
 }
 
-// newCreature returns a fresh creature of kind k at (x, y).
+// newCreature returns a fresh object of kind k at (x, y), with its row's
+// health.
 func (w *World) newCreature(k ObjectKind, x, y int) Object {
-	o := Object{X: int16(x), Y: int16(y), Kind: k}
-	switch k {
-	case ObjCow:
-		o.Health = w.rules.Creature.CowHealth
-	case ObjZombie:
-		o.Health = w.rules.Creature.ZombieHealth
-	case ObjSkeleton:
-		o.Health = w.rules.Creature.SkeletonHealth
-	case ObjPlant:
-		o.Health = w.rules.Creature.PlantHealth
-	case ObjLandmark:
-		o.Health = 1
-	}
-	return o
+	return Object{X: int16(x), Y: int16(y), Kind: k, Health: w.rules.Kind(k).Health}
 }
 
 // chunkBounds returns the tile rectangle [x0, x1) × [y0, y1) of chunk c.

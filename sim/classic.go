@@ -118,13 +118,7 @@ func Classic() *Rules {
 			{ItemWoodSword, 2}, {ItemStoneSword, 3}, {ItemIronSword, 5},
 		},
 		BareHand: 1,
-		Events: EventAchievements{
-			WakeUp:         ach("wake_up"),
-			EatCow:         ach("eat_cow"),
-			EatPlant:       ach("eat_plant"),
-			DefeatZombie:   ach("defeat_zombie"),
-			DefeatSkeleton: ach("defeat_skeleton"),
-		},
+		Events:   EventAchievements{WakeUp: ach("wake_up")},
 		Vitals: VitalRules{
 			HungerLimit:   2 * 25,
 			ThirstLimit:   2 * 20,
@@ -134,52 +128,57 @@ func Classic() *Rules {
 			DegenLimit:    2 * 15,
 			EpisodeLength: 10000,
 		},
+		Creatures: classicCreatures(),
 		Creature: CreatureRules{
-			UpdateRadius:   18, // 2 × the 9-tile view, as Crafter
-			CowHealth:      3,
-			ZombieHealth:   5,
-			SkeletonHealth: 3,
-			PlantHealth:    1,
-			CowFood:        6,
-			PlantFood:      4,
-			PlantRipe:      300,
-
-			CowMove: P(500),
-
-			ZombieNear:     8,
-			ZombieChase:    P(900),
-			ZombieLongAxis: P(800),
-			ZombieDamage:   2,
-			ZombieSleepHit: 7,
-			ZombieCooldown: 5,
-
-			SkeletonFlee:    3,
-			SkeletonShoot:   5,
-			SkeletonNear:    8,
-			SkeletonAxis:    P(600),
-			SkeletonShootP:  P(500),
-			SkeletonChaseP:  P(300),
-			SkeletonWanderP: P(200),
-			SkeletonReload:  4,
-			ArrowDamage:     2,
-
+			UpdateRadius: 18, // 2 × the 9-tile view, as Crafter
 			BalanceEvery: 10,
 			ChunkSize:    12,
-			Balance: [3]BalanceRule{
-				{Kind: ObjZombie, Material: MatGrass, MinSpace: 50,
-					MinBase: 65536 * 7 / 2, MinLight: -3 * 65536, MaxBase: 65536 * 7 / 2, MaxLight: -3 * 65536,
-					SpawnDist: 6, DespawnDist: 0, SpawnP: P(300), DespawnP: P(400)},
-				{Kind: ObjSkeleton, Material: MatPath, MinSpace: 6,
-					MinBase: 65536, MaxBase: 2 * 65536,
-					SpawnDist: 7, DespawnDist: 7, SpawnP: P(100), DespawnP: P(100)},
-				{Kind: ObjCow, Material: MatGrass, MinSpace: 30,
-					MinBase: 65536, MaxBase: 65536 * 3 / 2, MaxLight: 65536,
-					SpawnDist: 5, DespawnDist: 5, SpawnP: P(10), DespawnP: P(100)},
-			},
 		},
 	}
 	if err := r.compile(); err != nil {
 		panic(err) // the classic table is ours; a mistake here is a bug
 	}
 	return r
+}
+
+// classicCreatures returns classic's object rows, by ObjectKind. The
+// balance rules run zombies, skeletons, cows, as Crafter's do.
+func classicCreatures() []CreatureInfo {
+	return []CreatureInfo{
+		ObjNone: {Name: "none"},
+		ObjPlayer: {Name: "player", Glyphs: "@", Looks: LooksPlayer, Ground: MatGrass, Footing: FootPlayer,
+			Sprites: []string{"PlayerLeft", "PlayerRight", "PlayerUp", "PlayerDown", "PlayerSleep"}},
+		ObjCow: {Name: "cow", Glyphs: "C", Sprites: []string{"Cow"}, Ground: MatGrass,
+			Health: 3, Interact: InteractAttack, Food: 6, Achievement: "eat_cow", Tramples: true,
+			Start: StartMeadow,
+			Balance: &BalanceRule{Order: 2, Material: MatGrass, MinSpace: 30,
+				MinBase: 65536, MaxBase: 65536 * 3 / 2, MaxLight: 65536,
+				SpawnDist: 5, DespawnDist: 5, SpawnP: P(10), DespawnP: P(100)},
+			Update: (*World).updateCow, Move: P(500)},
+		ObjZombie: {Name: "zombie", Glyphs: "Z", Sprites: []string{"Zombie"}, Ground: MatGrass,
+			Health: 5, Interact: InteractAttack, Achievement: "defeat_zombie", Hostile: true, Tramples: true,
+			Start: StartAnywhere,
+			Balance: &BalanceRule{Order: 0, Material: MatGrass, MinSpace: 50,
+				MinBase: 65536 * 7 / 2, MinLight: -3 * 65536, MaxBase: 65536 * 7 / 2, MaxLight: -3 * 65536,
+				SpawnDist: 6, DespawnDist: 0, SpawnP: P(300), DespawnP: P(400)},
+			Update: (*World).updateZombie, Near: 8, Chase: P(900), LongAxis: P(800), Reach: 1,
+			Damage: 2, SleepDamage: 7, Cooldown: 5},
+		ObjSkeleton: {Name: "skeleton", Glyphs: "S", Sprites: []string{"Skeleton"}, Ground: MatPath,
+			Health: 3, Interact: InteractAttack, Achievement: "defeat_skeleton", Hostile: true, Tramples: true,
+			Start: StartTunnel,
+			Balance: &BalanceRule{Order: 1, Material: MatPath, MinSpace: 6,
+				MinBase: 65536, MaxBase: 2 * 65536,
+				SpawnDist: 7, DespawnDist: 7, SpawnP: P(100), DespawnP: P(100)},
+			Update: (*World).updateSkeleton, Flee: 3, Reach: 5, Near: 8, LongAxis: P(600),
+			Shoot: P(500), Chase: P(300), Move: P(200), Cooldown: 4, Missile: ObjArrow},
+		ObjArrow: {Name: "arrow", Glyphs: "<>^v", Looks: LooksFacing, Ground: MatPath, Footing: FootFlight,
+			Sprites: []string{"ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"},
+			Update:  (*World).updateArrow, Damage: 2},
+		ObjPlant: {Name: "plant", Glyphs: "pP", Sprites: []string{"Plant", "PlantRipe"}, Looks: LooksRipe,
+			Ground: MatGrass, Footing: FootSoil, Soil: MaterialsOf(MatGrass),
+			Health: 1, Interact: InteractHarvest, Food: 4, Ripe: 300, Achievement: "eat_plant",
+			Update: (*World).updatePlant},
+		ObjLandmark: {Name: "landmark", Glyphs: "123456789", Sprites: []string{"Flag"}, Looks: LooksLabel,
+			Ground: MatGrass, Health: 1, Immune: true},
+	}
 }

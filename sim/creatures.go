@@ -26,17 +26,8 @@ func (w *World) updateCreatures() {
 		for near != 0 {
 			i := base + bits.TrailingZeros64(near)
 			near &= near - 1
-			switch w.objects[i].Kind {
-			case ObjCow:
-				w.updateCow(i)
-			case ObjZombie:
-				w.updateZombie(i)
-			case ObjSkeleton:
-				w.updateSkeleton(i)
-			case ObjArrow:
-				w.updateArrow(i)
-			case ObjPlant:
-				w.updatePlant(i)
+			if update := w.rules.update[w.objects[i].Kind]; update != nil {
+				update(w, i)
 			}
 		}
 	}
@@ -143,74 +134,88 @@ func (w *World) removeIfDead(i int) {
 	}
 }
 
+// updateCow wanders: with probability Move it steps in a random
+// direction.
 func (w *World) updateCow(i int) {
+	move := w.rules.Creatures[w.objects[i].Kind].Move
 	w.removeIfDead(i)
 	// One draw decides both whether and where the cow moves.
 	r := w.s.RNG.Uint64()
-	if uint32(r>>48) < w.rules.Creature.CowMove {
+	if uint32(r>>48) < move {
 		w.tryMove(i, Dir(1+(r&3)))
 	}
 }
 
+// updateZombie chases the player when within Near (with probability
+// Chase, along the longer axis with probability LongAxis; else it steps
+// at random) and hits it within Reach once Cooldown steps have passed
+// since its last hit, for Damage, or SleepDamage if it sleeps.
 func (w *World) updateZombie(i int) {
-	w.removeIfDead(i)
-	c := &w.rules.Creature
-	rng := &w.s.RNG
 	o := &w.objects[i]
-	if w.distance(int(o.X), int(o.Y)) <= c.ZombieNear && rng.Chance(c.ZombieChase) {
-		w.tryMove(i, w.toward(i, rng.Chance(c.ZombieLongAxis)))
+	// Its row before removeIfDead: a zombie that died loses its kind but
+	// still finishes its update.
+	c := &w.rules.Creatures[o.Kind]
+	w.removeIfDead(i)
+	rng := &w.s.RNG
+	if w.distance(int(o.X), int(o.Y)) <= c.Near && rng.Chance(c.Chase) {
+		w.tryMove(i, w.toward(i, rng.Chance(c.LongAxis)))
 	} else {
 		w.tryMove(i, w.randomDir())
 	}
-	if w.distance(int(o.X), int(o.Y)) > 1 {
+	if w.distance(int(o.X), int(o.Y)) > c.Reach {
 		return
 	}
 	if o.Timer > 0 {
 		o.Timer--
 		return
 	}
-	damage := c.ZombieDamage
+	damage := c.Damage
 	if w.s.Sleeping {
-		damage = c.ZombieSleepHit
+		damage = c.SleepDamage
 	}
 	w.hurtPlayer(damage)
-	o.Timer = c.ZombieCooldown
+	o.Timer = c.Cooldown
 }
 
+// updateSkeleton keeps its distance: within Flee it steps away from the
+// player (along the longer axis with probability LongAxis) if it can;
+// else within Reach it shoots a Missile with probability Shoot, within
+// Near it approaches with probability Chase, and otherwise it steps at
+// random with probability Move. It reloads for Cooldown steps.
 func (w *World) updateSkeleton(i int) {
-	w.removeIfDead(i)
-	c := &w.rules.Creature
-	rng := &w.s.RNG
 	o := &w.objects[i]
+	c := &w.rules.Creatures[o.Kind] // before removeIfDead, as a zombie's
+	w.removeIfDead(i)
+	rng := &w.s.RNG
 	o.Timer = max(o.Timer-1, 0)
 	dist := w.distance(int(o.X), int(o.Y))
-	if dist <= c.SkeletonFlee && w.tryMove(i, w.toward(i, rng.Chance(c.SkeletonAxis)).Opposite()) {
+	if dist <= c.Flee && w.tryMove(i, w.toward(i, rng.Chance(c.LongAxis)).Opposite()) {
 		return
 	}
 	switch {
-	case dist <= c.SkeletonShoot && rng.Chance(c.SkeletonShootP):
-		w.shoot(i, w.toward(i, true))
-	case dist <= c.SkeletonNear && rng.Chance(c.SkeletonChaseP):
-		w.tryMove(i, w.toward(i, rng.Chance(c.SkeletonAxis)))
-	case rng.Chance(c.SkeletonWanderP):
+	case dist <= c.Reach && rng.Chance(c.Shoot):
+		w.shoot(i, w.toward(i, true), c)
+	case dist <= c.Near && rng.Chance(c.Chase):
+		w.tryMove(i, w.toward(i, rng.Chance(c.LongAxis)))
+	case rng.Chance(c.Move):
 		w.tryMove(i, w.randomDir())
 	}
 }
 
-// shoot fires an arrow from skeleton i in direction d if it has reloaded
-// and the next tile is free for an arrow.
-func (w *World) shoot(i int, d Dir) {
+// shoot fires c's missile from object i in direction d if it has
+// reloaded and the next tile is free for the missile.
+func (w *World) shoot(i int, d Dir, c *CreatureInfo) {
 	o := &w.objects[i]
 	if o.Timer > 0 || d == DirNone {
 		return
 	}
 	dx, dy := d.Offset()
 	x, y := int(o.X)+dx, int(o.Y)+dy
-	if !w.Inside(x, y) || w.objAt[w.index(x, y)] != 0 || !w.rules.Materials[w.tiles[w.index(x, y)]].ArrowPasses {
+	if !w.Inside(x, y) || w.objAt[w.index(x, y)] != 0 || !w.rules.canStand(c.Missile, w.tiles[w.index(x, y)]) {
 		return
 	}
-	if w.addObject(Object{X: int16(x), Y: int16(y), Kind: ObjArrow, Facing: d}) {
-		w.objects[i].Timer = w.rules.Creature.SkeletonReload
+	if w.addObject(Object{X: int16(x), Y: int16(y), Kind: c.Missile, Facing: d, Health: w.rules.Kind(c.Missile).Health}) {
+		w.objects[i].Timer = c.Cooldown
 	}
 }
 
@@ -220,17 +225,19 @@ func (w *World) damageObject(j int, damage int8) {
 	switch {
 	case j == 0:
 		w.hurtPlayer(damage)
-	case w.objects[j].Kind != ObjLandmark:
+	case !w.rules.Kind(w.objects[j].Kind).Immune:
 		w.objects[j].Health -= damage
 	}
 }
 
+// updateArrow flies one tile the way it faces; it deals Damage to what it
+// hits, and breaks materials that arrows break.
 func (w *World) updateArrow(i int) {
 	o := &w.objects[i]
 	dx, dy := o.Facing.Offset()
 	x, y := int(o.X)+dx, int(o.Y)+dy
 	if j := w.objectIndex(x, y); j >= 0 {
-		w.damageObject(j, w.rules.Creature.ArrowDamage)
+		w.damageObject(j, w.rules.Creatures[o.Kind].Damage)
 		w.removeObject(i)
 		return
 	}
@@ -246,18 +253,18 @@ func (w *World) updateArrow(i int) {
 	w.moveObject(i, x, y)
 }
 
+// updatePlant grows, and loses a point of health when anything that
+// tramples stands next to it, however many do.
 func (w *World) updatePlant(i int) {
 	o := &w.objects[i]
 	if o.Grown < 1<<15-1 {
 		o.Grown++
 	}
-	// One point of damage when any cow, zombie or skeleton is adjacent,
-	// however many are.
 	x, y := int(o.X), int(o.Y)
 	for d := DirLeft; d <= DirDown; d++ {
 		dx, dy := d.Offset()
 		if j := w.objectIndex(x+dx, y+dy); j >= 0 {
-			if k := w.objects[j].Kind; k == ObjCow || k == ObjZombie || k == ObjSkeleton {
+			if w.rules.tramples.Has(w.objects[j].Kind) {
 				o.Health--
 				break
 			}

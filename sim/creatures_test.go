@@ -14,10 +14,10 @@ import (
 // at random.
 func certainRules() *Rules {
 	r := Classic()
-	c := &r.Creature
-	c.SkeletonAxis, c.SkeletonShootP = one, one
-	c.SkeletonChaseP, c.SkeletonWanderP = 0, 0
-	c.CowMove = 0
+	c := &r.Creatures[ObjSkeleton]
+	c.LongAxis, c.Shoot = one, one
+	c.Chase, c.Move = 0, 0
+	r.Creatures[ObjCow].Move = 0
 	return r
 }
 
@@ -59,7 +59,7 @@ func TestDeadZombieCannotMove(t *testing.T) {
 	// A dead zombie two tiles away would chase onto the free tile between;
 	// removed, it stays put (and, not adjacent, strikes nobody).
 	r := certainRules()
-	r.Creature.ZombieChase = one
+	r.Creatures[ObjZombie].Chase = one
 	w := sceneWorldWith(t, "#####\n#@.Z#\n#####", r)
 	w.objects[w.objectIndex(3, 1)].Health = 0
 	out := w.Step(ActNoop)

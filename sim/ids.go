@@ -1,5 +1,7 @@
 package sim
 
+import "strconv"
+
 // Material is the id of a terrain material. Ids are small and dense so
 // that per-material tables are plain arrays. Zero means "no material",
 // which is what lies outside the map.
@@ -102,11 +104,14 @@ const (
 	ActMakeIronSword
 )
 
-// ObjectKind is the kind of a creature or other object on the map.
+// ObjectKind is the kind of a creature or other object on the map: the
+// index of its row in Rules.Creatures, which says what it is.
 type ObjectKind uint8
 
-// Object kinds. The player is an object like the others, so arrows and
-// zombies find it on the object grid.
+// The object kinds of the classic rows, in order; later rulesets append
+// kinds. The player is an object like the others, so arrows and zombies
+// find it on the object grid; none and the player have these numbers in
+// every ruleset.
 const (
 	ObjNone ObjectKind = iota
 	ObjPlayer
@@ -119,31 +124,12 @@ const (
 	// (0 for A, 1 for B, …) is kept in Object.Timer. Nothing moves it and
 	// nothing harms it.
 	ObjLandmark
-	numObjectKinds
 )
 
-// String returns the kind's lower-case name.
-func (k ObjectKind) String() string {
-	switch k {
-	case ObjNone:
-		return "none"
-	case ObjPlayer:
-		return "player"
-	case ObjCow:
-		return "cow"
-	case ObjZombie:
-		return "zombie"
-	case ObjSkeleton:
-		return "skeleton"
-	case ObjArrow:
-		return "arrow"
-	case ObjPlant:
-		return "plant"
-	case ObjLandmark:
-		return "landmark"
-	}
-	return "unknown"
-}
+// String returns "kind" and the number, such as "kind 3": a kind's name
+// belongs to its ruleset's row (Rules.KindName), and without the rules
+// the number is all there is to say.
+func (k ObjectKind) String() string { return "kind " + strconv.Itoa(int(k)) }
 
 // LandmarkName returns the letter of landmark label i: "A", "B", ….
 func LandmarkName(i int) string { return string(rune('A' + i%26)) }

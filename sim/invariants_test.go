@@ -63,7 +63,7 @@ func invariantError(w *World) string {
 	}
 	// The chunk counts match a recount.
 	recount := make([]chunkCounts, len(w.chunks))
-	bal := &r.Creature.Balance
+	bal := r.balance
 	for y := 0; y < w.height; y++ {
 		for x := 0; x < w.width; x++ {
 			for b := range bal {

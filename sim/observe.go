@@ -49,13 +49,13 @@ func (r *Rules) SemanticID(k ObjectKind) uint8 {
 // SemanticNames returns the name of every symbolic id of r, by id: the
 // legend agents read beside symbolic views ("outside" for 0).
 func (r *Rules) SemanticNames() []string {
-	names := make([]string, 0, len(r.Materials)+int(numObjectKinds-ObjPlayer))
+	names := make([]string, 0, len(r.Materials)+len(r.Creatures)-int(ObjPlayer))
 	names = append(names, "outside")
 	for _, m := range r.Materials[1:] {
 		names = append(names, m.Name)
 	}
-	for k := ObjPlayer; k < numObjectKinds; k++ {
-		names = append(names, k.String())
+	for _, c := range r.Creatures[ObjPlayer:] {
+		names = append(names, c.Name)
 	}
 	return names
 }

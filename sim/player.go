@@ -138,22 +138,24 @@ func (w *World) movePlayer(d Dir, out *Outcome) {
 	}
 }
 
-// doObject interacts with the object j the player faces.
+// doObject interacts with the object j the player faces, as its row's
+// Interact says.
 func (w *World) doObject(j int, out *Outcome) {
 	r := w.rules
 	o := &w.objects[j]
 	out.Object = o.Kind
-	switch o.Kind {
-	case ObjPlant:
-		if o.Grown <= r.Creature.PlantRipe {
+	c := r.Kind(o.Kind)
+	switch c.Interact {
+	case InteractHarvest:
+		if o.Grown <= c.Ripe {
 			out.Reason = ReasonNotRipe
 			return
 		}
 		o.Grown = 0
-		w.give(ItemFood, r.Creature.PlantFood)
-		w.unlock(r.Events.EatPlant, out)
-		out.Kind, out.Item, out.Count = OutAte, ItemFood, r.Creature.PlantFood
-	case ObjCow, ObjZombie, ObjSkeleton:
+		w.give(ItemFood, c.Food)
+		w.unlockKind(o.Kind, out)
+		out.Kind, out.Item, out.Count = OutAte, ItemFood, c.Food
+	case InteractAttack:
 		damage := r.BareHand
 		for _, wp := range r.Weapons {
 			if w.s.Inventory[wp.Item] > 0 {
@@ -166,19 +168,22 @@ func (w *World) doObject(j int, out *Outcome) {
 			return
 		}
 		out.Defeated = true
-		switch o.Kind {
-		case ObjZombie:
-			w.unlock(r.Events.DefeatZombie, out)
-		case ObjSkeleton:
-			w.unlock(r.Events.DefeatSkeleton, out)
-		case ObjCow:
-			w.give(ItemFood, r.Creature.CowFood)
+		if c.Food > 0 {
+			w.give(ItemFood, c.Food)
 			w.s.Hunger = 0
-			w.unlock(r.Events.EatCow, out)
-			out.Kind, out.Item, out.Count = OutAte, ItemFood, r.Creature.CowFood
+			out.Kind, out.Item, out.Count = OutAte, ItemFood, c.Food
 		}
+		w.unlockKind(o.Kind, out)
 	default: // arrows cannot be caught
 		out.Reason = ReasonInvalidTarget
+	}
+}
+
+// unlockKind unlocks the achievement of defeating or eating kind k, if it
+// has one.
+func (w *World) unlockKind(k ObjectKind, out *Outcome) {
+	if a, ok := w.rules.KindAchievement(k); ok {
+		w.unlock(a, out)
 	}
 }
 

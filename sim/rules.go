@@ -3,7 +3,7 @@ package sim
 import "fmt"
 
 // Rules is a ruleset as data: the materials, items, actions, recipes,
-// achievements and creature parameters of a world. The simulation has one
+// achievements and object kinds of a world. The simulation has one
 // code path; a new ruleset (an extended tech tree, a per-seed variant) is
 // a new table, not new code.
 //
@@ -23,6 +23,10 @@ type Rules struct {
 	Weapons  []Weapon // damage dealt by `do` on a creature: the best held counts
 	BareHand int8     // damage with no weapon
 
+	// Creatures has a row per object kind, indexed by ObjectKind: what it
+	// looks like, what it does and what the player gets from it.
+	Creatures []CreatureInfo
+
 	Events   EventAchievements
 	Vitals   VitalRules
 	Creature CreatureRules
@@ -37,8 +41,20 @@ type Rules struct {
 	// Gen holds world-generation knobs beyond the classic generator.
 	Gen GenRules
 
-	// balanceOf maps an object kind to its balance rule, or -1.
+	// balance lists the creatures' balance rules in the order they run;
+	// balanceOf maps an object kind to its index there, or -1.
+	balance   []balanceRule
 	balanceOf [256]int8
+	// update is each kind's Update (nil: it does nothing), indexed by any
+	// byte so that the update loop needs no bounds check.
+	update [256]func(w *World, i int)
+	// hostile and tramples are the kinds with Hostile and Tramples set.
+	hostile, tramples KindSet
+	// starts maps each start place to the kind scattered there (ObjNone:
+	// none).
+	starts [numStartPlaces]ObjectKind
+	// glyphs maps an ASCII character to the object it stands for.
+	glyphs [256]glyphObject
 	// walkable holds the materials with Walkable set.
 	walkable MaterialSet
 	// collectOf maps a material to 1 + its index in Collect (0: none).
@@ -181,9 +197,10 @@ type Weapon struct {
 }
 
 // EventAchievements are the achievements granted by events rather than
-// recipes.
+// recipes or objects (defeating or eating an object unlocks its row's
+// Achievement).
 type EventAchievements struct {
-	WakeUp, EatCow, EatPlant, DefeatZombie, DefeatSkeleton Achievement
+	WakeUp Achievement
 }
 
 // VitalRules are the thresholds of the hidden vital counters. Hunger,
@@ -199,44 +216,25 @@ type VitalRules struct {
 	EpisodeLength int32 // steps; 0: as many as the step counter holds (2³¹ − 1)
 }
 
-// CreatureRules are the creatures' parameters; the probabilities are in
-// 1/65536.
+// CreatureRules are the parameters of creatures that no single kind
+// owns: which ones act, and how often and over what chunks their numbers
+// are balanced. Each kind's own parameters are in its Creatures row.
 type CreatureRules struct {
-	UpdateRadius int // creatures within this L1 distance (exclusive) act
-
-	CowHealth, ZombieHealth, SkeletonHealth, PlantHealth int8
-	CowFood, PlantFood                                   int8
-	PlantRipe                                            int16 // grown steps after which a plant is ripe (exclusive)
-
-	CowMove uint32
-
-	ZombieNear      int    // chase when within this distance
-	ZombieChase     uint32 // probability of chasing when near
-	ZombieLongAxis  uint32
-	ZombieDamage    int8
-	ZombieSleepHit  int8
-	ZombieCooldown  int8
-	SkeletonFlee    int // flee when within this distance
-	SkeletonShoot   int // may shoot when within this distance
-	SkeletonNear    int // may approach when within this distance
-	SkeletonAxis    uint32
-	SkeletonShootP  uint32
-	SkeletonChaseP  uint32
-	SkeletonWanderP uint32
-	SkeletonReload  int8
-	ArrowDamage     int8
-
+	UpdateRadius int   // creatures within this L1 distance (exclusive) act
 	BalanceEvery int32 // steps between chunk balancing
 	ChunkSize    int
-	Balance      [3]BalanceRule // zombies, skeletons, cows
 }
 
-// BalanceRule keeps one creature kind's population in every chunk near a
-// target that may follow daylight. Bounds are in 1/65536 creatures and
+// BalanceRule keeps the population of its row's kind in every chunk near
+// a target that may follow daylight. Bounds are in 1/65536 creatures and
 // truncated like Crafter's int(): Min = MinBase + MinLight·daylight, used
 // only when the chunk has at least MinSpace tiles of Material.
+//
+// The rules run in increasing Order, ties in kind order, each drawing
+// from the world's generator: classic's order (zombies, skeletons, cows)
+// is Crafter's and part of every classic world.
 type BalanceRule struct {
-	Kind              ObjectKind
+	Order             int
 	Material          Material
 	MinSpace          int
 	MinBase, MinLight int32
@@ -314,6 +312,16 @@ func (r *Rules) Clone() *Rules {
 		c.Make[i].Nearby = append([]Material(nil), r.Make[i].Nearby...)
 	}
 	c.Achievements = append([]string(nil), r.Achievements...)
+	c.Creatures = append([]CreatureInfo(nil), r.Creatures...)
+	for i := range c.Creatures {
+		cr := &c.Creatures[i]
+		cr.Sprites = append([]string(nil), cr.Sprites...)
+		if cr.Balance != nil {
+			b := *cr.Balance
+			cr.Balance = &b
+		}
+	}
+	c.balance = nil
 	c.Weapons = append([]Weapon(nil), r.Weapons...)
 	c.Gen.Ores = append([]OreRule(nil), r.Gen.Ores...)
 	c.achByName = nil
@@ -331,12 +339,6 @@ func (r *Rules) compile() error {
 	}
 	if len(r.Actions) > 256 {
 		return fmt.Errorf("rules %s: %d actions, at most 256", r.Name, len(r.Actions))
-	}
-	for k := range r.balanceOf {
-		r.balanceOf[k] = -1
-	}
-	for i, b := range r.Creature.Balance {
-		r.balanceOf[b.Kind] = int8(i)
 	}
 	r.walkable = 0
 	for i, m := range r.Materials {
@@ -376,12 +378,5 @@ func (r *Rules) compile() error {
 	if r.Creature.ChunkSize <= 0 || r.Creature.BalanceEvery <= 0 {
 		return fmt.Errorf("rules %s: chunk size and balance period must be positive", r.Name)
 	}
-	for i, b := range r.Creature.Balance {
-		// Balancing the player, or objects of no kind (which no removal
-		// records, so compaction would not drop them), means nothing.
-		if b.Kind == ObjNone || b.Kind == ObjPlayer {
-			return fmt.Errorf("rules %s: balance rule %d balances %s objects; it must balance a creature", r.Name, i, b.Kind)
-		}
-	}
-	return nil
+	return r.compileCreatures()
 }

@@ -52,7 +52,7 @@ package sim
 //
 //	kind     OutcomeKind.String()      reason   Reason.String()
 //	item     item name                 material material name
-//	object   ObjectKind.String()       count, damage, health_delta  integers
+//	object   object kind name          count, damage, health_delta  integers
 //	defeated the hit took the creature's last health
 //	missing  item names, comma-separated      nearby    material names
 //	unlocked achievement names                events    woke, woke_hurt, hurt, died, time_up
@@ -528,7 +528,7 @@ func formatOutcome(r *Rules, o *Outcome) string {
 	field("reason", o.Reason.String(), o.Reason == ReasonNone)
 	field("item", name(int(o.Item), len(r.Items), func(i int) string { return r.Items[i].Name }), o.Item == 0)
 	field("material", name(int(o.Material), len(r.Materials), func(i int) string { return r.Materials[i].Name }), o.Material == MatNone)
-	field("object", o.Object.String(), o.Object == ObjNone)
+	field("object", r.KindName(o.Object), o.Object == ObjNone)
 	field("count", strconv.Itoa(int(o.Count)), o.Count == 0)
 	field("damage", strconv.Itoa(int(o.Damage)), o.Damage == 0)
 	field("defeated", "true", !o.Defeated)

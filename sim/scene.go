@@ -19,52 +19,50 @@ func (w *World) SetMaterial(x, y int, m Material) error {
 	}
 	if j := w.objectIndex(x, y); j >= 0 && !w.canStand(w.objects[j].Kind, m) {
 		return fmt.Errorf("set material at (%d, %d): a %s stands there and cannot stand on %s",
-			x, y, w.objects[j].Kind, w.rules.Materials[m].Name)
+			x, y, w.rules.KindName(w.objects[j].Kind), w.rules.Materials[m].Name)
 	}
 	w.setMaterial(x, y, m)
 	return nil
 }
 
-// canStand reports whether an object of kind k may occupy material m: the
-// player also stands on deadly tiles (and dies), arrows fly over water and
-// lava, plants grow on grass; creatures walk where the player does.
-func (w *World) canStand(k ObjectKind, m Material) bool {
-	info := &w.rules.Materials[m]
-	switch k {
-	case ObjPlayer:
-		return info.Walkable || info.Deadly
-	case ObjArrow:
-		return info.ArrowPasses
-	case ObjPlant:
-		return m == MatGrass
-	}
-	return info.Walkable
-}
+// canStand reports whether an object of kind k may occupy material m, as
+// its row's Footing says: the player also stands on deadly tiles (and
+// dies), arrows fly over water and lava, plants grow on grass; creatures
+// walk where the player does.
+func (w *World) canStand(k ObjectKind, m Material) bool { return w.rules.canStand(k, m) }
 
 // AddObject puts a new creature, arrow or plant on a free tile. Zero
-// Health means the kind's starting health; arrows need a Facing.
+// Health means the kind's starting health; an object that looks the way
+// it faces (an arrow) needs a Facing, a labelled one (a landmark) a label
+// its row has a glyph for.
 func (w *World) AddObject(o Object) error {
 	x, y := int(o.X), int(o.Y)
+	name := w.rules.KindName(o.Kind)
 	switch {
-	case o.Kind == ObjNone || o.Kind == ObjPlayer || o.Kind >= numObjectKinds:
-		return fmt.Errorf("add object at (%d, %d): kind %s cannot be added", x, y, o.Kind)
+	case o.Kind == ObjNone || o.Kind == ObjPlayer || int(o.Kind) >= len(w.rules.Creatures):
+		return fmt.Errorf("add object at (%d, %d): kind %s cannot be added", x, y, name)
 	case !w.Inside(x, y):
-		return fmt.Errorf("add %s at (%d, %d): outside the %d×%d map", o.Kind, x, y, w.width, w.height)
+		return fmt.Errorf("add %s at (%d, %d): outside the %d×%d map", name, x, y, w.width, w.height)
 	case w.objectIndex(x, y) >= 0:
-		return fmt.Errorf("add %s at (%d, %d): tile occupied", o.Kind, x, y)
+		return fmt.Errorf("add %s at (%d, %d): tile occupied", name, x, y)
 	case !w.canStand(o.Kind, w.tiles[w.index(x, y)]):
-		return fmt.Errorf("add %s at (%d, %d): cannot stand on %s", o.Kind, x, y, w.rules.Materials[w.tiles[w.index(x, y)]].Name)
-	case o.Kind == ObjArrow && o.Facing == DirNone:
-		return fmt.Errorf("add arrow at (%d, %d): no direction", x, y)
+		return fmt.Errorf("add %s at (%d, %d): cannot stand on %s", name, x, y, w.rules.Materials[w.tiles[w.index(x, y)]].Name)
 	}
-	if o.Kind == ObjLandmark && (o.Timer < 0 || o.Timer > 8) {
-		return fmt.Errorf("add landmark at (%d, %d): label %d outside 0 to 8", x, y, o.Timer)
+	switch c := w.rules.Kind(o.Kind); c.Looks {
+	case LooksFacing:
+		if o.Facing == DirNone || o.Facing > DirDown {
+			return fmt.Errorf("add %s at (%d, %d): no direction", name, x, y)
+		}
+	case LooksLabel:
+		if o.Timer < 0 || int(o.Timer) >= len(c.Glyphs) {
+			return fmt.Errorf("add %s at (%d, %d): label %d outside 0 to %d", name, x, y, o.Timer, len(c.Glyphs)-1)
+		}
 	}
 	if o.Health == 0 {
 		o.Health = w.newCreature(o.Kind, x, y).Health
 	}
 	if !w.addObject(o) {
-		return fmt.Errorf("add %s at (%d, %d): the world holds its maximum of %d objects", o.Kind, x, y, len(w.objects))
+		return fmt.Errorf("add %s at (%d, %d): the world holds its maximum of %d objects", name, x, y, len(w.objects))
 	}
 	return nil
 }
@@ -83,7 +81,7 @@ func (w *World) MovePlayer(x, y int) error {
 		return fmt.Errorf("move player to (%d, %d): outside the %d×%d map", x, y, w.width, w.height)
 	}
 	if j := w.objectIndex(x, y); j > 0 {
-		return fmt.Errorf("move player to (%d, %d): a %s stands there", x, y, w.objects[j].Kind)
+		return fmt.Errorf("move player to (%d, %d): a %s stands there", x, y, w.rules.KindName(w.objects[j].Kind))
 	}
 	if m := w.tiles[w.index(x, y)]; !w.canStand(ObjPlayer, m) {
 		return fmt.Errorf("move player to (%d, %d): cannot stand on %s", x, y, w.rules.Materials[m].Name)

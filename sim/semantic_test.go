@@ -19,12 +19,12 @@ func TestSemanticNames(t *testing.T) {
 		for m := 1; m < len(r.Materials); m++ {
 			assert.Equal(t, r.Materials[m].Name, names[m], name)
 		}
-		for k := ObjPlayer; k < numObjectKinds; k++ {
+		for k := ObjPlayer; int(k) < len(r.Creatures); k++ {
 			id := int(r.SemanticID(k))
 			require.Less(t, id, len(names), "%s: %s", name, k)
-			assert.Equal(t, k.String(), names[id], name)
+			assert.Equal(t, r.KindName(k), names[id], name)
 		}
-		assert.Len(t, names, len(r.Materials)+int(numObjectKinds-ObjPlayer), name)
+		assert.Len(t, names, len(r.Materials)+len(r.Creatures)-int(ObjPlayer), name)
 	}
 }
 
@@ -44,8 +44,8 @@ func TestEveryMaterialHasAGlyph(t *testing.T) {
 			}
 			c := info.Glyph
 			require.True(t, c > ' ' && c <= '~', "%s: %s has no printable glyph", name, info.Name)
-			_, object := parseObjectChar(c)
-			assert.False(t, object, "%s: %s's glyph %q is an object's", name, info.Name, c)
+			o, _ := r.objectOfGlyph(c)
+			assert.False(t, o.Kind != ObjNone, "%s: %s's glyph %q is an object's", name, info.Name, c)
 			assert.Empty(t, seen[c], "%s: %s and %s share %q", name, info.Name, seen[c], c)
 			seen[c] = info.Name
 			assert.Contains(t, legend, string(c)+" "+info.Name, name)

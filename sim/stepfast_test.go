@@ -104,7 +104,7 @@ func TestBalanceOnePassSameWorlds(t *testing.T) {
 	// A player nothing hurts lives through the night, when zombies come.
 	immortal := func(base func() *Rules) *Rules {
 		r := base()
-		r.Creature.ZombieDamage, r.Creature.ZombieSleepHit, r.Creature.ArrowDamage = 0, 0, 0
+		harmless(r)
 		r.Vitals.HungerLimit, r.Vitals.ThirstLimit, r.Vitals.FatigueLimit = 1<<14, 1<<14, 1<<14
 		return r
 	}

@@ -118,13 +118,14 @@ func (w *World) DescribeWindow(last *Outcome, budget int, v Window) string {
 // thingAt names what is on a tile: the object, else the material.
 func (w *World) thingAt(x, y int) string {
 	if o, ok := w.ObjectAt(x, y); ok {
-		if o.Kind == ObjPlant && o.Grown > w.rules.Creature.PlantRipe {
-			return "ripe plant"
+		c := w.rules.Kind(o.Kind)
+		switch {
+		case w.rules.Ripe(o):
+			return "ripe " + c.Name
+		case c.Looks == LooksLabel:
+			return c.Name + " " + LandmarkName(int(o.Timer))
 		}
-		if o.Kind == ObjLandmark {
-			return "landmark " + LandmarkName(int(o.Timer))
-		}
-		return o.Kind.String()
+		return c.Name
 	}
 	if !w.Inside(x, y) {
 		return "the edge of the world"
@@ -221,9 +222,9 @@ func (o *Outcome) kindText(r *Rules) string {
 	case OutDrank:
 		s = "drank water"
 	case OutAte:
-		s = fmt.Sprintf("ate the %s (+%d food)", o.Object, o.Count)
+		s = fmt.Sprintf("ate the %s (+%d food)", r.KindName(o.Object), o.Count)
 	case OutAttacked:
-		s = "hit the " + o.Object.String()
+		s = "hit the " + r.KindName(o.Object)
 		if o.Damage > 0 { // a hit always deals some: 0 is a filter's silence (Crafter's view)
 			s += fmt.Sprintf(" for %d damage", o.Damage)
 		}
@@ -232,7 +233,7 @@ func (o *Outcome) kindText(r *Rules) string {
 		}
 	case OutPlaced:
 		if o.Object != ObjNone {
-			s = "placed a " + o.Object.String()
+			s = "placed a " + r.KindName(o.Object)
 		} else {
 			s = "placed " + r.Materials[o.Material].Name
 		}
@@ -301,16 +302,16 @@ func (o *Outcome) reasonText(r *Rules) string {
 			return r.Materials[o.Material].Name + " is in the way"
 		}
 		if o.Object != ObjNone && o.Material == MatNone {
-			return "cannot do that to the " + o.Object.String()
+			return "cannot do that to the " + r.KindName(o.Object)
 		}
 		if o.Material == MatNone {
 			return "facing the edge of the world"
 		}
 		return "cannot do that to " + r.Materials[o.Material].Name
 	case ReasonOccupied:
-		return "a " + o.Object.String() + " is in the way"
+		return "a " + r.KindName(o.Object) + " is in the way"
 	case ReasonNotRipe:
-		return "the plant is not ripe yet"
+		return "the " + r.KindName(o.Object) + " is not ripe yet"
 	case ReasonNotTired:
 		return "not tired"
 	case ReasonNoLuck:

@@ -62,9 +62,9 @@ type World struct {
 	// for worlds of at most 64 chunks: dueFresh marks the chunks whose
 	// bits were decided under dueLimits and whose counts have not changed
 	// since. Every change to a chunk's counts clears its mark.
-	due       [3]uint64
+	due       [maxBalanceRules]uint64
 	dueFresh  uint64
-	dueLimits [3][3]int
+	dueLimits [maxBalanceRules][3]int
 
 	// touched marks the items changed during the player's update, which
 	// clamps them at its end; always zero between steps.
@@ -106,8 +106,8 @@ type state struct {
 // chunkCounts tracks, for each balance rule, the tiles of its material and
 // the creatures of its kind in one chunk, so balancing never scans.
 type chunkCounts struct {
-	space [3]uint8
-	pop   [3]uint8
+	space [maxBalanceRules]uint8
+	pop   [maxBalanceRules]uint8
 	// held is set once any object (the player included) has been added
 	// to or moved into the chunk this episode: only such chunks are
 	// balanced, as Crafter keys its chunk table on first use. It is
@@ -353,8 +353,8 @@ func (w *World) setMaterial(x, y int, m Material) {
 	w.tiles[i] = m
 	w.chunkChanged(w.chunkOf(x, y))
 	c := &w.chunks[w.chunkOf(x, y)]
-	for r := range w.rules.Creature.Balance {
-		switch w.rules.Creature.Balance[r].Material {
+	for r := range w.rules.balance {
+		switch w.rules.balance[r].Material {
 		case old:
 			c.space[r]--
 		case m:

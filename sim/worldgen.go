@@ -265,12 +265,12 @@ func (w *World) generate(px, py int) {
 	g.setRarities(&w.rules.Gen)
 	g.setDraws()
 	// Each material's entry in tileInfo adds one to the chunk count lane
-	// (16 bits each) of every balance rule counting it, and carries the
+	// (countLaneBits each) of every balance rule counting it, and carries the
 	// walkable flag: one load a tile, no branch, no memory round trip.
 	// It is built on every Reset, since SetRules may have changed them.
 	clear(g.info[:])
-	for r, b := range w.rules.Creature.Balance {
-		g.info[b.Material] |= 1 << (16 * r)
+	for r, b := range w.rules.balance {
+		g.info[b.Material] |= 1 << (countLaneBits * r)
 	}
 	for m := range w.rules.Materials {
 		if w.rules.walkable.Has(Material(m)) {
@@ -299,8 +299,9 @@ func (w *World) generate(px, py int) {
 type tileInfo [256]uint64
 
 const (
-	walkableFlag = 1 << 63
-	countLanes   = 1<<48 - 1
+	walkableFlag  = 1 << 63
+	countLaneBits = 12 // a lane per balance rule: 4 lanes hold counts to 4095
+	countLanes    = 1<<(countLaneBits*maxBalanceRules) - 1
 )
 
 // generateRow decides the materials of row y, counts them into the chunks
@@ -421,7 +422,7 @@ func (w *World) flushCounts(y int) {
 	for c := range chunks {
 		counts := g.counts[c] & countLanes
 		for r := range chunks[c].space {
-			chunks[c].space[r] += uint8(counts >> (16 * r))
+			chunks[c].space[r] += uint8(counts >> (countLaneBits * r))
 		}
 		g.counts[c] = 0
 	}
@@ -484,27 +485,29 @@ func (w *World) extraOre(mountain int32, draws uint64) Material {
 	return MatStone
 }
 
-// scatterCreature may start a cow, zombie or skeleton on the walkable
-// tile (x, y) of material m, whose hash is draws; tunnel marks a tunnel
-// tile, where skeletons start.
+// scatterCreature may start a creature on the walkable tile (x, y) of
+// material m, whose hash is draws; tunnel marks a tunnel tile. The kinds
+// are the rows that take Crafter's start places (Rules.starts): cows',
+// zombies' and skeletons' in classic, each with its own draw.
 func (w *World) scatterCreature(x, y int, m Material, tunnel bool, draws uint64) {
 	g := w.gen
 	dx, dy := x-g.row.px, y-g.row.py
 	d2 := dx*dx + dy*dy
+	starts := &w.rules.starts
 	var k ObjectKind
 	switch {
 	case d2 == 0: // the player's tile
 		return
 	case d2 > 3*3 && m == MatGrass && draw(draws, drawCow) > g.rarity.cow:
-		k = ObjCow
+		k = starts[StartMeadow]
 	case d2 > 10*10 && draw(draws, drawZombie) > g.rarity.zombie:
-		k = ObjZombie
+		k = starts[StartAnywhere]
 	case m == MatPath && tunnel && draw(draws, drawSkeleton) > g.rarity.skeleton:
-		k = ObjSkeleton
-	default:
-		return
+		k = starts[StartTunnel]
 	}
-	w.addObject(w.newCreature(k, x, y))
+	if k != ObjNone {
+		w.addObject(w.newCreature(k, x, y))
+	}
 }
 
 // scaleChance scales a probability (1/65536) by pct percent (0: as is).

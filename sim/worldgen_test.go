@@ -43,7 +43,7 @@ func worldgenMeans(t testing.TB, n int) map[string]float64 {
 			}
 		}
 		for _, o := range w.Objects() {
-			sums[o.Kind.String()]++
+			sums[w.rules.KindName(o.Kind)]++
 		}
 	}
 	for k := range sums {
@@ -140,7 +140,7 @@ func TestLatticeAmplitude(t *testing.T) {
 func TestResetAfterSetRules(t *testing.T) {
 	b := Classic().Clone()
 	b.Materials[MatSand].Walkable = false
-	b.Creature.Balance[2].Material = MatSand
+	b.Creatures[ObjCow].Balance.Material = MatSand
 	require.NoError(t, b.Compile())
 	w, err := New(Config{})
 	require.NoError(t, err)
