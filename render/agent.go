@@ -22,24 +22,6 @@ const (
 // so one set draws every ruleset.
 func drawn() *sim.Rules { return sim.Extended() }
 
-// worldSprites lists the world tile set's slots: the void, the fallback
-// and the objects, then every material of the drawn rules in sim.Material
-// order from 1, with the sprite its rules row names.
-func worldSprites() []assets.Sprite {
-	s := []assets.Sprite{
-		assets.Darkness, assets.Unknown,
-		assets.PlayerLeft, assets.PlayerRight, assets.PlayerUp, assets.PlayerDown, assets.PlayerSleep,
-		assets.Cow, assets.Zombie, assets.Skeleton,
-		assets.ArrowLeft, assets.ArrowRight, assets.ArrowUp, assets.ArrowDown,
-		assets.Plant, assets.PlantRipe,
-		assets.Flag,
-	}
-	for _, m := range drawn().Materials[1:] {
-		s = append(s, spriteNamed(m.Sprite))
-	}
-	return s
-}
-
 // itemSprites lists the inventory icons in sim.Item order, as the drawn
 // rules' rows name them.
 func itemSprites() []assets.Sprite {
@@ -59,61 +41,6 @@ func spriteNamed(name string) assets.Sprite {
 	return assets.Unknown
 }
 
-// Slots of the world tile set.
-const (
-	slotDarkness = 0
-	slotUnknown  = 1
-	slotPlayer   = 2 // + Dir − 1, or slotSleep
-	slotSleep    = 6
-	slotCow      = 7
-	slotZombie   = 8
-	slotSkeleton = 9
-	slotArrow    = 10 // + Dir − 1
-	slotPlant    = 14
-	slotRipe     = 15
-	slotFlag     = 16
-	slotMaterial = 17 // + material − 1
-)
-
-// groundSlot returns the slot of material m in a tile set of materials
-// materials (the void and unknown materials have their own).
-func groundSlot(m sim.Material, materials int) int {
-	switch {
-	case m == sim.MatNone:
-		return slotDarkness
-	case int(m) < materials:
-		return slotMaterial + int(m) - 1
-	}
-	return slotUnknown
-}
-
-// objectSlot returns the slot of an object as drawn.
-func objectSlot(o sim.Object, facing sim.Dir, sleeping bool, ripe bool) int {
-	switch o.Kind {
-	case sim.ObjPlayer:
-		if sleeping {
-			return slotSleep
-		}
-		return slotPlayer + int(facing) - 1
-	case sim.ObjCow:
-		return slotCow
-	case sim.ObjZombie:
-		return slotZombie
-	case sim.ObjSkeleton:
-		return slotSkeleton
-	case sim.ObjArrow:
-		return slotArrow + int(o.Facing) - 1
-	case sim.ObjPlant:
-		if ripe {
-			return slotRipe
-		}
-		return slotPlant
-	case sim.ObjLandmark:
-		return slotFlag
-	}
-	return slotUnknown
-}
-
 // AgentView renders Crafter-style observations of one square size: the
 // 9×7 tiles around the player above the inventory, 9 tiles wide, centred
 // in the frame. Build one per size and format (building scales every
@@ -124,9 +51,9 @@ type AgentView struct {
 	format             Format
 	atlas              *Atlas
 	world              *tileSet // variant = level·2 + sleeping
+	layout             *worldLayout
 	slots              *tileSet // inventory slots: item·(maxCount+1) + count, on black
 	noise              nightNoise
-	materials          int // materials the world tile set holds (groundSlot)
 }
 
 // NewAgentView prepares a renderer of size×size frames (size ≥ 9).
@@ -139,25 +66,14 @@ func NewAgentView(a *Atlas, size int, f Format) (*AgentView, error) {
 	}
 	unit := size / viewCols
 	v := &AgentView{size: size, unit: unit, border: (size - unit*viewCols) / 2, format: f, atlas: a,
-		materials: len(drawn().Materials)}
-	v.world = newTileSet(a, worldSprites(), unit, f, 2*Levels, func(vr, r, g, b int) (int, int, int) {
+		layout: newWorldLayout()}
+	v.world = newTileSet(a, v.layout.sprites, unit, f, 2*Levels, func(vr, r, g, b int) (int, int, int) {
 		return variant(r, g, b, vr/2, vr%2 == 1)
 	})
-	groundOpaque(v.world)
+	v.layout.groundOpaque(v.world)
 	v.slots = newSlotSet(a, unit, f)
 	v.noise = newNightNoise(unit, viewCols, viewRows, f, size*int(f))
 	return v, nil
-}
-
-// groundOpaque makes the ground slots draw whole: a ground tile covers its
-// square even where its sprite has holes (they show black).
-func groundOpaque(t *tileSet) {
-	for slot := 0; slot < slotPlayer; slot++ {
-		t.opaque[slot] = true
-	}
-	for slot := slotMaterial; slot < len(t.opaque); slot++ {
-		t.opaque[slot] = true
-	}
 }
 
 // newSlotSet draws every inventory slot image: each item's icon on black
@@ -281,7 +197,7 @@ func (v *AgentView) drawWorld(w *sim.World, dst []byte, stride, origin, variant 
 	for ty := 0; ty < viewRows; ty++ {
 		for tx := 0; tx < viewCols; tx++ {
 			at := origin + ty*v.unit*stride + tx*v.unit*bpp
-			v.world.draw(dst, stride, at, variant, groundSlot(w.Material(x0+tx, y0+ty), v.materials))
+			v.world.draw(dst, stride, at, variant, v.layout.ground(w.Material(x0+tx, y0+ty)))
 		}
 	}
 	// Then the objects over their tiles. A sprite stays inside its tile,
@@ -290,15 +206,14 @@ func (v *AgentView) drawWorld(w *sim.World, dst []byte, stride, origin, variant 
 	// (about 45 in a classic world, a few of them in view) costs less
 	// than looking up each of the 63 tiles. Removed objects (Kind ObjNone
 	// until their step ends) hold no tile.
-	facing, sleeping := w.Facing(), w.Sleeping()
-	ripe := w.Rules().Creature.PlantRipe
+	r, facing, sleeping := w.Rules(), w.Facing(), w.Sleeping()
 	for _, o := range w.Objects() {
 		tx, ty := int(o.X)-x0, int(o.Y)-y0
 		if uint(tx) >= viewCols || uint(ty) >= viewRows || o.Kind == sim.ObjNone {
 			continue
 		}
 		at := origin + ty*v.unit*stride + tx*v.unit*bpp
-		v.world.draw(dst, stride, at, variant, objectSlot(o, facing, sleeping, o.Grown > ripe))
+		v.world.draw(dst, stride, at, variant, v.layout.object(r, o, facing, sleeping))
 	}
 }
 

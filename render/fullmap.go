@@ -13,8 +13,7 @@ type MapView struct {
 	scale  int
 	format Format
 	world  *tileSet // two variants: awake, asleep (full daylight)
-	// materials the world tile set holds (groundSlot)
-	materials int
+	layout *worldLayout
 }
 
 // NewMapView prepares a renderer of scale pixels per tile (1 to 64).
@@ -25,11 +24,11 @@ func NewMapView(a *Atlas, scale int, f Format) (*MapView, error) {
 	if !f.valid() {
 		return nil, fmt.Errorf("map view: unknown format %d", f)
 	}
-	m := &MapView{scale: scale, format: f, materials: len(drawn().Materials)}
-	m.world = newTileSet(a, worldSprites(), scale, f, 1, func(_, r, g, b int) (int, int, int) {
+	m := &MapView{scale: scale, format: f, layout: newWorldLayout()}
+	m.world = newTileSet(a, m.layout.sprites, scale, f, 1, func(_, r, g, b int) (int, int, int) {
 		return variant(r, g, b, Levels-1, false)
 	})
-	groundOpaque(m.world)
+	m.layout.groundOpaque(m.world)
 	return m, nil
 }
 
@@ -50,14 +49,13 @@ func (m *MapView) Render(w *sim.World, dst []byte) {
 	fw, _ := m.FrameSize(w)
 	stride := fw * bpp
 	dst = dst[:m.FrameBytes(w)]
-	facing, sleeping := w.Facing(), w.Sleeping()
-	ripe := w.Rules().Creature.PlantRipe
+	rules, facing, sleeping := w.Rules(), w.Facing(), w.Sleeping()
 	for y := 0; y < w.Height(); y++ {
 		for x := 0; x < w.Width(); x++ {
 			at := y*m.scale*stride + x*m.scale*bpp
-			m.world.draw(dst, stride, at, 0, groundSlot(w.Material(x, y), m.materials))
+			m.world.draw(dst, stride, at, 0, m.layout.ground(w.Material(x, y)))
 			if o, ok := w.ObjectAt(x, y); ok {
-				m.world.draw(dst, stride, at, 0, objectSlot(o, facing, sleeping, o.Grown > ripe))
+				m.world.draw(dst, stride, at, 0, m.layout.object(rules, o, facing, sleeping))
 			}
 		}
 	}

@@ -318,14 +318,13 @@ func BenchmarkMapView4(b *testing.B) {
 func drawWorldPlain(v *AgentView, w *sim.World, dst []byte, stride, origin, variant int) {
 	bpp := int(v.format)
 	px, py := w.Player()
-	ripe := w.Rules().Creature.PlantRipe
 	for ty := 0; ty < viewRows; ty++ {
 		for tx := 0; tx < viewCols; tx++ {
 			x, y := px+tx-viewCols/2, py+ty-viewRows/2
 			at := origin + ty*v.unit*stride + tx*v.unit*bpp
-			v.world.draw(dst, stride, at, variant, groundSlot(w.Material(x, y), v.materials))
+			v.world.draw(dst, stride, at, variant, v.layout.ground(w.Material(x, y)))
 			if o, ok := w.ObjectAt(x, y); ok {
-				v.world.draw(dst, stride, at, variant, objectSlot(o, w.Facing(), w.Sleeping(), o.Grown > ripe))
+				v.world.draw(dst, stride, at, variant, v.layout.object(w.Rules(), o, w.Facing(), w.Sleeping()))
 			}
 		}
 	}
@@ -403,7 +402,7 @@ func scene(t *testing.T, width, height int) *sim.World {
 	require.NoError(t, err)
 	w.Reset(1)
 	w.RemoveObjects()
-	ripe := w.Rules().Creature.PlantRipe
+	ripe := w.Rules().Creatures[sim.ObjPlant].Ripe
 	objs := []sim.Object{
 		{Kind: sim.ObjCow, Health: 3}, {Kind: sim.ObjZombie, Health: 5}, {Kind: sim.ObjSkeleton, Health: 3},
 		{Kind: sim.ObjArrow, Facing: sim.DirLeft}, {Kind: sim.ObjArrow, Facing: sim.DirRight},

@@ -23,7 +23,16 @@ func TestEveryMaterialAndItemHasASprite(t *testing.T) {
 			assert.True(t, ok, "%s: material %s names sprite %q", name, info.Name, info.Sprite)
 			assert.NotEqual(t, assets.Unknown, sp, "%s: %s", name, info.Name)
 			assert.Contains(t, legend, string(info.Glyph)+" "+info.Name, "%s: %s", name, info.Name)
-			assert.Equal(t, sp, worldSprites()[groundSlot(sim.Material(m+1), len(drawn().Materials))], "%s: %s's slot", name, info.Name)
+			l := newWorldLayout()
+			assert.Equal(t, sp, l.sprites[l.ground(sim.Material(m+1))], "%s: %s's slot", name, info.Name)
+		}
+		for k, c := range r.Creatures[sim.ObjPlayer:] {
+			for _, s := range c.Sprites {
+				sp, ok := assets.SpriteByName(s)
+				assert.True(t, ok, "%s: object %s names sprite %q", name, c.Name, s)
+				assert.NotEqual(t, assets.Unknown, sp, "%s: %s", name, c.Name)
+			}
+			assert.Contains(t, r.SemanticNames(), c.Name, "%s: kind %d", name, k+1)
 		}
 		for i, it := range r.Items {
 			sp, ok := assets.SpriteByName(it.Sprite)
@@ -33,8 +42,9 @@ func TestEveryMaterialAndItemHasASprite(t *testing.T) {
 	}
 }
 
-// TestRulesetsShareTheirPrefix: the drawn rules' material and item tables
-// begin with every ruleset's, so one tile set draws them all.
+// TestRulesetsShareTheirPrefix: the drawn rules' material, item and
+// object tables begin with every ruleset's, so one tile set draws them
+// all.
 func TestRulesetsShareTheirPrefix(t *testing.T) {
 	d := drawn()
 	for _, name := range []string{sim.ClassicName, sim.ExtendedName} {
@@ -47,6 +57,10 @@ func TestRulesetsShareTheirPrefix(t *testing.T) {
 		require.LessOrEqual(t, len(r.Items), len(d.Items), name)
 		for i := range r.Items {
 			assert.Equal(t, d.Items[i].Sprite, r.Items[i].Sprite, "%s item %d", name, i)
+		}
+		require.LessOrEqual(t, len(r.Creatures), len(d.Creatures), name)
+		for k := range r.Creatures {
+			assert.Equal(t, d.Creatures[k].Sprites, r.Creatures[k].Sprites, "%s object kind %d", name, k)
 		}
 	}
 }
