@@ -10,9 +10,11 @@ import (
 // of a packed word (see tileInfo).
 const maxBalanceRules = 4
 
-// balanceRule is a balance rule with the kind of the row that holds it.
+// balanceRule is a row's balance rule with the row's kind. It points at
+// the row's rule, so that an edit to a compiled table's balance numbers
+// takes effect as it did when the rules were a list.
 type balanceRule struct {
-	BalanceRule
+	*BalanceRule
 	kind ObjectKind
 }
 
@@ -116,7 +118,7 @@ func (r *Rules) compileKind(k ObjectKind, c *CreatureInfo) error {
 		if len(r.balance) == maxBalanceRules {
 			return fmt.Errorf("more than %d balance rules", maxBalanceRules)
 		}
-		r.balance = append(r.balance, balanceRule{*c.Balance, k})
+		r.balance = append(r.balance, balanceRule{c.Balance, k})
 	}
 	if c.Hostile {
 		r.hostile.add(k)

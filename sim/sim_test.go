@@ -241,6 +241,7 @@ func TestStepBeforeReset(t *testing.T) {
 func TestEndlessEpisodeEndsAtTheCounter(t *testing.T) {
 	r := Classic().Clone()
 	r.Vitals.EpisodeLength = 0
+	require.NoError(t, r.Compile())
 	w, err := New(Config{Rules: r})
 	require.NoError(t, err)
 	w.Reset(1)

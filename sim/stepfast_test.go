@@ -297,6 +297,7 @@ func TestEveryVitalClampedToItsOwnMax(t *testing.T) {
 			r.Items[it].Max = maxima[i]
 			r.Items[it].Initial = min(r.Items[it].Initial, maxima[i])
 		}
+		require.NoError(t, r.Compile())
 		for i, it := range vitals {
 			w, err := New(Config{Width: 9, Height: 9, Rules: r})
 			require.NoError(t, err)

@@ -126,6 +126,11 @@ func New(cfg Config) (*World, error) {
 	if cfg.Rules == nil {
 		cfg.Rules = Classic()
 	}
+	if cfg.Rules.achByName == nil {
+		// A clone's lookup tables (the update table, the balance list) are
+		// built by Compile: without it no creature would act.
+		return nil, fmt.Errorf("new world: rules %s not compiled (call Compile after editing a Clone)", cfg.Rules.Name)
+	}
 	if cfg.Width < 3 || cfg.Height < 3 || cfg.Width > MaxSide || cfg.Height > MaxSide {
 		return nil, fmt.Errorf("new world: size %d×%d outside 3×3 to %d×%d", cfg.Width, cfg.Height, MaxSide, MaxSide)
 	}

@@ -41,10 +41,10 @@ type Stat struct {
 // ≤ 1; "lost health" is a step whose health change is negative.
 var Stats = []Stat{
 	{Key: "episode_length", Name: "mean episode length (steps)", Crafter: 167, perEpisode: true},
-	{Key: "zombies_in_view", Name: "zombies in view", Crafter: 0.156, count: inView(sim.ObjZombie)},
-	{Key: "cows_in_view", Name: "cows in view", Crafter: 0.545, count: inView(sim.ObjCow)},
-	{Key: "skeletons_in_view", Name: "skeletons in view", Crafter: 0.121, count: inView(sim.ObjSkeleton)},
-	{Key: "zombies_adjacent", Name: "zombies adjacent", Crafter: 0.084, count: adjacent(sim.ObjZombie)},
+	{Key: "zombies_in_view", Name: "zombies in view", Crafter: 0.156, count: inView("zombie")},
+	{Key: "cows_in_view", Name: "cows in view", Crafter: 0.545, count: inView("cow")},
+	{Key: "skeletons_in_view", Name: "skeletons in view", Crafter: 0.121, count: inView("skeleton")},
+	{Key: "zombies_adjacent", Name: "zombies adjacent", Crafter: 0.084, count: adjacent("zombie")},
 	{Key: "health_lost", Name: "fraction of steps in which the player lost health", Crafter: 0.0256,
 		count: func(_ *sim.World, out *sim.Outcome) int {
 			if out.HealthDelta < 0 {
@@ -52,17 +52,22 @@ var Stats = []Stat{
 			}
 			return 0
 		}},
-	{Key: "zombies_alive", Name: "zombies alive in the whole world", Crafter: 6.51, count: alive(sim.ObjZombie)},
-	{Key: "cows_alive", Name: "cows alive in the whole world", Crafter: 24.7, count: alive(sim.ObjCow)},
+	{Key: "zombies_alive", Name: "zombies alive in the whole world", Crafter: 6.51, count: alive("zombie")},
+	{Key: "cows_alive", Name: "cows alive in the whole world", Crafter: 24.7, count: alive("cow")},
 }
 
 // View half-extents of Crafter's 9×7 image area.
 const viewDX, viewDY = 4, 3
 
-// objects counts the objects of kind k whose offset from the player
-// (dx, dy) passes where.
-func objects(k sim.ObjectKind, where func(dx, dy int) bool) func(*sim.World, *sim.Outcome) int {
+// objects counts the objects of the named kind whose offset from the
+// player (dx, dy) passes where. Crafter's statistics name their kinds, so
+// these do too, and count nothing in rules without such a kind.
+func objects(name string, where func(dx, dy int) bool) func(*sim.World, *sim.Outcome) int {
 	return func(w *sim.World, _ *sim.Outcome) int {
+		k, ok := w.Rules().KindByName(name)
+		if !ok {
+			return 0
+		}
 		px, py := w.Player()
 		n := 0
 		for _, o := range w.Objects()[1:] {
@@ -74,16 +79,16 @@ func objects(k sim.ObjectKind, where func(dx, dy int) bool) func(*sim.World, *si
 	}
 }
 
-func inView(k sim.ObjectKind) func(*sim.World, *sim.Outcome) int {
-	return objects(k, func(dx, dy int) bool { return abs(dx) <= viewDX && abs(dy) <= viewDY })
+func inView(name string) func(*sim.World, *sim.Outcome) int {
+	return objects(name, func(dx, dy int) bool { return abs(dx) <= viewDX && abs(dy) <= viewDY })
 }
 
-func adjacent(k sim.ObjectKind) func(*sim.World, *sim.Outcome) int {
-	return objects(k, func(dx, dy int) bool { return abs(dx)+abs(dy) <= 1 })
+func adjacent(name string) func(*sim.World, *sim.Outcome) int {
+	return objects(name, func(dx, dy int) bool { return abs(dx)+abs(dy) <= 1 })
 }
 
-func alive(k sim.ObjectKind) func(*sim.World, *sim.Outcome) int {
-	return objects(k, func(int, int) bool { return true })
+func alive(name string) func(*sim.World, *sim.Outcome) int {
+	return objects(name, func(int, int) bool { return true })
 }
 
 func abs(v int) int {

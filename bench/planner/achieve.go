@@ -21,11 +21,8 @@ const (
 	achCollect achKind = iota
 	achPlace
 	achMake
-	achEatCow
-	achDefeatZombie
-	achDefeatSkeleton
 	achWakeUp
-	achEatPlant
+	achObject // defeat or eat an object of kind obj
 )
 
 type achTarget struct {
@@ -35,6 +32,7 @@ type achTarget struct {
 	collect *sim.CollectRule
 	place   *sim.PlaceRule
 	make    *sim.MakeRule
+	obj     sim.ObjectKind
 }
 
 // achTry is how long the planner pursues one achievement before it moves
@@ -77,12 +75,12 @@ func (p *Planner) achTargets() []achTarget {
 		m := &r.Make[i]
 		add(achTarget{a: m.Achievement, kind: achMake, depth: max(p.tab.depth[m.Gives.Item], 1), make: m})
 	}
-	ev := r.Events
-	add(achTarget{a: ev.EatCow, kind: achEatCow, depth: 1})
-	add(achTarget{a: ev.WakeUp, kind: achWakeUp, depth: 2})
-	add(achTarget{a: ev.DefeatZombie, kind: achDefeatZombie, depth: 2})
-	add(achTarget{a: ev.EatPlant, kind: achEatPlant, depth: 4})
-	add(achTarget{a: ev.DefeatSkeleton, kind: achDefeatSkeleton, depth: 6})
+	add(achTarget{a: r.Events.WakeUp, kind: achWakeUp, depth: 2})
+	for k := range r.Creatures {
+		if a, ok := r.KindAchievement(sim.ObjectKind(k)); ok {
+			add(achTarget{a: a, kind: achObject, depth: objectDepth(p.tab.role[k]), obj: sim.ObjectKind(k)})
+		}
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].depth != out[j].depth {
 			return out[i].depth < out[j].depth
@@ -181,42 +179,64 @@ func (p *Planner) achieve(t *achTarget) (sim.Action, bool) {
 		it := t.make.Gives.Item
 		want := min(p.inv[it]+1, int(p.tab.r.Items[it].Max))
 		return p.obtain(it, want)
-	case achEatCow:
-		return p.huntNear(sim.ObjCow, inf)
-	case achDefeatZombie:
-		return p.huntNear(sim.ObjZombie, 30)
-	case achDefeatSkeleton:
-		return p.huntNear(sim.ObjSkeleton, 30)
+	case achObject:
+		if ro := p.tab.role[t.obj]; ro.attackable() {
+			limit := int32(inf)
+			if ro.hostile() {
+				limit = 30
+			}
+			return p.huntNear(func(k sim.ObjectKind) bool { return k == t.obj }, limit)
+		}
+		return p.harvest(t.obj)
 	case achWakeUp:
 		if p.inv[sim.ItemEnergy] >= int(p.tab.r.Items[sim.ItemEnergy].Max) {
 			return 0, false
 		}
 		p.tired = true
 		return p.rest()
-	case achEatPlant:
-		ripe := p.tab.r.Creature.PlantRipe
-		found := false
-		for _, o := range p.w.Objects() {
-			if o.Kind == sim.ObjPlant && o.Grown > ripe {
-				found = true
-			}
-		}
-		if !found {
-			return 0, false
-		}
-		u, f, ok := p.approach(func(i int) (bool, int32) {
-			if p.obj[i] != sim.ObjPlant {
-				return false, 0
-			}
-			o, _ := p.w.ObjectAt(i%p.nav.w, i/p.nav.w)
-			return o.Grown > ripe, 0
-		})
-		if !ok {
-			return 0, false
-		}
-		return p.act(u, f, p.tab.do), true
 	}
 	return 0, false
+}
+
+// objectDepth is how deep in the game defeating or eating a kind of this
+// role lies, for the order of the achievements: prey at once, a melee
+// creature once armed, a harvest once planted and grown, a shooter last
+// (it keeps its distance, in tunnels).
+func objectDepth(ro role) int {
+	switch ro {
+	case rolePrey:
+		return 1
+	case roleMelee:
+		return 2
+	case roleShooter:
+		return 6
+	}
+	return 4
+}
+
+// harvest walks to a ripe object of kind k and eats it.
+func (p *Planner) harvest(k sim.ObjectKind) (sim.Action, bool) {
+	r := p.tab.r
+	found := false
+	for _, o := range p.w.Objects() {
+		if o.Kind == k && r.Ripe(o) {
+			found = true
+		}
+	}
+	if !found {
+		return 0, false
+	}
+	u, f, ok := p.approach(func(i int) (bool, int32) {
+		if p.obj[i] != k {
+			return false, 0
+		}
+		o, _ := p.w.ObjectAt(i%p.nav.w, i/p.nav.w)
+		return r.Ripe(o), 0
+	})
+	if !ok {
+		return 0, false
+	}
+	return p.act(u, f, p.tab.do), true
 }
 
 // needItems obtains the first of items the inventory lacks.
@@ -229,10 +249,11 @@ func (p *Planner) needItems(items []sim.ItemAmount) (sim.Action, bool) {
 	return 0, false
 }
 
-// huntNear hunts the nearest creature of kind k within path cost limit.
-func (p *Planner) huntNear(k sim.ObjectKind, limit int32) (sim.Action, bool) {
+// huntNear hunts the nearest creature of a kind want accepts within path
+// cost limit.
+func (p *Planner) huntNear(want func(sim.ObjectKind) bool, limit int32) (sim.Action, bool) {
 	u, f, ok := p.approachWithin(func(t int) (bool, int32) {
-		return p.obj[t] == k, 0
+		return p.obj[t] != sim.ObjNone && want(p.obj[t]), 0
 	}, 0, limit)
 	if !ok || p.nav.at(u) > limit {
 		return 0, false

@@ -78,7 +78,7 @@ func (p *Planner) buildStep(a int, d sim.Dir, pr *sim.PlaceRule) (sim.Action, bo
 	// walkable ignores creatures: they move, and the search reruns.
 	walkable := func(t int) bool {
 		info := &p.tab.r.Materials[p.mat[t]]
-		return info.Walkable && !info.Deadly && !blocksPocket(p.obj[t])
+		return info.Walkable && !info.Deadly && !p.blocksPocket(p.obj[t])
 	}
 	states := ww * wh * 4 << maxWalls
 	if cap(p.build.first) < states {

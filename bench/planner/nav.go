@@ -326,7 +326,7 @@ func (p *Planner) readTiles(w *sim.World) {
 			i := int(o.Y)*W + int(o.X)
 			p.obj[i] = o.Kind
 			p.objTiles = append(p.objTiles, int32(i))
-			if o.Kind == sim.ObjSkeleton {
+			if p.tab.role[o.Kind] == roleShooter {
 				p.skeletons = append(p.skeletons, [2]int16{o.X, o.Y})
 			}
 		}
@@ -472,20 +472,20 @@ func (p *Planner) buildCosts(w *sim.World) {
 	for _, o := range w.Objects() {
 		x, y := int(o.X), int(o.Y)
 		i := y*W + x
-		switch o.Kind {
-		case sim.ObjPlayer, sim.ObjNone:
-		case sim.ObjCow:
+		switch p.tab.role[o.Kind] {
+		case roleNone:
+		case rolePrey:
 			if cost[i] != 0 {
 				cost[i] = costCow
 			}
-		case sim.ObjZombie:
+		case roleMelee:
 			if cost[i] != 0 {
 				cost[i] = costZombie
 			}
 			for _, d := range zombieDetour {
 				add(x+d.dx, y+d.dy, d.cost)
 			}
-		case sim.ObjSkeleton:
+		case roleShooter:
 			if cost[i] != 0 {
 				cost[i] = costSkeleton
 			}
@@ -503,7 +503,7 @@ func (p *Planner) buildCosts(w *sim.World) {
 			for _, e := range skeletonZone {
 				add(x+int(e.dx), y+int(e.dy), e.c)
 			}
-		case sim.ObjArrow:
+		case roleMissile:
 			if cost[i] != 0 {
 				cost[i] = min(cost[i]+1, maxCost)
 			}
@@ -552,19 +552,19 @@ func (p *Planner) buildCostsLazy(w *sim.World) {
 		x, y := int(o.X), int(o.Y)
 		i := y*W + x
 		var reach int
-		switch o.Kind {
-		case sim.ObjPlayer, sim.ObjNone:
+		switch p.tab.role[o.Kind] {
+		case roleNone:
 			continue
-		case sim.ObjCow:
+		case rolePrey:
 			set(i, k, costCow)
 			continue
-		case sim.ObjZombie:
+		case roleMelee:
 			set(i, k, costZombie)
 			reach = 2
-		case sim.ObjSkeleton:
+		case roleShooter:
 			set(i, k, costSkeleton)
 			reach = skeletonRange
-		case sim.ObjArrow:
+		case roleMissile:
 			reach = 3
 		default: // plants and landmarks stay where they are and block
 			cost[i] = 0
@@ -573,7 +573,7 @@ func (p *Planner) buildCostsLazy(w *sim.World) {
 		}
 		n.adders = append(n.adders, adder{
 			key: int32(abs(x-p.px) + abs(y-p.py) - reach), k: int32(k),
-			x: o.X, y: o.Y, kind: o.Kind, facing: o.Facing,
+			x: o.X, y: o.Y, role: p.tab.role[o.Kind], facing: o.Facing,
 		})
 	}
 	// Nearest first: chained by key (keys run from -skeletonRange to W+H).
@@ -602,7 +602,7 @@ type adder struct {
 	link   int32 // the next adder of the same key, or -1
 	k      int32
 	x, y   int16
-	kind   sim.ObjectKind
+	role   role
 	facing sim.Dir
 }
 
@@ -632,12 +632,12 @@ func (n *nav) add(a *adder) {
 			cost[i] = min(cost[i]+c, maxCost)
 		}
 	}
-	switch a.kind {
-	case sim.ObjZombie:
+	switch a.role {
+	case roleMelee:
 		for _, d := range zombieDetour {
 			add(x+d.dx, y+d.dy, d.cost)
 		}
-	case sim.ObjSkeleton:
+	case roleShooter:
 		if x >= skeletonRange && y >= skeletonRange && x < W-skeletonRange && y < H-skeletonRange {
 			i := y*W + x
 			for z, off := range n.zone { // all on the map
@@ -651,7 +651,7 @@ func (n *nav) add(a *adder) {
 		for _, e := range skeletonZone {
 			add(x+int(e.dx), y+int(e.dy), e.c)
 		}
-	case sim.ObjArrow:
+	case roleMissile:
 		add(x, y, 1)
 		dx, dy := a.facing.Offset()
 		for s := 1; s <= 3; s++ {
@@ -790,9 +790,9 @@ func (p *Planner) enter(n int) sim.Action {
 		return p.tab.noop
 	}
 	mv := p.tab.move[d]
-	switch p.obj[n] {
-	case sim.ObjNone:
-	case sim.ObjCow, sim.ObjZombie, sim.ObjSkeleton:
+	switch ro := p.tab.role[p.obj[n]]; {
+	case p.obj[n] == sim.ObjNone:
+	case ro.attackable():
 		if p.facing == d {
 			return p.tab.do
 		}

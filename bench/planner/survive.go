@@ -42,7 +42,7 @@ func (p *Planner) fight() (sim.Action, bool) {
 		if n < 0 {
 			continue
 		}
-		if k := p.obj[n]; k == sim.ObjZombie || k == sim.ObjSkeleton {
+		if p.tab.role[p.obj[n]].hostile() {
 			if d == p.facing {
 				return p.tab.do, true
 			}
@@ -112,15 +112,15 @@ func (p *Planner) night() bool {
 	if phase >= duskFrom && phase < duskTo {
 		return l < duskLight
 	}
-	return l < dawnLight && p.shelter.valid && p.creatureNear(sim.ObjZombie, p.pos, dawnZombies)
+	return l < dawnLight && p.shelter.valid && p.creatureNear(roleMelee, p.pos, dawnZombies)
 }
 
-// creatureNear reports whether a creature of kind k is within L1 distance
-// r of tile q.
-func (p *Planner) creatureNear(k sim.ObjectKind, q, r int) bool {
+// creatureNear reports whether a creature of role ro is within L1
+// distance r of tile q.
+func (p *Planner) creatureNear(ro role, q, r int) bool {
 	W := p.nav.w
 	qx, qy := q%W, q/W
-	if k == sim.ObjSkeleton { // the step's list
+	if ro == roleShooter { // the step's list
 		for _, o := range p.skeletons {
 			if abs(int(o[0])-qx)+abs(int(o[1])-qy) <= r {
 				return true
@@ -129,7 +129,7 @@ func (p *Planner) creatureNear(k sim.ObjectKind, q, r int) bool {
 		return false
 	}
 	for _, o := range p.w.Objects() {
-		if o.Kind == k && abs(int(o.X)-qx)+abs(int(o.Y)-qy) <= r {
+		if p.tab.role[o.Kind] == ro && abs(int(o.X)-qx)+abs(int(o.Y)-qy) <= r {
 			return true
 		}
 	}
@@ -167,22 +167,23 @@ func (p *Planner) drinkWithin(limit int32) (sim.Action, bool) {
 	return p.act(u, f, p.tab.do), true
 }
 
-// eatWithin hunts the nearest cow within path cost limit, or eats a ripe
-// plant.
+// eatWithin hunts the nearest prey (a cow) within path cost limit, or
+// eats a ripe plant.
 func (p *Planner) eatWithin(limit int32) (sim.Action, bool) {
 	if a, ok := p.eatPlant(); ok {
 		return a, true
 	}
-	return p.huntNear(sim.ObjCow, limit)
+	return p.huntNear(func(k sim.ObjectKind) bool { return p.tab.role[k] == rolePrey }, limit)
 }
 
-// eatPlant eats a ripe plant next to the player.
+// eatPlant eats a ripe plant (any harvest that gives food) next to the
+// player.
 func (p *Planner) eatPlant() (sim.Action, bool) {
-	ripe := p.tab.r.Creature.PlantRipe
+	r := p.tab.r
 	for d := sim.DirLeft; d <= sim.DirDown; d++ {
 		dx, dy := d.Offset()
 		o, ok := p.w.ObjectAt(p.px+dx, p.py+dy)
-		if !ok || o.Kind != sim.ObjPlant || o.Grown <= ripe {
+		if !ok || !r.Ripe(o) || !r.Edible(o.Kind) {
 			continue
 		}
 		if d == p.facing {
@@ -204,7 +205,7 @@ func (p *Planner) opportunistic() (sim.Action, bool) {
 	if p.obj[f] == sim.ObjNone && p.drinkSet().Has(p.mat[f]) && p.inv[sim.ItemDrink] < int(r.Items[sim.ItemDrink].Max)-2 {
 		return p.tab.do, true
 	}
-	if p.obj[f] == sim.ObjCow && p.inv[sim.ItemFood] < int(r.Items[sim.ItemFood].Max)-3 {
+	if p.tab.role[p.obj[f]] == rolePrey && p.inv[sim.ItemFood] < int(r.Items[sim.ItemFood].Max)-3 {
 		return p.tab.do, true
 	}
 	return 0, false
@@ -269,7 +270,7 @@ func perpendicular(d sim.Dir) (sim.Dir, sim.Dir) {
 // need a block placed from outside (see buildStep).
 func (p *Planner) pocketOpen(a int, d sim.Dir, pr *sim.PlaceRule) (b, open, sides int) {
 	b = p.neighbour(a, d)
-	if b < 0 || blocksPocket(p.obj[b]) || blocksPocket(p.obj[a]) {
+	if b < 0 || p.blocksPocket(p.obj[b]) || p.blocksPocket(p.obj[a]) {
 		return b, -1, 0
 	}
 	r := p.tab.r
@@ -308,21 +309,19 @@ func (p *Planner) pocketOpen(a int, d sim.Dir, pr *sim.PlaceRule) (b, open, side
 
 // wallable reports whether a wall block can go on open tile t.
 func (p *Planner) wallable(t int, pr *sim.PlaceRule) bool {
-	return pr != nil && t >= 0 && pr.Where.Has(p.mat[t]) && !p.tab.r.Materials[p.mat[t]].Deadly && !blocksPocket(p.obj[t])
+	return pr != nil && t >= 0 && pr.Where.Has(p.mat[t]) && !p.tab.r.Materials[p.mat[t]].Deadly && !p.blocksPocket(p.obj[t])
 }
 
 // blocksPocket reports whether an object of kind k in a pocket tile rules
 // the pocket out (creatures walk away or get killed; plants stay).
-func blocksPocket(k sim.ObjectKind) bool {
-	return k == sim.ObjPlant || k == sim.ObjLandmark
-}
+func (p *Planner) blocksPocket(k sim.ObjectKind) bool { return p.tab.role[k] == roleStill }
 
 // exposed reports whether an arrow could reach pocket tile q (the other
 // tile being o): arrows fly straight over water and lava, so a side of
 // water with walkable ground (where skeletons may stand) in line beyond it
 // is no wall.
 func (p *Planner) exposed(q, o int) bool {
-	if !p.creatureNear(sim.ObjSkeleton, q, skeletonReach) {
+	if !p.creatureNear(roleShooter, q, skeletonReach) {
 		return false
 	}
 	r := p.tab.r
@@ -342,7 +341,7 @@ func (p *Planner) exposed(q, o int) bool {
 				break // a wall, or an open end that gets a block
 			}
 			first = false
-			if r.Materials[m].Walkable || p.obj[t] == sim.ObjSkeleton {
+			if r.Materials[m].Walkable || p.tab.role[p.obj[t]] == roleShooter {
 				return true
 			}
 		}
@@ -578,10 +577,10 @@ func (p *Planner) waterEnd(a int, d sim.Dir) int {
 
 // sealEnd places a wall block on the faced end, clearing it first.
 func (p *Planner) sealEnd(end int, place sim.Action) sim.Action {
-	switch p.obj[end] {
-	case sim.ObjNone:
+	switch {
+	case p.obj[end] == sim.ObjNone:
 		return place
-	case sim.ObjCow, sim.ObjZombie, sim.ObjSkeleton:
+	case p.tab.role[p.obj[end]].attackable():
 		return p.tab.do
 	}
 	return p.tab.noop // an arrow passes

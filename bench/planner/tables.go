@@ -23,6 +23,8 @@ type tables struct {
 	tried map[sim.Item]bool
 
 	depth [sim.MaxItems]int // dependency depth of each item (0: unknown)
+
+	role [256]role // by sim.ObjectKind
 }
 
 func newTables(r *sim.Rules) *tables {
@@ -34,6 +36,7 @@ func newTables(r *sim.Rules) *tables {
 		makeOK:   make([]bool, len(r.Make)),
 		steps:    map[task.Node]*task.Step{},
 		tried:    map[sim.Item]bool{},
+		role:     roles(r),
 	}
 	haveDo, haveSleep := false, false
 	for i := len(r.Actions) - 1; i >= 0; i-- { // the first of each role wins

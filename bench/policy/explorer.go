@@ -33,6 +33,7 @@ type Explorer struct {
 	walk     [sim.MaxMaterials]bool // static material facts of the ruleset
 	deadly   [sim.MaxMaterials]bool
 	extended bool
+	rules    *sim.Rules // the world's, for what its object kinds are
 
 	// Memory.
 	step      int
@@ -101,6 +102,7 @@ func (p *Explorer) observe(w *sim.World) {
 		p.queue = make([]int32, 0, n)
 	}
 	r := w.Rules()
+	p.rules = r
 	for m := range r.Materials {
 		if m < sim.MaxMaterials {
 			p.walk[m], p.deadly[m] = r.Materials[m].Walkable, r.Materials[m].Deadly
@@ -115,7 +117,6 @@ func (p *Explorer) observe(w *sim.World) {
 	p.light = w.Daylight()
 	p.sleeping = w.Sleeping()
 	const half = sim.ViewSize / 2
-	ripe := r.Creature.PlantRipe
 	for dy := -half; dy <= half; dy++ {
 		for dx := -half; dx <= half; dx++ {
 			x, y := p.px+dx, p.py+dy
@@ -127,13 +128,13 @@ func (p *Explorer) observe(w *sim.World) {
 			p.mem[y*p.w+x] = w.Material(x, y)
 			if o, ok := w.ObjectAt(x, y); ok {
 				p.vobj[v] = o.Kind
-				switch o.Kind {
-				case sim.ObjLandmark:
+				switch r.Kind(o.Kind).Looks {
+				case sim.LooksLabel:
 					p.vlabel[v] = o.Timer
-				case sim.ObjArrow:
+				case sim.LooksFacing:
 					p.vlabel[v] = int8(o.Facing)
-				case sim.ObjPlant:
-					p.vripe[v] = o.Grown > ripe // a ripe plant looks ripe
+				case sim.LooksRipe:
+					p.vripe[v] = r.Ripe(o) // a ripe plant looks ripe
 				}
 			}
 		}
@@ -215,7 +216,7 @@ func (p *Explorer) bfs() {
 func (p *Explorer) zombieNear(x, y int) bool {
 	for d := sim.DirLeft; d <= sim.DirDown; d++ {
 		dx, dy := d.Offset()
-		if k := p.objAt(x+dx, y+dy); k == sim.ObjZombie {
+		if p.melee(p.objAt(x+dx, y+dy)) {
 			return true
 		}
 	}
@@ -225,7 +226,7 @@ func (p *Explorer) zombieNear(x, y int) bool {
 // Target kinds for approach.
 const (
 	tgtMaterial = iota
-	tgtObject
+	tgtPrey     // a creature hunted for food
 	tgtUnknown
 	tgtTile
 	tgtRipe
@@ -270,13 +271,13 @@ func (p *Explorer) isTarget(kind, what, x, y int) bool {
 	switch kind {
 	case tgtMaterial:
 		return p.mem[y*p.w+x] == sim.Material(what) && p.objAt(x, y) == sim.ObjNone
-	case tgtObject:
-		return p.objAt(x, y) == sim.ObjectKind(what)
+	case tgtPrey:
+		return p.prey(p.objAt(x, y))
 	case tgtRipe:
 		const half = sim.ViewSize / 2
 		dx, dy := x-p.px, y-p.py
 		return dx >= -half && dx <= half && dy >= -half && dy <= half &&
-			p.vobj[(dy+half)*sim.ViewSize+dx+half] == sim.ObjPlant && p.vripe[(dy+half)*sim.ViewSize+dx+half]
+			p.rules.Edible(p.vobj[(dy+half)*sim.ViewSize+dx+half]) && p.vripe[(dy+half)*sim.ViewSize+dx+half]
 	case tgtUnknown:
 		return p.mem[y*p.w+x] == sim.MatNone
 	case tgtTile:
@@ -463,7 +464,7 @@ func (p *Explorer) fight() (sim.Action, bool) {
 	turn := sim.DirNone
 	for d := sim.DirLeft; d <= sim.DirDown; d++ {
 		dx, dy := d.Offset()
-		if k := p.objAt(p.px+dx, p.py+dy); k == sim.ObjZombie || k == sim.ObjSkeleton {
+		if p.hostile(p.objAt(p.px+dx, p.py+dy)) {
 			if d == p.facing {
 				return sim.ActDo, true
 			}
@@ -507,12 +508,12 @@ func (p *Explorer) dodge() (sim.Action, bool) {
 	return 0, false
 }
 
-// eat hunts the nearest cow seen, or eats a ripe plant.
+// eat hunts the nearest prey seen (a cow), or eats a ripe plant.
 func (p *Explorer) eat(limit int32) (sim.Action, bool) {
 	if a, ok := p.approach(tgtRipe, 0, limit, sim.ActDo); ok {
 		return a, true
 	}
-	return p.approach(tgtObject, int(sim.ObjCow), limit, sim.ActDo)
+	return p.approach(tgtPrey, 0, limit, sim.ActDo)
 }
 
 // unstuck mines its way out when no neighbour can be walked onto (a
@@ -551,17 +552,17 @@ func (p *Explorer) unstuck() (sim.Action, bool) {
 // opportunistic takes what the player faces when it is worth a step.
 func (p *Explorer) opportunistic() (sim.Action, bool) {
 	tx, ty := p.target()
-	switch p.objAt(tx, ty) {
-	case sim.ObjCow:
+	switch k := p.objAt(tx, ty); {
+	case p.prey(k):
 		if p.inv[sim.ItemFood] < 7 {
 			return sim.ActDo, true
 		}
-	case sim.ObjPlant:
+	case p.rules.Kind(k).Interact == sim.InteractHarvest:
 		const half = sim.ViewSize / 2
 		if p.vripe[(ty-p.py+half)*sim.ViewSize+tx-p.px+half] {
 			return sim.ActDo, true
 		}
-	case sim.ObjNone:
+	case k == sim.ObjNone:
 		if p.matAt(tx, ty) == sim.MatWater && p.inv[sim.ItemDrink] < 9 {
 			return sim.ActDo, true
 		}
@@ -795,7 +796,7 @@ func (p *Explorer) wander() sim.Action {
 // that holds every order of them as a subsequence.
 func (p *Explorer) seeLandmarks() {
 	for v, k := range p.vobj {
-		if k != sim.ObjLandmark {
+		if p.rules.Kind(k).Looks != sim.LooksLabel {
 			continue
 		}
 		l := int(p.vlabel[v])
@@ -924,11 +925,11 @@ func (p *Explorer) rest(tired bool) (sim.Action, bool) {
 
 // seal puts a stone on the faced open end, clearing it first.
 func (p *Explorer) seal(x, y int) sim.Action {
-	switch p.objAt(x, y) {
-	case sim.ObjNone:
+	switch k := p.objAt(x, y); {
+	case k == sim.ObjNone:
 		return sim.ActPlaceStone
-	case sim.ObjArrow, sim.ObjLandmark, sim.ObjPlant:
-		return sim.ActNoop
+	case p.rules.Kind(k).Interact != sim.InteractAttack:
+		return sim.ActNoop // an arrow, a landmark, a plant
 	}
 	return sim.ActDo
 }
@@ -951,7 +952,7 @@ func (p *Explorer) pocketOK(A int, d sim.Dir) bool {
 		m := p.matAt(t[0], t[1])
 		switch {
 		case p.walk[m] && !p.deadly[m]:
-			if k := p.objAt(t[0], t[1]); k == sim.ObjPlant || k == sim.ObjLandmark {
+			if p.still(p.objAt(t[0], t[1])) {
 				return false
 			}
 		case m == sim.MatStone && pick:

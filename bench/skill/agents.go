@@ -401,7 +401,7 @@ func toward(w *sim.World, name string) (string, bool) {
 				}
 			}
 		}
-	} else if k, ok := creatureByName(name); ok {
+	} else if k, ok := creatureByName(r, name); ok {
 		for _, o := range w.Objects() {
 			if o.Kind == k {
 				consider(int(o.X), int(o.Y))

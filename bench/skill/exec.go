@@ -262,9 +262,9 @@ func (x *Executor) Next(w *sim.World, last *sim.Outcome) (a sim.Action, done boo
 		}
 		return act(a)
 	case Attack, Eat:
-		kind := sim.ObjCow
+		kind := prey(r)
 		if c.Verb == Attack {
-			kind, _ = creatureByName(c.Arg)
+			kind, _ = creatureByName(r, c.Arg)
 		}
 		if last != nil && last.Action == sim.ActDo && (last.Defeated || last.Kind == sim.OutAte) {
 			return finish(true, "", "")
@@ -272,7 +272,7 @@ func (x *Executor) Next(w *sim.World, last *sim.Outcome) (a sim.Action, done boo
 		if c.Verb == Eat && w.Inventory(sim.ItemFood) > x.count {
 			return finish(true, "", "")
 		}
-		return doAt(kind.String())
+		return doAt(r.KindName(kind))
 	case Drink:
 		if w.Inventory(sim.ItemDrink) >= int(r.Items[sim.ItemDrink].Max) {
 			return finish(true, "", "")
@@ -319,11 +319,14 @@ func (x *Executor) interrupted(w *sim.World) string {
 	return ""
 }
 
-// zombieClose reports a zombie within two tiles (L1) of the player.
+// zombieClose reports a zombie (a hostile creature that strikes from
+// next to the player rather than shooting) within two tiles (L1) of the
+// player.
 func (x *Executor) zombieClose(w *sim.World) bool {
+	r := w.Rules()
 	px, py := w.Player()
 	for _, o := range w.Objects() {
-		if o.Kind == sim.ObjZombie && abs(int(o.X)-px)+abs(int(o.Y)-py) <= 2 {
+		if r.Hostile(o.Kind) && r.Kind(o.Kind).Missile == sim.ObjNone && abs(int(o.X)-px)+abs(int(o.Y)-py) <= 2 {
 			return true
 		}
 	}
@@ -429,7 +432,7 @@ func (x *Executor) approach(w *sim.World, arg string, mustFace bool) (a sim.Acti
 	default:
 		if gx, gy, ok := parseXY(arg); ok {
 			stand = func(tx, ty int) bool { return tx == gx && ty == gy }
-		} else if k, ok := creatureByName(arg); ok {
+		} else if k, ok := creatureByName(r, arg); ok {
 			face = func(tx, ty int) bool {
 				o, ok := w.ObjectAt(tx, ty)
 				return ok && o.Kind == k && x.visible(w, tx, ty)

@@ -64,8 +64,41 @@ var directions = []struct {
 	dx, dy int
 }{{"north", 0, -1}, {"south", 0, 1}, {"east", 1, 0}, {"west", -1, 0}}
 
-// creatures are the kinds goto and attack name.
-var creatures = []sim.ObjectKind{sim.ObjCow, sim.ObjZombie, sim.ObjSkeleton, sim.ObjPlant}
+// creatures returns the kinds of r that goto names, in kind order: those
+// the player can do something to (classic's cow, zombie, skeleton and
+// plant).
+func creatures(r *sim.Rules) []string {
+	var out []string
+	for k := range r.Creatures {
+		if r.Creatures[k].Interact != sim.InteractNone {
+			out = append(out, r.Creatures[k].Name)
+		}
+	}
+	return out
+}
+
+// attackable returns the kinds of r that attack names: those `do` hits
+// (cow, zombie, skeleton).
+func attackable(r *sim.Rules) []string {
+	var out []string
+	for k := range r.Creatures {
+		if r.Creatures[k].Interact == sim.InteractAttack {
+			out = append(out, r.Creatures[k].Name)
+		}
+	}
+	return out
+}
+
+// prey returns the kind the eat skill hunts: the first attackable kind
+// that gives food and is not hostile (a cow).
+func prey(r *sim.Rules) sim.ObjectKind {
+	for k := range r.Creatures {
+		if c := &r.Creatures[k]; c.Interact == sim.InteractAttack && c.Food > 0 && !c.Hostile {
+			return sim.ObjectKind(k)
+		}
+	}
+	return sim.ObjNone
+}
 
 // Parse reads a command ("collect wood", "goto 3,4", "mine iron") against
 // rules r: the verb must be a skill and the argument one it takes.
@@ -102,7 +135,7 @@ func Parse(text string, r *sim.Rules) (Command, error) {
 		if _, ok := r.MaterialByName(arg); ok && arg != "none" {
 			return c, nil
 		}
-		if _, ok := creatureByName(arg); ok {
+		if _, ok := creatureByName(r, arg); ok {
 			return c, nil
 		}
 		return bad("<material>, <creature>, landmark <A-I> or <x>,<y>")
@@ -119,8 +152,8 @@ func Parse(text string, r *sim.Rules) (Command, error) {
 			return bad("<item>: " + strings.Join(placeables(r), ", "))
 		}
 	case Attack:
-		if _, ok := creatureByName(arg); !ok {
-			return bad("<creature>: cow, zombie, skeleton, plant")
+		if _, ok := creatureByName(r, arg); !ok {
+			return bad("<creature>: " + strings.Join(creatures(r), ", "))
 		}
 	case Explore:
 		ok := false
@@ -154,13 +187,10 @@ func parseXY(s string) (x, y int, ok bool) {
 	return x, y, err1 == nil && err2 == nil
 }
 
-func creatureByName(name string) (sim.ObjectKind, bool) {
-	for _, k := range creatures {
-		if k.String() == name {
-			return k, true
-		}
-	}
-	return sim.ObjNone, false
+// creatureByName returns the kind of r that goto or attack name names.
+func creatureByName(r *sim.Rules, name string) (sim.ObjectKind, bool) {
+	k, ok := r.KindByName(name)
+	return k, ok && r.Kind(k).Interact != sim.InteractNone
 }
 
 // collectRule finds the rule that collect name uses: by the item it gives
@@ -230,8 +260,8 @@ func Menu(r *sim.Rules) []Command {
 	for _, m := range r.Materials[1:] {
 		out = append(out, Command{Goto, m.Name})
 	}
-	for _, k := range creatures {
-		out = append(out, Command{Goto, k.String()})
+	for _, k := range creatures(r) {
+		out = append(out, Command{Goto, k})
 	}
 	for _, n := range collectables(r) {
 		out = append(out, Command{Collect, n})
@@ -242,8 +272,8 @@ func Menu(r *sim.Rules) []Command {
 	for _, n := range placeables(r) {
 		out = append(out, Command{Place, n})
 	}
-	for _, k := range creatures[:3] {
-		out = append(out, Command{Attack, k.String()})
+	for _, k := range attackable(r) {
+		out = append(out, Command{Attack, k})
 	}
 	out = append(out, Command{Eat, ""}, Command{Drink, ""}, Command{Sleep, ""})
 	for _, d := range directions {
@@ -368,16 +398,13 @@ func Forms(r *sim.Rules) []string {
 	for _, m := range r.Materials[1:] {
 		mats = append(mats, m.Name)
 	}
-	var kinds []string
-	for _, k := range creatures {
-		kinds = append(kinds, k.String())
-	}
+	kinds := creatures(r)
 	return []string{
 		"goto <target>: walk to the nearest one you have seen and face it (stand on it if it is walkable, or on x,y); target: " + strings.Join(mats, ", ") + ", " + strings.Join(kinds, ", ") + ", landmark A to I, or x,y",
 		"collect <item>: go to its source and take it (mine is the same); item: " + strings.Join(collectables(r), ", "),
 		"make <item>: craft it, walking to the stations it needs; item: " + strings.Join(makeables(r), ", "),
 		"place <item>: put it on a free tile beside you; item: " + strings.Join(placeables(r), ", "),
-		"attack <creature>: go to the nearest one in view and hit it until it dies; creature: " + strings.Join(kinds[:3], ", "),
+		"attack <creature>: go to the nearest one in view and hit it until it dies; creature: " + strings.Join(attackable(r), ", "),
 		"eat: go to a cow in view and eat it",
 		"drink: go to water and drink until full",
 		"sleep: sleep until rested (you wake if hurt)",

@@ -115,8 +115,28 @@ func (s *Scenario) canonical() string {
 	return string(b)
 }
 
-// scenarioKinds are the objects a scenario may place by name.
-var scenarioKinds = map[string]sim.ObjectKind{"cow": sim.ObjCow, "zombie": sim.ObjZombie, "skeleton": sim.ObjSkeleton, "plant": sim.ObjPlant}
+// scenarioKind returns the kind of object a scenario may place by name:
+// a kind of r the player can do something to (cow, zombie, skeleton and
+// plant in classic; arrows and landmarks are not placed this way).
+func scenarioKind(r *sim.Rules, name string) (sim.ObjectKind, bool) {
+	k, ok := r.KindByName(name)
+	return k, ok && r.Kind(k).Interact != sim.InteractNone
+}
+
+// scenarioKindNames lists the names scenarioKind accepts: "cow, zombie,
+// skeleton or plant".
+func scenarioKindNames(r *sim.Rules) string {
+	var names []string
+	for k := range r.Creatures {
+		if _, ok := scenarioKind(r, r.Creatures[k].Name); ok {
+			names = append(names, r.Creatures[k].Name)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
 
 // maxScenarioSide bounds a scenario's map side.
 const maxScenarioSide = 256
@@ -194,8 +214,8 @@ func (s *Scenario) Check() error {
 		}
 	}
 	for i, o := range s.Objects {
-		if _, ok := scenarioKinds[o.Kind]; !ok {
-			return fmt.Errorf("objects[%d]: kind %q (cow, zombie, skeleton or plant)", i, o.Kind)
+		if _, ok := scenarioKind(r, o.Kind); !ok {
+			return fmt.Errorf("objects[%d]: kind %q (%s)", i, o.Kind, scenarioKindNames(r))
 		}
 		if err := inside(fmt.Sprintf("objects[%d]", i), [2]int{o.X, o.Y}); err != nil {
 			return err
@@ -273,8 +293,10 @@ func (s *Scenario) rules() (*sim.Rules, error) {
 		scaleHostility(r, s.Hostility)
 	}
 	if s.NoSpawn {
-		for i := range r.Creature.Balance {
-			r.Creature.Balance[i].SpawnP, r.Creature.Balance[i].DespawnP = 0, 0
+		for i := range r.Creatures {
+			if b := r.Creatures[i].Balance; b != nil {
+				b.SpawnP, b.DespawnP = 0, 0
+			}
 		}
 	}
 	if err := r.Compile(); err != nil {
@@ -283,12 +305,11 @@ func (s *Scenario) rules() (*sim.Rules, error) {
 	return r, nil
 }
 
-// scaleHostility scales the night spawns of zombies and skeletons to
-// pct % of the ruleset's.
+// scaleHostility scales the balanced numbers of the hostile creatures
+// (zombies and skeletons in classic) to pct % of the ruleset's.
 func scaleHostility(r *sim.Rules, pct int) {
-	for i := range r.Creature.Balance {
-		if r.Creature.Balance[i].Kind == sim.ObjZombie || r.Creature.Balance[i].Kind == sim.ObjSkeleton {
-			b := &r.Creature.Balance[i]
+	for i := range r.Creatures {
+		if b := r.Creatures[i].Balance; b != nil && r.Creatures[i].Hostile {
 			b.MinBase = b.MinBase * int32(pct) / 100
 			b.MinLight = b.MinLight * int32(pct) / 100
 			b.MaxBase = b.MaxBase * int32(pct) / 100
@@ -478,7 +499,8 @@ func (t *Task) placeScenario(w *sim.World) error {
 		}
 	}
 	for i, o := range l.objects {
-		obj := sim.Object{X: int16(o.X), Y: int16(o.Y), Kind: scenarioKinds[o.Kind]}
+		k, _ := scenarioKind(w.Rules(), o.Kind) // Check accepted the name
+		obj := sim.Object{X: int16(o.X), Y: int16(o.Y), Kind: k}
 		if err := w.AddObject(obj); err != nil {
 			return unfit(fmt.Errorf("objects[%d] %s at (%d, %d): %w", i, o.Kind, o.X, o.Y, err))
 		}

@@ -346,9 +346,10 @@ func BenchmarkReplay(b *testing.B) {
 	r := sim.Classic()
 	r.Vitals.HungerLimit, r.Vitals.ThirstLimit, r.Vitals.FatigueLimit = 30000, 30000, 30000
 	r.Gen.Hostility = 1
-	for i := 0; i < 2; i++ { // no zombies or skeletons spawn
-		r.Creature.Balance[i].MinBase, r.Creature.Balance[i].MaxBase = 0, 0
-		r.Creature.Balance[i].MinLight, r.Creature.Balance[i].MaxLight = 0, 0
+	for _, k := range []sim.ObjectKind{sim.ObjZombie, sim.ObjSkeleton} { // no zombies or skeletons spawn
+		b := r.Creatures[k].Balance
+		b.MinBase, b.MaxBase = 0, 0
+		b.MinLight, b.MaxLight = 0, 0
 	}
 	r.Vitals.RecoverLimit = 2 // and wounds heal fast
 	w, err := sim.New(sim.Config{Rules: r})
