@@ -2,16 +2,10 @@ package suite
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
@@ -34,196 +28,190 @@ type ScenarioBlock struct {
 // --set (NAME:key=value) can name.
 var scenarioName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
-// scenarioFields are the fields of a scenarios entry, for the unknown
-// field message and the docs.
-var scenarioFields = []string{"name", "ruleset", "map", "map_file", "grid", "size", "start", "objects", "landmarks",
-	"inventory", "spawn", "abundance", "hostility", "variants", "vary", "fixed", "goal", "budget", "decisions", "actions",
-	"feedback", "observability", "view", "reward", "split", "seeds", "params"}
-
-// scenario reads one scenarios entry.
-func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
-	b := ScenarioBlock{line: n.Line, Split: task.Eval, Count: 1}
+// scenario makes one scenarios entry, in phases: its fields, each checked;
+// what it must give; its map; the defaults written out made the defaults
+// left out; its goal; the whole scenario's check; its params' labels.
+func (s *Suite) scenario(y *scenarioYAML) (ScenarioBlock, error) {
+	b := ScenarioBlock{line: y.Line}
 	sc := &b.Scenario
-	sc.Ruleset = "classic"
-	if n.Kind != yaml.MappingNode {
-		return b, s.errf(n, "scenarios", "each scenario is a mapping")
+	if err := s.scenarioRules(y, sc); err != nil {
+		return b, err
 	}
-	seen := map[string]bool{}
-	var goal *yaml.Node
-	var paramsNode *yaml.Node
-	grid := 0
-	var mapNode *yaml.Node
-	spawn := true
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		f := k.Value
-		if seen[f] {
-			return b, s.errf(k, f, "given twice")
+	if err := s.scenarioWorld(y, sc); err != nil {
+		return b, err
+	}
+	if err := s.scenarioPlay(y, sc); err != nil {
+		return b, err
+	}
+	sh, err := s.shared(y.Split, y.Seeds, y.Budget, y.Feedback, y.Observability)
+	if err != nil {
+		return b, err
+	}
+	b.Split, b.From, b.Count, b.Budget, b.Feedback, b.Observability = sh.split, sh.from, sh.count, sh.budget, sh.feedback, sh.observability
+	if err := s.scenarioGiven(y, &b); err != nil {
+		return b, err
+	}
+	if err := s.scenarioMap(y, sc); err != nil {
+		return b, err
+	}
+	implicitDefaults(sc)
+	if sc.Goal, sc.Achieve, err = s.goal(y.Goal, sc); err != nil {
+		return b, err
+	}
+	if err := sc.Check(); err != nil {
+		line := y.Line
+		if l := y.mapLine(); strings.HasPrefix(err.Error(), "map") && l != 0 {
+			line = l
+		} else if strings.HasPrefix(err.Error(), "goal") {
+			line = y.Goal.Line
 		}
-		seen[f] = true
-		var err error
-		switch f {
-		case "name":
-			if err = s.scalar(v, f, &sc.Name); err == nil && !scenarioName.MatchString(sc.Name) {
-				err = s.errf(v, f, "%q: one word of letters, digits, - or _", sc.Name)
-			}
-		case "ruleset":
-			if err = s.scalar(v, f, &sc.Ruleset); err == nil {
-				if _, e := sim.RulesByName(sc.Ruleset); e != nil {
-					err = s.errf(v, f, "%v", e)
-				}
-			}
-		case "map":
-			mapNode = v
-			err = s.scalar(v, f, &sc.Map)
-		case "map_file":
-			mapNode = v
-			var file string
-			if err = s.scalar(v, f, &file); err == nil {
-				var data []byte
-				if data, err = s.readBeside(file); err != nil {
-					err = s.errf(v, f, "%v", err)
-				}
-				sc.Map = string(data)
-			}
-		case "grid":
-			mapNode = v
-			if err = s.scalar(v, f, &grid); err == nil && (grid < 3 || grid > 256) {
-				err = s.errf(v, f, "%d: an open grid is 3 to 256 tiles a side", grid)
-			}
-		case "size":
-			if err = s.scalar(v, f, &sc.Size); err == nil && (sc.Size < 9 || sc.Size > 256) {
-				err = s.errf(v, f, "%d: a generated world is 9 to 256 tiles a side", sc.Size)
-			}
-		case "start":
-			var p [2]int
-			if p, err = s.point(v, f); err == nil {
-				sc.Start = &p
-			}
-		case "objects":
-			err = s.objects(v, sc)
-		case "landmarks":
-			if v.Kind != yaml.SequenceNode {
-				err = s.errf(v, f, "want a list of [x, y]")
-				break
-			}
-			for _, c := range v.Content {
-				p, e := s.point(c, f)
-				if e != nil {
-					return b, e
-				}
-				sc.Landmarks = append(sc.Landmarks, p)
-			}
-		case "inventory":
-			if v.Kind != yaml.MappingNode {
-				err = s.errf(v, f, "want {item: count, …}")
-				break
-			}
-			if d := dupKey(v); d != nil {
-				err = s.errf(d, "inventory."+d.Value, "given twice")
-				break
-			}
-			sc.Inventory = map[string]int{}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				var c int
-				if err = s.scalar(v.Content[j+1], "inventory."+v.Content[j].Value, &c); err != nil {
-					return b, err
-				}
-				sc.Inventory[v.Content[j].Value] = c
-			}
-		case "spawn":
-			err = s.scalar(v, f, &spawn)
-		case "abundance":
-			err = s.scalar(v, f, &sc.Abundance)
-		case "hostility":
-			err = s.scalar(v, f, &sc.Hostility)
-		case "variants":
-			err = s.scalar(v, f, &sc.Variants)
-		case "vary":
-			err = s.vary(v, sc)
-		case "fixed":
-			err = s.scalar(v, f, &sc.Fixed)
-		case "goal":
-			goal = v
-		case "budget":
-			b.Budget, err = s.budget(v)
-		case "decisions":
-			if err = s.scalar(v, f, &sc.Decisions); err == nil && (sc.Decisions < 1 || sc.Decisions > 1_000_000) {
-				err = s.errf(v, f, "%d: want 1 to 1,000,000 decisions", sc.Decisions)
-			}
-		case "actions":
-			var a string
-			if err = s.scalar(v, f, &a); err == nil && !task.ActionLevel(a).Valid() {
-				err = s.errf(v, f, "%q: want primitive or skills", a)
-			}
-			sc.Actions = task.ActionLevel(a)
-		case "feedback":
-			b.Feedback, err = s.feedback(v)
-		case "observability":
-			b.Observability, err = s.observability(v)
-		case "view":
-			var lv string
-			if err = s.scalar(v, f, &lv); err == nil && (lv == "" || !task.LocalView(lv).Valid()) {
-				err = s.errf(v, f, "%q: want crafter (Crafter's 9×7 local view; leave it out for Longcraft's 9×9)", lv)
-			}
-			sc.View = task.LocalView(lv)
-		case "reward":
-			err = s.reward(v, sc)
-		case "split":
-			b.Split, err = s.split(v)
-		case "seeds":
-			b.From, b.Count, err = s.seeds(v)
-		case "params":
-			if !s.overrides {
-				// Written by --set and --sweep only: a hand-written one
-				// would label a scenario as something it is not.
-				err = s.errf(k, f, "unknown field (%s)", strings.Join(scenarioFields[:len(scenarioFields)-1], ", "))
-				break
-			}
-			paramsNode = v
-			if v.Kind != yaml.SequenceNode {
-				err = s.errf(v, f, "want a list")
-				break
-			}
-			for _, c := range v.Content {
-				var p string
-				if err = s.scalar(c, f, &p); err != nil {
-					break
-				}
-				sc.Params = append(sc.Params, p)
-			}
-		default:
-			err = s.errf(k, f, "unknown field (%s)", strings.Join(scenarioFields[:len(scenarioFields)-1], ", "))
+		return b, s.errAt(line, "", "scenario %s: %v", sc.Name, err)
+	}
+	labelParams(sc)
+	if sc.Goal.Kind == task.KindSurvive && b.Budget < sc.Goal.Steps {
+		return b, s.errAt(y.Line, "budget", "%d is shorter than the survive goal (%d steps): no agent could succeed", b.Budget, sc.Goal.Steps)
+	}
+	return b, nil
+}
+
+// scenarioRules checks the scenario's name and rules.
+func (s *Suite) scenarioRules(y *scenarioYAML, sc *task.Scenario) error {
+	sc.Name, sc.Ruleset = y.Name.V, y.Ruleset.or("classic")
+	if y.Name.Given && !scenarioName.MatchString(sc.Name) {
+		return s.errAt(y.Name.Line, "name", "%q: one word of letters, digits, - or _", sc.Name)
+	}
+	if y.Ruleset.Given {
+		if _, err := sim.RulesByName(sc.Ruleset); err != nil {
+			return s.errAt(y.Ruleset.Line, "ruleset", "%v", err)
 		}
+	}
+	sc.Variants = y.Variants.V
+	return nil
+}
+
+// scenarioWorld checks the world's fields: its map, what is placed on it
+// and what the seed changes.
+func (s *Suite) scenarioWorld(y *scenarioYAML, sc *task.Scenario) error {
+	sc.Map = y.Map.V
+	if y.MapFile.Given {
+		data, err := s.src.readBeside(y.MapFile.V)
 		if err != nil {
-			return b, err
+			return s.errAt(y.MapFile.Line, "map_file", "%v", err)
+		}
+		sc.Map = string(data)
+	}
+	if g := y.Grid; g.Given && (g.V < 3 || g.V > 256) {
+		return s.errAt(g.Line, "grid", "%d: an open grid is 3 to 256 tiles a side", g.V)
+	}
+	sc.Size = y.Size.V
+	if y.Size.Given && (sc.Size < 9 || sc.Size > 256) {
+		return s.errAt(y.Size.Line, "size", "%d: a generated world is 9 to 256 tiles a side", sc.Size)
+	}
+	if y.Start != nil {
+		p := y.Start.xy()
+		sc.Start = &p
+	}
+	for _, o := range y.Objects {
+		sc.Objects = append(sc.Objects, task.Placed{Kind: o.Kind.V, X: o.At.X.V, Y: o.At.Y.V})
+	}
+	for _, p := range y.Landmarks {
+		sc.Landmarks = append(sc.Landmarks, p.xy())
+	}
+	if y.Inventory != nil {
+		sc.Inventory = map[string]int{}
+		for item, n := range y.Inventory {
+			sc.Inventory[item] = n.V
 		}
 	}
+	sc.NoSpawn = !y.Spawn.or(true)
+	sc.Abundance, sc.Hostility, sc.Fixed = y.Abundance.V, y.Hostility.V, y.Fixed.V
+	return s.vary(y.Vary, sc)
+}
+
+// vary checks [symmetry, start]: what the seed changes on a hand-written
+// map, kept in the order of task.VaryChoices so that one set has one id
+// however it is listed.
+func (s *Suite) vary(y varyYAML, sc *task.Scenario) error {
+	for _, v := range y {
+		if !slices.Contains(task.VaryChoices(), v.V) {
+			return s.errAt(v.Line, "vary", "%q: want %s", v.V, strings.Join(task.VaryChoices(), " or "))
+		}
+		if slices.Contains(sc.Vary, v.V) {
+			return s.errAt(v.Line, "vary", "%s given twice", v.V)
+		}
+		sc.Vary = append(sc.Vary, v.V)
+	}
+	slices.SortFunc(sc.Vary, func(a, b string) int {
+		return slices.Index(task.VaryChoices(), a) - slices.Index(task.VaryChoices(), b)
+	})
+	return nil
+}
+
+// scenarioPlay checks how the scenario is played: its action level and
+// decisions, its view and its reward.
+func (s *Suite) scenarioPlay(y *scenarioYAML, sc *task.Scenario) error {
+	sc.Decisions = y.Decisions.V
+	if y.Decisions.Given && (sc.Decisions < 1 || sc.Decisions > 1_000_000) {
+		return s.errAt(y.Decisions.Line, "decisions", "%d: want 1 to 1,000,000 decisions", sc.Decisions)
+	}
+	sc.Actions = task.ActionLevel(y.Actions.V)
+	if y.Actions.Given && !sc.Actions.Valid() {
+		return s.errAt(y.Actions.Line, "actions", "%q: want primitive or skills", y.Actions.V)
+	}
+	sc.View = task.LocalView(y.View.V)
+	if y.View.Given && (sc.View == "" || !sc.View.Valid()) {
+		return s.errAt(y.View.Line, "view", "%q: want crafter (Crafter's 9×7 local view; leave it out for Longcraft's 9×9)", y.View.V)
+	}
+	if y.Reward != nil {
+		rw := &task.Reward{}
+		for _, r := range []struct {
+			name string
+			y    scalar[float64]
+			out  *int
+		}{{"stage", y.Reward.Stage, &rw.StageTenths}, {"goal", y.Reward.Goal, &rw.GoalTenths}} {
+			if !r.y.Given {
+				continue
+			}
+			x := r.y.V
+			tenths := int(math.Round(x * 10))
+			if x < 0 || math.Abs(x*10-float64(tenths)) > 1e-9 {
+				return s.errAt(r.y.Line, "reward."+r.name, "%v: rewards are tenths (0.5, 1, 2.3)", x)
+			}
+			*r.out = tenths
+		}
+		sc.Reward = rw
+	}
+	sc.Params = slices.Clone(y.Params)
+	return nil
+}
+
+// scenarioGiven checks that the scenario gives what it must (a name, a
+// goal, a budget) and one map at most.
+func (s *Suite) scenarioGiven(y *scenarioYAML, b *ScenarioBlock) error {
 	switch {
-	case sc.Name == "":
-		return b, s.errf(n, "name", "missing")
-	case goal == nil:
-		return b, s.errf(n, "goal", "missing")
+	case b.Scenario.Name == "":
+		return s.errAt(y.Line, "name", "missing")
+	case y.Goal == nil:
+		return s.errAt(y.Line, "goal", "missing")
 	case b.Budget == 0:
-		return b, s.errf(n, "budget", "missing (the step budget)")
+		return s.errAt(y.Line, "budget", "missing (the step budget)")
 	}
-	maps := 0
-	for _, f := range []string{"map", "map_file", "grid", "size"} {
-		if seen[f] {
-			maps++
-		}
+	if y.maps() > 1 {
+		return s.errAt(y.Line, "map", "give one of map, map_file, grid and size")
 	}
-	if maps > 1 {
-		return b, s.errf(n, "map", "give one of map, map_file, grid and size")
-	}
-	if grid > 0 {
+	return nil
+}
+
+// scenarioMap draws a grid's map and keeps a map as its rows alone.
+func (s *Suite) scenarioMap(y *scenarioYAML, sc *task.Scenario) error {
+	if grid := y.Grid.V; grid > 0 {
 		// An open grass grid, the player at the start (default (0, 0)).
 		start := [2]int{0, 0}
 		if sc.Start != nil {
 			start = *sc.Start
 		}
 		if start[0] < 0 || start[1] < 0 || start[0] >= grid || start[1] >= grid {
-			return b, s.errf(n, "start", "(%d, %d) is outside the %d×%d grid", start[0], start[1], grid, grid)
+			return s.errAt(y.Line, "start", "(%d, %d) is outside the %d×%d grid", start[0], start[1], grid, grid)
 		}
 		var m strings.Builder
 		for y := 0; y < grid; y++ {
@@ -246,9 +234,12 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 			sc.Map = strings.Join(rows, "\n") + "\n"
 		}
 	}
-	sc.NoSpawn = !spawn
-	// Defaults written out are the defaults left out: the same scenario
-	// has one id however it is written.
+	return nil
+}
+
+// implicitDefaults leaves out the defaults written out: the same
+// scenario has one id however it is written.
+func implicitDefaults(sc *task.Scenario) {
 	if sc.Actions == task.ActionsPrimitive {
 		sc.Actions = ""
 	}
@@ -261,22 +252,11 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 	if sc.Reward != nil && *sc.Reward == (task.Reward{StageTenths: 5, GoalTenths: 10}) {
 		sc.Reward = nil
 	}
-	g, achieve, err := s.goal(goal, sc)
-	if err != nil {
-		return b, err
-	}
-	sc.Goal, sc.Achieve = g, achieve
-	if err := sc.Check(); err != nil {
-		at := n
-		if strings.HasPrefix(err.Error(), "map") && mapNode != nil {
-			at = mapNode
-		} else if strings.HasPrefix(err.Error(), "goal") {
-			at = goal
-		}
-		return b, s.errf(at, "", "scenario %s: %v", sc.Name, err)
-	}
-	// An override's recorded value is the value as read (grid=8, not
-	// 0x8 or 8.0): two spellings of one value are one label.
+}
+
+// labelParams records an override's value as read (grid=8, not 0x8 or
+// 8.0): two spellings of one value are one label.
+func labelParams(sc *task.Scenario) {
 	for i, p := range sc.Params {
 		key, _, _ := strings.Cut(p, "=")
 		switch key {
@@ -294,280 +274,69 @@ func (s *Suite) scenario(n *yaml.Node) (ScenarioBlock, error) {
 				a = task.ActionsPrimitive
 			}
 			sc.Params[i] = "actions=" + string(a)
-		default:
-			return b, s.errf(paramsNode, "params", "%q: not an override of a scenario's own knobs", p)
 		}
 	}
-	if sc.Goal.Kind == task.KindSurvive && b.Budget < sc.Goal.Steps {
-		return b, s.errf(n, "budget", "%d is shorter than the survive goal (%d steps): no agent could succeed", b.Budget, sc.Goal.Steps)
-	}
-	return b, nil
 }
 
-// readBeside reads a file named relative to the suite's own file (inside
-// the binary for an embedded suite).
-func (s *Suite) readBeside(name string) ([]byte, error) {
-	if s.embeddedName != "" {
-		return embedded.ReadFile(path.Join("suites", path.Clean("/" + name)[1:]))
-	}
-	return readLimited(filepath.Join(filepath.Dir(s.path), name))
-}
-
-// maxMapFile bounds a map file: a 256×256 map is 66 KB.
-const maxMapFile = 1 << 20
-
-// readLimited reads a regular file of at most maxMapFile bytes, so that a
-// suite naming /dev/zero or a huge file fails instead of hanging.
-func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxMapFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxMapFile {
-		return nil, fmt.Errorf("%s: over %d bytes", path, maxMapFile)
-	}
-	return data, nil
-}
-
-// point reads [x, y].
-func (s *Suite) point(n *yaml.Node, field string) ([2]int, error) {
-	var p [2]int
-	if n.Kind != yaml.SequenceNode || len(n.Content) != 2 {
-		return p, s.errf(n, field, "want [x, y]")
-	}
-	for i := range p {
-		if err := s.scalar(n.Content[i], field, &p[i]); err != nil {
-			return p, err
-		}
-	}
-	return p, nil
-}
-
-// objects reads [{kind: cow, at: [x, y]}, …].
-func (s *Suite) objects(n *yaml.Node, sc *task.Scenario) error {
-	if n.Kind != yaml.SequenceNode {
-		return s.errf(n, "objects", "want a list of {kind: K, at: [x, y]}")
-	}
-	for _, c := range n.Content {
-		if c.Kind != yaml.MappingNode {
-			return s.errf(c, "objects", "want {kind: K, at: [x, y]}")
-		}
-		if d := dupKey(c); d != nil {
-			return s.errf(d, "objects."+d.Value, "given twice")
-		}
-		var o task.Placed
-		for i := 0; i+1 < len(c.Content); i += 2 {
-			k, v := c.Content[i], c.Content[i+1]
-			switch k.Value {
-			case "kind":
-				if err := s.scalar(v, "objects.kind", &o.Kind); err != nil {
-					return err
-				}
-			case "at":
-				p, err := s.point(v, "objects.at")
-				if err != nil {
-					return err
-				}
-				o.X, o.Y = p[0], p[1]
-			default:
-				return s.errf(k, "objects."+k.Value, "unknown field (kind, at)")
-			}
-		}
-		sc.Objects = append(sc.Objects, o)
-	}
-	return nil
-}
-
-// vary reads [symmetry, start]: what the seed changes on a hand-written
-// map, kept in the order of task.VaryChoices so that one set has one id
-// however it is listed.
-func (s *Suite) vary(n *yaml.Node, sc *task.Scenario) error {
-	if n.Kind != yaml.SequenceNode {
-		return s.errf(n, "vary", "want a list (%s)", strings.Join(task.VaryChoices(), ", "))
-	}
-	for _, c := range n.Content {
-		var v string
-		if err := s.scalar(c, "vary", &v); err != nil {
-			return err
-		}
-		if !slices.Contains(task.VaryChoices(), v) {
-			return s.errf(c, "vary", "%q: want %s", v, strings.Join(task.VaryChoices(), " or "))
-		}
-		if slices.Contains(sc.Vary, v) {
-			return s.errf(c, "vary", "%s given twice", v)
-		}
-		sc.Vary = append(sc.Vary, v)
-	}
-	slices.SortFunc(sc.Vary, func(a, b string) int {
-		return slices.Index(task.VaryChoices(), a) - slices.Index(task.VaryChoices(), b)
-	})
-	return nil
-}
-
-// reward reads {stage: 0.5, goal: 1.0}.
-func (s *Suite) reward(n *yaml.Node, sc *task.Scenario) error {
-	if n.Kind != yaml.MappingNode {
-		return s.errf(n, "reward", "want {stage: R, goal: R}")
-	}
-	if d := dupKey(n); d != nil {
-		return s.errf(d, "reward."+d.Value, "given twice")
-	}
-	rw := &task.Reward{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		var x float64
-		if err := s.scalar(v, "reward."+k.Value, &x); err != nil {
-			return err
-		}
-		tenths := int(math.Round(x * 10))
-		if x < 0 || math.Abs(x*10-float64(tenths)) > 1e-9 {
-			return s.errf(v, "reward."+k.Value, "%v: rewards are tenths (0.5, 1, 2.3)", x)
-		}
-		switch k.Value {
-		case "stage":
-			rw.StageTenths = tenths
-		case "goal":
-			rw.GoalTenths = tenths
-		default:
-			return s.errf(k, "reward."+k.Value, "unknown field (stage, goal)")
-		}
-	}
-	sc.Reward = rw
-	return nil
-}
-
-// goal reads a goal of the goal language: a mapping of one kind.
-//
-//	{obtain: compass} {obtain: {item: wood, count: 3}}
-//	{collect: {item: stone, count: 5}}   (a raw material)
-//	{reach: [x, y]}
-//	{waypoints: [[x, y], …]}  positions, in order
-//	{waypoints: [A, C, B]}    landmarks, in order
-//	{waypoints: {tour: N}}    the first N of the map's corner tour
-//	{sequence: [goal, …]}
-//	{survive: N}
-//	{achievements: N}         N achievements count as success (0: open)
-func (s *Suite) goal(n *yaml.Node, sc *task.Scenario) (task.Goal, int, error) {
-	kinds := "obtain, collect, reach, waypoints, sequence, survive or achievements"
-	if n.Kind != yaml.MappingNode || len(n.Content) != 2 {
-		return task.Goal{}, 0, s.errf(n, "goal", "want one of {%s: …}", kinds)
-	}
-	k, v := n.Content[0], n.Content[1]
-	switch k.Value {
+// goal makes the goal of the goal language (goalYAML) the scenario's.
+func (s *Suite) goal(y *goalYAML, sc *task.Scenario) (task.Goal, int, error) {
+	switch y.Kind {
 	case "obtain", "collect":
-		g := task.Goal{Kind: task.KindObtain, Count: 1}
-		if v.Kind == yaml.ScalarNode {
-			g.Item = v.Value
-		} else if v.Kind == yaml.MappingNode {
-			if d := dupKey(v); d != nil {
-				return g, 0, s.errf(d, "goal."+k.Value+"."+d.Value, "given twice")
-			}
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				switch f := v.Content[i].Value; f {
-				case "item":
-					g.Item = v.Content[i+1].Value
-				case "count":
-					if err := s.scalar(v.Content[i+1], "goal."+k.Value+".count", &g.Count); err != nil {
-						return g, 0, err
-					}
-				default:
-					return g, 0, s.errf(v.Content[i], "goal."+k.Value+"."+f, "unknown field (item, count)")
-				}
-			}
-		} else {
-			return g, 0, s.errf(v, "goal."+k.Value, "want an item or {item: I, count: N}")
-		}
-		if k.Value == "collect" {
+		g := task.Goal{Kind: task.KindObtain, Item: y.Item.Item.V, Count: y.Item.Count.or(1)}
+		if y.Kind == "collect" {
 			r, _ := sim.RulesByName(sc.Ruleset)
 			if r != nil && !isRaw(r, g.Item) {
-				return g, 0, s.errf(v, "goal.collect", "%q is not a raw material of the %s rules (collect is for what the world gives: %s); use obtain", g.Item, sc.Ruleset, strings.Join(raws(r), ", "))
+				return g, 0, s.errAt(y.Item.Line, "goal.collect", "%q is not a raw material of the %s rules (collect is for what the world gives: %s); use obtain", g.Item, sc.Ruleset, strings.Join(raws(r), ", "))
 			}
 		}
 		return g, 0, nil
 	case "reach":
-		p, err := s.point(v, "goal.reach")
-		return task.Reach(p[0], p[1]), 0, err
+		return task.Reach(y.Reach.X.V, y.Reach.Y.V), 0, nil
 	case "waypoints":
-		switch v.Kind {
-		case yaml.MappingNode:
-			if len(v.Content) != 2 || v.Content[0].Value != "tour" {
-				return task.Goal{}, 0, s.errf(v, "goal.waypoints", "want {tour: N}, a list of [x, y] or a list of landmarks")
-			}
-			var count int
-			if err := s.scalar(v.Content[1], "goal.waypoints.tour", &count); err != nil {
-				return task.Goal{}, 0, err
-			}
-			side := sc.Side()
-			tour := Tour(side)
-			if count < 1 || count > len(tour) {
-				return task.Goal{}, 0, s.errf(v.Content[1], "goal.waypoints.tour", "%d: the tour of a %d×%d map has 1 to %d waypoints", count, side, side, len(tour))
-			}
-			var goals []task.Goal
-			for _, p := range tour[:count] {
-				goals = append(goals, task.Reach(p[0], p[1]))
-			}
-			return task.Sequence(goals...), 0, nil
-		case yaml.SequenceNode:
-			if len(v.Content) == 0 {
-				return task.Goal{}, 0, s.errf(v, "goal.waypoints", "empty")
-			}
-			if v.Content[0].Kind == yaml.SequenceNode {
-				var goals []task.Goal
-				for _, c := range v.Content {
-					p, err := s.point(c, "goal.waypoints")
-					if err != nil {
-						return task.Goal{}, 0, err
-					}
-					goals = append(goals, task.Reach(p[0], p[1]))
-				}
-				return task.Sequence(goals...), 0, nil
-			}
-			var order []int
-			for _, c := range v.Content {
-				if c.Kind != yaml.ScalarNode || len(c.Value) != 1 || c.Value[0] < 'A' || c.Value[0] > 'I' {
-					return task.Goal{}, 0, s.errf(c, "goal.waypoints", "%q: a landmark is A to I", c.Value)
-				}
-				order = append(order, int(c.Value[0]-'A'))
-			}
-			return task.Waypoints(order...), 0, nil
-		}
-		return task.Goal{}, 0, s.errf(v, "goal.waypoints", "want a list of [x, y], a list of landmarks or {tour: N}")
+		return s.waypoints(&y.Waypoints, sc)
 	case "sequence":
-		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-			return task.Goal{}, 0, s.errf(v, "goal.sequence", "want a non-empty list of goals")
-		}
 		var goals []task.Goal
-		for _, c := range v.Content {
-			g, _, err := s.goal(c, sc)
+		for i := range y.Sequence {
+			g, _, err := s.goal(&y.Sequence[i], sc)
 			if err != nil {
 				return g, 0, err
 			}
 			if g.Kind == task.KindAchievements {
-				return g, 0, s.errf(c, "goal.sequence", "achievements is open-ended: it cannot be a step")
+				return g, 0, s.errAt(y.Sequence[i].Line, "goal.sequence", "achievements is open-ended: it cannot be a step")
 			}
 			goals = append(goals, g)
 		}
 		return task.Sequence(goals...), 0, nil
 	case "survive":
-		var steps int
-		err := s.scalar(v, "goal.survive", &steps)
-		return task.Survive(steps), 0, err
+		return task.Survive(y.Steps.V), 0, nil
 	case "achievements":
-		var count int
-		err := s.scalar(v, "goal.achievements", &count)
-		return task.Goal{Kind: task.KindAchievements}, count, err
+		return task.Goal{Kind: task.KindAchievements}, y.Steps.V, nil
 	}
-	return task.Goal{}, 0, s.errf(k, "goal."+k.Value, "unknown goal (%s)", kinds)
+	panic("suite: goal kind " + y.Kind + " decoded") // goalYAML refuses the others
+}
+
+// waypoints makes a waypoints goal: the first N of the map's tour, the
+// positions or the landmarks, in order.
+func (s *Suite) waypoints(y *waypointsYAML, sc *task.Scenario) (task.Goal, int, error) {
+	var goals []task.Goal
+	switch {
+	case y.Tour != nil:
+		side := sc.Side()
+		tour := Tour(side)
+		if count := y.Tour.V; count < 1 || count > len(tour) {
+			return task.Goal{}, 0, s.errAt(y.Tour.Line, "goal.waypoints.tour", "%d: the tour of a %d×%d map has 1 to %d waypoints", count, side, side, len(tour))
+		}
+		for _, p := range tour[:y.Tour.V] {
+			goals = append(goals, task.Reach(p[0], p[1]))
+		}
+	case y.Points != nil:
+		for _, p := range y.Points {
+			goals = append(goals, task.Reach(p.X.V, p.Y.V))
+		}
+	default:
+		return task.Waypoints(y.Landmarks...), 0, nil
+	}
+	return task.Sequence(goals...), 0, nil
 }
 
 // Tour is the fixed order of waypoints of {waypoints: {tour: N}} on a
@@ -587,18 +356,6 @@ func raws(r *sim.Rules) []string {
 	var out []string
 	for _, c := range r.Collect {
 		out = append(out, r.Items[c.Receive.Item].Name)
-	}
-	return out
-}
-
-// specs lists the first n episodes of a scenarios entry.
-func (b *ScenarioBlock) specs(n uint64) []task.Spec {
-	sc := b.Scenario
-	n = min(n, b.Count)
-	out := make([]task.Spec, 0, n)
-	for i := uint64(0); i < n; i++ {
-		out = append(out, task.Spec{Family: sc.Label(), Tier: task.TierScenario, Split: b.Split, Index: b.From + i,
-			Budget: b.Budget, Feedback: b.Feedback, Observability: b.Observability, Scenario: &sc})
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -67,306 +68,154 @@ func (s Set) overlaps(t Set) bool {
 	return s.Key == t.Key && (s.Scope == t.Scope || s.Scope == "" || t.Scope == "")
 }
 
-// LoadWith is Load with overrides applied to every episodes block before
-// it is read, so an override is validated as the YAML it stands for would
-// be, and an error names the --set that caused it. The suite's name gains
-// the overrides ("default budget=50"), so that results, summaries and
-// locks never pass it off as the suite itself.
-func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
-	if len(sets) == 0 {
-		return Load(nameOrPath)
-	}
+// checkSets refuses two sets of one field.
+func checkSets(sets []Set) error {
 	for i, a := range sets {
 		for _, b := range sets[:i] {
 			if a.overlaps(b) {
-				return nil, fmt.Errorf("--set %s and --set %s: %s set twice", b, a, a.Key)
+				return fmt.Errorf("--set %s and --set %s: %s set twice", b, a, a.Key)
 			}
 		}
 	}
-	data, file, err := read(nameOrPath)
-	if err != nil {
-		return nil, err
+	return nil
+}
+
+// apply makes the overrides on the typed file, before it is validated:
+// each set is decoded as the YAML it stands for, into every episodes
+// block and scenario that takes its key (a scoped one into its scenario
+// alone). It returns the label the suite's name gains: the sets, sorted,
+// since keys are set once each and their order changes nothing; "" for
+// none.
+func (y *suiteYAML) apply(sets []Set, file string) (string, error) {
+	if len(sets) == 0 {
+		return "", nil
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	doc := &root
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		doc = doc.Content[0]
-	}
-	if doc.Kind != yaml.MappingNode {
-		return Parse(file, data) // its own error
-	}
-	applied := make([]int, len(sets))
-	for i := 0; i+1 < len(doc.Content); i += 2 {
-		section := doc.Content[i].Value
-		if (section != "episodes" && section != "scenarios") || doc.Content[i+1].Kind != yaml.SequenceNode {
-			continue
+	for _, set := range sets {
+		value, err := set.node()
+		if err != nil {
+			return "", err
 		}
-		keys := blockKeys
-		if section == "scenarios" {
-			keys = scenarioKeys
-		}
-		for _, blk := range doc.Content[i+1].Content {
-			for j, set := range sets {
-				if !slices.Contains(keys, set.Key) {
-					continue
+		applied := 0
+		if set.Scope == "" && slices.Contains(blockKeys, set.Key) {
+			for i := range y.Episodes {
+				b := &y.Episodes[i]
+				if err := set.onto(reflect.ValueOf(b).Elem(), b.Line, value); err != nil {
+					return "", err
 				}
-				if set.Scope != "" && (section != "scenarios" || blk.Kind != yaml.MappingNode || field(blk, "name") == nil || field(blk, "name").Value != set.Scope) {
-					continue
-				}
-				if err := override(blk, set); err != nil {
-					return nil, err
-				}
-				applied[j]++
+				applied++
 			}
 		}
-	}
-	for j, set := range sets {
-		if applied[j] == 0 && set.Scope != "" {
-			return nil, fmt.Errorf("--set %s: %s has no scenario %s", set, file, set.Scope)
+		if slices.Contains(scenarioKeys, set.Key) {
+			for i := range y.Scenarios {
+				sc := &y.Scenarios[i]
+				if set.Scope != "" && sc.Name.V != set.Scope {
+					continue
+				}
+				if err := sc.override(set, value); err != nil {
+					return "", err
+				}
+				applied++
+			}
 		}
-		if applied[j] == 0 {
-			return nil, fmt.Errorf("--set %s: %s has nothing to set it on (episodes blocks take %s; scenarios take %s)", set, file,
+		if applied == 0 && set.Scope != "" {
+			return "", fmt.Errorf("--set %s: %s has no scenario %s", set, file, set.Scope)
+		}
+		if applied == 0 {
+			return "", fmt.Errorf("--set %s: %s has nothing to set it on (episodes blocks take %s; scenarios take %s)", set, file,
 				strings.Join(blockKeys, ", "), strings.Join(scenarioKeys, ", "))
 		}
 	}
-	out, err := yaml.Marshal(&root)
-	if err != nil {
-		return nil, fmt.Errorf("--set: %w", err)
-	}
-	// Keys are set once each, so their order changes nothing: the name
-	// lists them sorted, and the same overrides in another order name the
-	// same suite.
 	var names []string
 	for _, s := range sets {
 		names = append(names, s.String())
 	}
 	slices.Sort(names)
-	label := strings.Join(names, " ")
-	s, err := parseWith(nameOrPath, file+" with --set "+label, out, true)
-	if err != nil {
-		return nil, err
-	}
-	s.Name += " " + label
-	return s, nil
+	return strings.Join(names, " "), nil
 }
 
-// override sets one field of a block mapping, adding it if absent.
-func override(blk *yaml.Node, set Set) error {
-	if blk.Kind != yaml.MappingNode {
-		return nil // Parse reports it
-	}
-	var value yaml.Node
-	v := set.Value
-	if (set.Key == "families" || set.Key == "tiers") && !strings.HasPrefix(v, "[") {
+// node is the set's value as YAML: a list of families or tiers may leave
+// out its brackets; an empty value is the empty string.
+func (s Set) node() (*yaml.Node, error) {
+	v := s.Value
+	if (s.Key == "families" || s.Key == "tiers") && !strings.HasPrefix(v, "[") {
 		v = "[" + v + "]"
 	}
-	if err := yaml.Unmarshal([]byte(v), &value); err != nil {
-		return fmt.Errorf("--set %s: %w", set, err)
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(v), &doc); err != nil {
+		return nil, fmt.Errorf("--set %s: %w", s, err)
 	}
-	node := &value
-	if node.Kind == yaml.DocumentNode && len(node.Content) == 1 {
-		node = node.Content[0]
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		return doc.Content[0], nil
 	}
-	if node.Kind == 0 { // an empty value
-		node = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: ""}
-	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: ""}, nil
+}
+
+// override sets a scenario's field. Its own knobs are recorded in its
+// params, so that its label (and its results' row) says what changed; a
+// tour is a goal, the first N waypoints of the corner tour; a grid or a
+// size is the scenario's one map.
+func (sc *scenarioYAML) override(set Set, value *yaml.Node) error {
 	if slices.Contains(scenarioOwn, set.Key) {
-		// The scenario's label records the change: its results are
-		// another row than the scenario's own.
-		params := field(blk, "params")
-		if params == nil || params.Kind != yaml.SequenceNode {
-			params = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-			setField(blk, "params", params)
-		}
-		params.Content = append(params.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: set.param()})
-		slices.SortFunc(params.Content, func(a, b *yaml.Node) int { return strings.Compare(a.Value, b.Value) })
+		sc.Params = append(sc.Params, set.param())
+		slices.Sort(sc.Params)
 	}
 	switch set.Key {
 	case "tour":
-		// The goal becomes the first N waypoints of the corner tour.
-		tour := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		setField(tour, "tour", node)
-		wp := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		setField(wp, "waypoints", tour)
-		setField(blk, "goal", wp)
-		return nil
+		value = mapping("waypoints", mapping("tour", value))
+		set.Key = "goal"
 	case "grid", "size":
-		// One map at a time: the new one replaces the scenario's.
-		for _, k := range []string{"map", "map_file", "grid", "size"} {
-			removeField(blk, k)
-		}
+		sc.Map, sc.MapFile, sc.Grid, sc.Size = scalar[string]{}, scalar[string]{}, scalar[int]{}, scalar[int]{}
 	}
-	key, sub, nested := strings.Cut(set.Key, ".")
-	target := field(blk, key)
+	return set.onto(reflect.ValueOf(sc).Elem(), sc.Line, value)
+}
+
+// mapping is the YAML {key: value}.
+func mapping(key string, value *yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, value}}
+}
+
+// onto decodes value into the field of typed block v the set's key names
+// (seeds.count: the count of its seeds, which it adds if absent). The
+// value's nodes take the block's line, where the error of a value the
+// block refuses points.
+func (s Set) onto(v reflect.Value, line int, value *yaml.Node) error {
+	value = atLine(value, line)
+	key, sub, nested := strings.Cut(s.Key, ".")
+	f := mustField(v.Type(), key)
+	field := v.FieldByIndex(f.Index)
+	var err error
 	if nested {
-		if target == nil || target.Kind != yaml.MappingNode {
-			target = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-			setField(blk, key, target)
+		if field.IsNil() {
+			field.Set(reflect.New(field.Type().Elem()))
 		}
-		setField(target, sub, node)
-		return nil
+		sf := mustField(field.Type().Elem(), sub)
+		err = within(key, within(sub, decode(value, field.Elem().FieldByIndex(sf.Index), sf.Tag)))
+	} else {
+		err = within(key, decode(value, field, f.Tag))
 	}
-	setField(blk, key, node)
-	return nil
+	if f, ok := err.(*fault); ok {
+		return fmt.Errorf("--set %s: field %s: %s", s, f.field, f.msg)
+	}
+	return err
 }
 
-func field(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
+// mustField is the field of t written as key: every settable key is one
+// (TestSettableKeysAreFields).
+func mustField(t reflect.Type, key string) reflect.StructField {
+	f, ok := fieldNamed(t, key)
+	if !ok {
+		panic(fmt.Sprintf("suite: %s has no field %s", t, key))
 	}
-	return nil
+	return f
 }
 
-func removeField(m *yaml.Node, key string) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content = append(m.Content[:i], m.Content[i+2:]...)
-			return
-		}
+// atLine is a copy of the YAML n with every node at line.
+func atLine(n *yaml.Node, line int) *yaml.Node {
+	c := *n
+	c.Line = line
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, k := range n.Content {
+		c.Content[i] = atLine(k, line)
 	}
-}
-
-func setField(m *yaml.Node, key string, v *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content[i+1] = v
-			return
-		}
-	}
-	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
-}
-
-// sweepable are the keys --sweep may range over: the ones that change
-// every episode's spec, so no two values share an episode (a sweep over
-// tiers or seeds would play some episodes twice).
-var sweepable = []string{"budget", "feedback", "observability", "grid", "size", "tour", "decisions"}
-
-// Sweep is one --sweep: a key and the values it takes, key=v1,v2,...
-// (SCENARIO:key=v1,v2,... for one scenario alone).
-type Sweep struct {
-	Scope  string
-	Key    string
-	Values []string
-}
-
-// ParseSweep reads key=v1,v2,...
-func ParseSweep(s string) (Sweep, error) {
-	k, v, ok := strings.Cut(s, "=")
-	scope, k := splitScope(strings.TrimSpace(k))
-	if !ok || !slices.Contains(sweepable, k) {
-		return Sweep{}, fmt.Errorf("--sweep %q: want key=v1,v2,... or SCENARIO:key=v1,v2,... with key one of %s (the fields that change every episode)", s, strings.Join(sweepable, ", "))
-	}
-	var values []string
-	for _, x := range strings.Split(v, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			if slices.Contains(values, x) {
-				return Sweep{}, fmt.Errorf("--sweep %s: %s given twice", s, x)
-			}
-			values = append(values, x)
-		}
-	}
-	if len(values) < 2 {
-		return Sweep{}, fmt.Errorf("--sweep %s: give at least two values", s)
-	}
-	return Sweep{scope, k, values}, nil
-}
-
-func (s Sweep) String() string {
-	kv := s.Key + "=" + strings.Join(s.Values, ",")
-	if s.Scope != "" {
-		return s.Scope + ":" + kv
-	}
-	return kv
-}
-
-// LoadSweep is LoadWith played once per combination of the sweeps'
-// values, as one suite: the blocks of every combination, in order, so one
-// run directory holds them all, with the swept fields in every episode's
-// spec (and so in every result). Its name says what was swept.
-func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
-	if len(sweeps) == 0 {
-		return LoadWith(nameOrPath, sets)
-	}
-	for i, sw := range sweeps {
-		for _, other := range sweeps[:i] {
-			if (Set{Scope: sw.Scope, Key: sw.Key}).overlaps(Set{Scope: other.Scope, Key: other.Key}) {
-				return nil, fmt.Errorf("--sweep %s: %s swept twice", sw, sw.Key)
-			}
-		}
-		for _, set := range sets {
-			if set.overlaps(Set{Scope: sw.Scope, Key: sw.Key}) {
-				return nil, fmt.Errorf("--sweep %s and --set %s: one or the other", sw, set)
-			}
-		}
-	}
-	combos := [][]Set{nil}
-	for _, sw := range sweeps {
-		var next [][]Set
-		for _, c := range combos {
-			for _, v := range sw.Values {
-				next = append(next, append(slices.Clone(c), Set{sw.Scope, sw.Key, v}))
-			}
-		}
-		combos = next
-	}
-	var out *Suite
-	for _, c := range combos {
-		s, err := LoadWith(nameOrPath, append(slices.Clone(sets), c...))
-		if err != nil {
-			return nil, err
-		}
-		if out == nil {
-			out = &Suite{Description: s.Description, Protocol: s.Protocol, file: s.file, path: s.path, embeddedName: s.embeddedName}
-		}
-		// A sweep scoped to one scenario leaves the rest of the suite as
-		// it is: each other block and scenario is played once, not once
-		// per value.
-		for _, b := range s.Blocks {
-			if !slices.ContainsFunc(out.Blocks, func(o Block) bool { return sameBlock(o, b) }) {
-				out.Blocks = append(out.Blocks, b)
-			}
-		}
-		for _, sc := range s.Scenarios {
-			if !slices.ContainsFunc(out.Scenarios, func(o ScenarioBlock) bool { return sameScenario(&o, &sc) }) {
-				out.Scenarios = append(out.Scenarios, sc)
-			}
-		}
-	}
-	base, err := LoadWith(nameOrPath, sets)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, sw := range sweeps {
-		names = append(names, sw.String())
-	}
-	out.Name = base.Name + " sweep " + strings.Join(names, " ")
-	if n := out.Len(); n > maxEpisodes {
-		return nil, fmt.Errorf("--sweep: %d episodes, at most %d", n, maxEpisodes)
-	}
-	// Two values that read as one (50 and 0x32) would play every episode
-	// twice.
-	if err := out.unique(); err != nil {
-		return nil, fmt.Errorf("--sweep: two values make the same episodes: %w", err)
-	}
-	return out, nil
-}
-
-// sameBlock reports whether two episodes blocks list the same episodes.
-func sameBlock(a, b Block) bool {
-	a.line, b.line = 0, 0
-	return slices.Equal(a.Families, b.Families) && slices.Equal(a.Tiers, b.Tiers) &&
-		a.Split == b.Split && a.From == b.From && a.Count == b.Count && a.Budget == b.Budget &&
-		a.Feedback == b.Feedback && a.Observability == b.Observability
-}
-
-// sameScenario reports whether two scenario entries list the same
-// episodes: the same scenario under the same settings on the same seeds.
-func sameScenario(a, b *ScenarioBlock) bool {
-	return a.From == b.From && a.Count == b.Count && a.specs(1)[0].ID() == b.specs(1)[0].ID()
+	return &c
 }
