@@ -99,7 +99,7 @@ func (y *suiteYAML) apply(sets []Set, file string) (string, error) {
 		if set.Scope == "" && slices.Contains(blockKeys, set.Key) {
 			for i := range y.Episodes {
 				b := &y.Episodes[i]
-				if err := set.onto(reflect.ValueOf(b).Elem(), b.Line, value); err != nil {
+				if err := set.onto(reflect.ValueOf(b).Elem(), set.Key, b.Line, value); err != nil {
 					return "", err
 				}
 				applied++
@@ -159,14 +159,14 @@ func (sc *scenarioYAML) override(set Set, value *yaml.Node) error {
 		sc.Params = append(sc.Params, set.param())
 		slices.Sort(sc.Params)
 	}
-	switch set.Key {
+	key := set.Key
+	switch key {
 	case "tour":
-		value = mapping("waypoints", mapping("tour", value))
-		set.Key = "goal"
+		key, value = "goal", mapping("waypoints", mapping("tour", value))
 	case "grid", "size":
 		sc.Map, sc.MapFile, sc.Grid, sc.Size = scalar[string]{}, scalar[string]{}, scalar[int]{}, scalar[int]{}
 	}
-	return set.onto(reflect.ValueOf(sc).Elem(), sc.Line, value)
+	return set.onto(reflect.ValueOf(sc).Elem(), key, sc.Line, value)
 }
 
 // mapping is the YAML {key: value}.
@@ -174,13 +174,13 @@ func mapping(key string, value *yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, value}}
 }
 
-// onto decodes value into the field of typed block v the set's key names
+// onto decodes value into the field of typed block v that key names
 // (seeds.count: the count of its seeds, which it adds if absent). The
 // value's nodes take the block's line, where the error of a value the
 // block refuses points.
-func (s Set) onto(v reflect.Value, line int, value *yaml.Node) error {
+func (s Set) onto(v reflect.Value, key string, line int, value *yaml.Node) error {
 	value = atLine(value, line)
-	key, sub, nested := strings.Cut(s.Key, ".")
+	key, sub, nested := strings.Cut(key, ".")
 	f := mustField(v.Type(), key)
 	field := v.FieldByIndex(f.Index)
 	var err error
