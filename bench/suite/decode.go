@@ -65,8 +65,8 @@ type shaped interface{ shape() string }
 // field's: its `want` is what a wrong kind of node is refused with (a
 // type's shape method says it instead), and a `nonempty` list is refused
 // empty with it; the entries of a `section` list (episodes, scenarios)
-// name their fields on their own. Aliases are no kind of value here: a suite is written
-// out, so they are refused as the wrong kind.
+// name their fields on their own. Aliases are no kind of value here: a
+// suite is written out, so they are refused as the wrong kind.
 func decode(n *yaml.Node, v reflect.Value, tag reflect.StructTag) error {
 	if u, ok := v.Addr().Interface().(yaml.Unmarshaler); ok {
 		return u.UnmarshalYAML(n)
@@ -218,7 +218,7 @@ func (s scalar[T]) or(def T) T {
 }
 
 // text is a node's text as written, whatever its kind: the goal
-// language reads item names and landmarks so.
+// language reads an item's name so.
 type text struct {
 	V    string
 	Line int
