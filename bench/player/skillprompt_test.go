@@ -3,9 +3,9 @@ package player
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/longcraft/longcraft/bench/protocol"
@@ -40,7 +40,16 @@ func TestSkillPromptDocumented(t *testing.T) {
 	obs := firstObservation(t, "explorer-chain", 0)
 	require.Equal(t, "Your task: obtain 1 compass. You have 8 decisions (skills) and 300 steps.", obs.Task)
 	prompt := SystemPrompt(obs, PromptOptions{})
-	assert.Contains(t, string(doc), "```text\n"+prompt+"\n```", "docs/skills.md is stale: paste the skill-level SystemPrompt's text")
+	// The quote is the fenced text block that opens with the prompt's
+	// first words; -rewrite replaces its body with the prompt of today.
+	const fence = "```text\n"
+	start := strings.Index(string(doc), fence+"You play Longcraft")
+	require.GreaterOrEqual(t, start, 0, "docs/skills.md has no quoted skill-level prompt (a ```text block opening \"You play Longcraft\")")
+	body := start + len(fence)
+	end := strings.Index(string(doc)[body:], "\n```")
+	require.GreaterOrEqual(t, end, 0, "docs/skills.md: the quoted prompt's block is not closed")
+	want := string(doc)[:body] + prompt + string(doc)[body+end:]
+	golden.File(t, "../../docs/skills.md", []byte(want), "docs/skills.md quotes the skill-level SystemPrompt")
 }
 
 // TestPromptGolden pins the prompt, system and first user message, of the
