@@ -16,11 +16,10 @@
 //
 // Observations: Observe fills a fixed-size struct with the 9×9 symbolic
 // local view (Crafter's semantic ids, see SemanticID), the inventory,
-// achievements, daylight and facing; SemanticMap writes the whole map;
-// Describe writes a text observation for language-model players, with
-// offsets given per axis ("tree: 2 north, 3 west"). ASCII and LoadASCII
-// read and write maps in a one-character-per-tile format used by tests
-// and task files.
+// achievements, daylight and facing; SemanticMap writes the whole map.
+// ASCII and LoadASCII read and write maps in a one-character-per-tile
+// format used by tests and task files. Text for language-model players
+// is not sim's: bench/protocol/text writes it from these accessors.
 //
 // The package does no I/O, starts no goroutines and reads no clock.
 package sim

@@ -101,7 +101,7 @@ func runInvariants(t *testing.T, w *World, seed uint64, acts []byte) {
 	for i, b := range acts {
 		out := w.Step(Action(int(b) % len(w.rules.Actions)))
 		if msg := invariantError(w); msg != "" {
-			t.Fatalf("seed %d, step %d (%s): %s\n%s", seed, i+1, out.Text(w.rules), msg, w.ASCII())
+			t.Fatalf("seed %d, step %d (%s: %+v): %s\n%s", seed, i+1, w.rules.Actions[out.Action].Name, out, msg, w.ASCII())
 		}
 		if out.Done {
 			return

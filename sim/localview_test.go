@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -77,4 +79,31 @@ func BenchmarkLocalView(b *testing.B) {
 			w.localViewPlain(dst[:], px, py)
 		}
 	})
+}
+
+func TestLocalView(t *testing.T) {
+	w := sceneWorld(t, `
+~.......
+.@C.....
+.#......
+`)
+	var o Observation
+	w.Observe(&o)
+	r := w.Rules()
+	// The player at (1, 1) sits at the view's centre (4, 4); tiles outside
+	// the map read 0.
+	at := func(dx, dy int) uint8 { return o.View[(4+dy)*ViewSize+4+dx] }
+	assert.Equal(t, r.SemanticID(ObjPlayer), at(0, 0))
+	assert.Equal(t, uint8(13), at(0, 0), "Crafter's id of the player")
+	assert.Equal(t, uint8(14), at(1, 0), "cow")
+	assert.Equal(t, uint8(MatWater), at(-1, -1))
+	assert.Equal(t, uint8(MatStone), at(0, 1))
+	assert.Equal(t, uint8(0), at(-2, 0), "outside the map")
+	assert.Equal(t, 1, o.X)
+	assert.Equal(t, DirDown, o.Facing)
+	assert.Equal(t, int8(9), o.Inventory[ItemHealth])
+	full := make([]uint8, w.Width()*w.Height())
+	w.SemanticMap(full)
+	assert.Equal(t, uint8(14), full[1*8+2])
+	assert.True(t, strings.HasPrefix(w.ASCII(), "~......."))
 }

@@ -92,7 +92,7 @@ type Outcome struct {
 	Missing       ItemSet
 	MissingNearby MaterialSet
 	// ReasonOnly is set by a feedback filter that tells an agent why an
-	// action failed but not the details: Text then names the reason code
+	// action failed but not the details: its text then names the reason code
 	// alone ("failed (missing_tool)"). Step never sets it.
 	ReasonOnly  bool
 	Events      Events

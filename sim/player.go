@@ -192,7 +192,7 @@ func (w *World) doMaterial(x, y int, out *Outcome) {
 	s := &w.s
 	m := w.Material(x, y)
 	out.Material = m
-	c := w.rules.collectRule(m)
+	c := w.rules.CollectRuleOf(m)
 	if c == nil {
 		out.Reason = ReasonInvalidTarget
 		return

@@ -284,8 +284,8 @@ func (r *Rules) ItemByName(name string) (Item, bool) {
 	return 0, false
 }
 
-// collectRule returns the collect rule of m, or nil.
-func (r *Rules) collectRule(m Material) *CollectRule {
+// CollectRuleOf returns the collect rule of m, or nil.
+func (r *Rules) CollectRuleOf(m Material) *CollectRule {
 	if i := r.collectOf[m]; i != 0 {
 		return &r.Collect[i-1]
 	}

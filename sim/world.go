@@ -186,8 +186,11 @@ func (w *World) Seed() uint64 { return w.s.Seed }
 // StepCount returns the steps taken in this episode.
 func (w *World) StepCount() int { return int(w.s.Step) }
 
-// Daylight returns the current daylight in 1/65536 (65536: full day).
+// Daylight returns the current daylight in 1/65536 (DaylightFull: full day).
 func (w *World) Daylight() int32 { return daylightTable[w.s.Step%DayLength] }
+
+// DaylightFull is Daylight at full day, the unit of its fixed point.
+const DaylightFull = one
 
 // Player returns the player's position.
 func (w *World) Player() (x, y int) { return int(w.objects[0].X), int(w.objects[0].Y) }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/longcraft/longcraft/bench/policy"
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -106,7 +107,7 @@ func Build(ctx context.Context, cfg Config, a *render.Atlas, progress func(frame
 			// Frame t shows the state the policy chooses action t in.
 			done := w.Done() || (cfg.MaxSteps > 0 && t >= cfg.MaxSteps)
 			view.Render(w, frame)
-			rec := Record{Frame: st.Frames, Episode: e, Seed: seed, Step: t, Text: w.Describe(last), Done: done}
+			rec := Record{Frame: st.Frames, Episode: e, Seed: seed, Step: t, Text: text.Describe(w, last), Done: done}
 			act := uint8(NoAction)
 			if !done {
 				a := policy.Act(w, last)
@@ -114,7 +115,7 @@ func Build(ctx context.Context, cfg Config, a *render.Atlas, progress func(frame
 				last = &out
 				name := names[a].Name
 				act = uint8(a)
-				rec.Action, rec.Outcome, rec.Reward = &name, out.Text(w.Rules()), out.Reward()
+				rec.Action, rec.Outcome, rec.Reward = &name, text.Outcome(out, w.Rules()), out.Reward()
 			}
 			if err := frames.Append(frame); err != nil {
 				return st, closeAll(err)

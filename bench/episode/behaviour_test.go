@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -82,7 +83,7 @@ func TestEffectiveUndo(t *testing.T) {
 	}
 	for _, a := range plan {
 		out := w.Step(a)
-		require.NotEqual(t, sim.OutNothing, out.Kind, "%s: %s", w.Rules().Actions[a].Name, out.Text(w.Rules()))
+		require.NotEqual(t, sim.OutNothing, out.Kind, "%s: %s", w.Rules().Actions[a].Name, text.Outcome(out, w.Rules()))
 		tr.Step(w, a, &out, false, cov.Step(w, &out))
 	}
 	b := tr.Behaviour()

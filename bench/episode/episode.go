@@ -16,6 +16,7 @@ import (
 	"math/bits"
 	"time"
 
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/bench/skill"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
@@ -282,7 +283,7 @@ func (e *Episode) Metrics() Metrics {
 	}
 	m.Stages, m.StagesTotal = e.prog.Stages()
 	if e.steps > 0 {
-		m.LastOutcome = e.out.Text(e.w.Rules())
+		m.LastOutcome = text.Outcome(e.out, e.w.Rules())
 	}
 	ach := e.w.Achievements()
 	m.Achievements, m.Unlocked = uint64(ach), bits.OnesCount64(uint64(ach))

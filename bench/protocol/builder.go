@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/bench/skill"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/render"
@@ -113,13 +114,13 @@ func (b *Builder) ObserveSkill(w *sim.World, last *skill.Result, decisionsLeft i
 func (b *Builder) Observe(w *sim.World, last *sim.Outcome) *Observation {
 	r := w.Rules()
 	obs := &Observation{Type: "observation", Task: b.statement,
-		Text: task.TextObservation(w, last, b.feedback, b.view, b.local, b.budget),
+		Text: TextObservation(w, last, b.feedback, b.view, b.local, b.budget),
 		Step: w.StepCount(), BudgetLeft: max(b.budget-w.StepCount(), 0), Actions: b.actions,
 		ActionHelp: b.help, Budget: b.budget, FeedbackLevel: string(b.feedback), Observability: string(b.view),
 		View: string(b.local)}
 	if last != nil {
 		f := b.local.Filter(b.feedback.Filter(*last))
-		obs.LastOutcome = f.Text(r)
+		obs.LastOutcome = text.Outcome(f, r)
 		obs.Feedback = b.feedback.Record(last, r)
 	}
 	if b.opts.Symbolic {

@@ -36,6 +36,7 @@ import (
 
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/protocol"
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
@@ -578,7 +579,7 @@ func (e *openEpisode) stepInfo() StepInfo {
 	g := e.game
 	in := StepInfo{Success: g.Success(), Steps: g.Steps(), Return: float64(g.RewardTenths()) / 10, Died: g.World().Dead()}
 	if last := g.Last(); last != nil {
-		in.Outcome = last.Text(e.rules) // at the task's feedback level
+		in.Outcome = text.Outcome(*last, e.rules) // at the task's feedback level
 	}
 	if g.Over() {
 		m := g.Metrics()

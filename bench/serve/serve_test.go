@@ -22,6 +22,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/longcraft/longcraft/bench/planner"
+	"github.com/longcraft/longcraft/bench/protocol"
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -179,7 +181,7 @@ func TestTaskEpisodeToBudget(t *testing.T) {
 	assert.Empty(t, c.Observation.LastOutcome)
 	assert.Empty(t, c.Observation.Image)
 	assert.Empty(t, c.Observation.Symbolic)
-	assert.Equal(t, task.TextObservation(local.w, nil, task.FeedbackReason, task.Partial, task.LongcraftView, 25), c.Observation.Text)
+	assert.Equal(t, protocol.TextObservation(local.w, nil, task.FeedbackReason, task.Partial, task.LongcraftView, 25), c.Observation.Text)
 	assert.Contains(t, c.Observation.Text, "Step 0 of 25.", "the step counts against the task's budget, not the ruleset's 10,000")
 
 	// Mix moves, do and crafting attempts (which fail: outcomes with
@@ -195,9 +197,9 @@ func TestTaskEpisodeToBudget(t *testing.T) {
 		reached := local.prog.Update(local.w)
 		require.False(t, reached || local.w.Dead(), "pick a sequence that neither dies nor reaches the goal in 25 steps")
 		filtered := task.FeedbackReason.Filter(out)
-		assert.Equal(t, filtered.Text(local.w.Rules()), last.Info.Outcome, "step %d", i+1)
+		assert.Equal(t, text.Outcome(filtered, local.w.Rules()), last.Info.Outcome, "step %d", i+1)
 		assert.Equal(t, last.Info.Outcome, last.Observation.LastOutcome)
-		assert.Equal(t, task.TextObservation(local.w, &out, task.FeedbackReason, task.Partial, task.LongcraftView, 25), last.Observation.Text)
+		assert.Equal(t, protocol.TextObservation(local.w, &out, task.FeedbackReason, task.Partial, task.LongcraftView, 25), last.Observation.Text)
 		assert.InDelta(t, out.Reward(), last.Reward, 1e-9)
 		assert.Equal(t, i+1, last.Info.Steps)
 		assert.Equal(t, 25-(i+1), last.Observation.BudgetLeft)
@@ -281,13 +283,13 @@ func TestPlainEpisode(t *testing.T) {
 	w, err := sim.New(sim.Config{})
 	require.NoError(t, err)
 	w.Reset(7)
-	assert.Equal(t, w.Describe(nil), c.Observation.Text)
+	assert.Equal(t, text.Describe(w, nil), c.Observation.Text)
 	for _, name := range []string{"move_down", "do", "noop"} {
 		r := step(t, ts, c.ID, name)
 		a, _ := w.Rules().ActionByName(name)
 		out := w.Step(a)
-		assert.Equal(t, w.Describe(&out), r.Observation.Text)
-		assert.Equal(t, out.Text(w.Rules()), r.Info.Outcome)
+		assert.Equal(t, text.Describe(w, &out), r.Observation.Text)
+		assert.Equal(t, text.Outcome(out, w.Rules()), r.Info.Outcome)
 		assert.False(t, r.Terminated || r.Truncated || r.Info.Success)
 	}
 

@@ -1,7 +1,6 @@
 package task
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -38,7 +37,7 @@ func (f Feedback) Valid() bool { return slices.Contains(FeedbackLevels(), f) }
 
 // Filter returns the outcome as the agent may see it: at full, all of it;
 // at reason, a failure's reason code and nothing of what was missing or in
-// the way (its Text names the code alone); at none, a failure looks like
+// the way (its text names the code alone); at none, a failure looks like
 // nothing happened.
 func (f Feedback) Filter(o sim.Outcome) sim.Outcome {
 	switch f {
@@ -102,27 +101,3 @@ const (
 
 // Valid reports whether o is a known level.
 func (o Observability) Valid() bool { return o == Partial || o == Full }
-
-// TextObservation returns what a language-model agent reads after a step
-// of an episode of budget steps: the text observation of view v's window
-// with the last outcome filtered by f and by v, and the step counted
-// against the budget ("Step 5 of 12"), and under full observability the
-// whole map with a legend.
-func TextObservation(w *sim.World, last *sim.Outcome, f Feedback, o Observability, v LocalView, budget int) string {
-	var filtered *sim.Outcome
-	if last != nil {
-		fo := v.Filter(f.Filter(*last))
-		filtered = &fo
-	}
-	text := w.DescribeWindow(filtered, budget, v.Window())
-	if o != Full {
-		return text
-	}
-	var b strings.Builder
-	b.WriteString(text)
-	px, py := w.Player()
-	fmt.Fprintf(&b, "Map (you are @ at x=%d, y=%d; x grows east, y grows south):\n", px, py)
-	b.WriteString(w.ASCII())
-	b.WriteString("Legend: " + w.Rules().ASCIILegend() + ".\n") // from the rules table
-	return b.String()
-}

@@ -7,14 +7,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/sim"
 )
 
 // TestCrafterViewTellsOnlyWhatCrafterShows: under Crafter's view the
-// outcome an agent reads (Task.Seen, the text observation) names no
-// achievement unlocked and no damage dealt, which Crafter's image never
-// shows, at every feedback level; what the image does show (wood in the
-// inventory, the hit itself) stays. Longcraft's view keeps telling both.
+// outcome an agent reads (Task.Seen; the text observation carries it, see
+// bench/protocol) names no achievement unlocked and no damage dealt, which
+// Crafter's image never shows, at every feedback level; what the image
+// does show (wood in the inventory, the hit itself) stays. Longcraft's
+// view keeps telling both.
 func TestCrafterViewTellsOnlyWhatCrafterShows(t *testing.T) {
 	for _, c := range []struct {
 		scene, action string
@@ -60,39 +62,6 @@ func TestCrafterViewTellsOnlyWhatCrafterShows(t *testing.T) {
 		out := w.Step(a)
 		tk := &Task{Feedback: c.fb, View: c.view}
 		seen := tk.Seen(out)
-		assert.Equal(t, c.want, seen.Text(r), name)
-		assert.Contains(t, TextObservation(w, &out, c.fb, Partial, c.view, 0), "Last action: "+c.want+".\n", name)
+		assert.Equal(t, c.want, text.Outcome(seen, r), name)
 	}
-}
-
-// TestLocalViewWindow: the text names only what lies in the view's
-// window, and says which window it is.
-func TestLocalViewWindow(t *testing.T) {
-	// A tree 4 north of the player: in Longcraft's 9×9, outside Crafter's
-	// 9×7 (3 north and south).
-	scene := strings.Join([]string{
-		".........",
-		"....T....",
-		".........",
-		".........",
-		".........",
-		"....@....",
-		".........",
-		".........",
-		".........",
-		".........",
-	}, "\n")
-	r := sim.Classic()
-	r.Creature.BalanceEvery = 1 << 30
-	w, err := sim.New(sim.Config{Width: 9, Height: 10, Rules: r})
-	require.NoError(t, err)
-	w.Reset(1)
-	require.NoError(t, w.LoadASCII(scene))
-	square := TextObservation(w, nil, FeedbackNone, Partial, LongcraftView, 0)
-	assert.Contains(t, square, "You see (nearest of each, within 4 tiles each way):\n")
-	assert.Contains(t, square, "- tree: 4 north\n")
-	crafter := TextObservation(w, nil, FeedbackNone, Partial, CrafterView, 0)
-	assert.Contains(t, crafter, "You see (nearest of each, within 4 tiles east and west, 3 north and south):\n")
-	assert.NotContains(t, crafter, "tree")
-	assert.Contains(t, crafter, "- grass: 1 north (62 in view)\n", "9×7 tiles but the player's")
 }

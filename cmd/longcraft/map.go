@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -33,7 +34,7 @@ With --describe it also prints the text observation an LLM player gets.`,
 			fmt.Fprint(cmd.OutOrStdout(), w.ASCII())
 			if describe {
 				fmt.Fprintln(cmd.OutOrStdout())
-				fmt.Fprint(cmd.OutOrStdout(), w.Describe(nil))
+				fmt.Fprint(cmd.OutOrStdout(), text.Describe(w, nil))
 			}
 			return nil
 		},

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
@@ -148,11 +149,11 @@ func runRender(cmd *cobra.Command, f renderFlags) error {
 	for t := 0; ; t++ {
 		view.Render(w, frame)
 		if f.overlay {
-			text := fmt.Sprintf("step %d", t)
+			caption := fmt.Sprintf("step %d", t)
 			if last != nil {
-				text += "  " + last.Text(w.Rules())
+				caption += "  " + text.Outcome(*last, w.Rules())
 			}
-			atlas.Text(frame, f.size, render.RGBA, 2, 2, max(f.size/256, 1), text, 255, 255, 255)
+			atlas.Text(frame, f.size, render.RGBA, 2, 2, max(f.size/256, 1), caption, 255, 255, 255)
 		}
 		img := render.Image(frame, f.size, f.size, render.RGBA)
 		if f.pngs {

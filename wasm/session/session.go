@@ -15,6 +15,7 @@ import (
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/planner"
 	"github.com/longcraft/longcraft/bench/protocol"
+	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
@@ -328,7 +329,7 @@ func (s *Session) Status() Status {
 	}
 	st.Reward = fmt.Sprintf("%.1f", float64(reward)/10)
 	if last != nil {
-		st.Last = last.Text(r) // as the agent read it: at the task's feedback level
+		st.Last = text.Outcome(*last, r) // as the agent read it: at the task's feedback level
 	}
 	if s.Task != nil {
 		ach := s.World.Achievements()
