@@ -155,12 +155,12 @@ fidelity:
 	$(GO) run ./cmd/longcraft fidelity --episodes 20000
 
 ## wasm-test: everything builds for the browser; the packages that must
-## behave identically there (world, frames, traces, tasks, suites, the demo's
-## session) pass their tests under Node.
+## behave identically there (world, frames, traces, tasks, suites, the text
+## an agent reads, the demo's session) pass their tests under Node.
 wasm-test:
 	GOOS=js GOARCH=wasm $(GO) build ./...
 	PATH="$(WASM_EXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -short ./sim/... ./render/... ./assets/... \
-		./bench/trace/... ./bench/task/... ./bench/suite/... ./bench/dataset/... ./wasm/session/...
+		./bench/trace/... ./bench/task/... ./bench/suite/... ./bench/dataset/... ./bench/protocol/text/... ./wasm/session/...
 
 ## wasm: the browser app in build/web (longcraft.wasm, wasm_exec.js); the
 ## pages are embedded in the longcraft binary, which serves them (make demo).
