@@ -1,0 +1,263 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/report"
+	"github.com/longcraft/longcraft/bench/results"
+	"github.com/longcraft/longcraft/bench/trace"
+)
+
+// Merge combines the shard run directories of one run into out: the same
+// results.jsonl, summary.json, report.html, run.json and set of traces as
+// the run played unsharded. It refuses a shard set with a gap or an
+// overlap, shards of different runs (their run.json differ in more than
+// the shard), and unfinished shards, naming them.
+func Merge(out string, dirs []string) (results.Summary, error) {
+	fail := func(format string, a ...any) (results.Summary, error) {
+		return results.Summary{}, fmt.Errorf("merge: "+format, a...)
+	}
+	if len(dirs) == 0 {
+		return fail("no shard directories")
+	}
+	if ost, err := os.Stat(out); err == nil {
+		for _, d := range dirs {
+			if dst, err := os.Stat(d); err == nil && os.SameFile(ost, dst) {
+				return fail("--out %s is the shard %s: merge into a directory of its own", out, d)
+			}
+		}
+	}
+	unlock, err := lockMerge(out, dirs)
+	if err != nil {
+		return fail("%w", err)
+	}
+	defer unlock()
+	var def results.Definition
+	byShard := map[int]string{}
+	var all []results.Result
+	traced := map[string]bool{}
+	for k, d := range dirs {
+		sd, err := results.ReadDefinition(d)
+		if err != nil {
+			return fail("%w", err)
+		}
+		if k == 0 {
+			def = sd
+		} else if err := checkSalt(sd.SaltCommitment, def.SaltCommitment); err != nil {
+			return fail("%s and %s are not shards of one run (%w)", d, dirs[0], err)
+		} else if diff := sd.Differs(def, "shard"); diff != "" {
+			return fail("%s and %s are not shards of one run (%s)", d, dirs[0], diff)
+		}
+		if prev, dup := byShard[sd.Shard]; dup {
+			return fail("shard %d of %d given twice: %s and %s", sd.Shard, sd.Shards, prev, d)
+		}
+		byShard[sd.Shard] = d
+		var s results.Summary
+		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
+		if err != nil {
+			return fail("%s has no %s: is the shard finished?", d, results.SummaryFile)
+		}
+		if err := json.Unmarshal(data, &s); err != nil {
+			return fail("%s: %w", filepath.Join(d, results.SummaryFile), err)
+		}
+		if s.Partial {
+			return fail("%s is unfinished (%d of %d episodes): resume it first", d, s.Episodes, s.Planned)
+		}
+		rs, err := results.Read(filepath.Join(d, results.ResultsFile))
+		if err != nil {
+			return fail("%w", err)
+		}
+		for _, r := range rs {
+			if r.Lock != def.Lock || !agent.IsRecorded(def.Agent) && r.Agent != def.Agent {
+				return fail("%s: episode %d was played by %s from suite lock %s, the run is %s from %s: not the same tasks",
+					d, r.Index, r.Agent, short(r.Lock), def.Agent, short(def.Lock))
+			}
+			if err := checkSalt(def.SaltCommitment, r.SaltCommitment); err != nil {
+				return fail("%s: episode %d: %w", d, r.Index, err)
+			}
+		}
+		// What is merged must be what the shard's traces say.
+		v, err := Verify(d)
+		if err != nil {
+			return fail("%w", err)
+		}
+		if err := v.Refuse("merge", d); err != nil {
+			return results.Summary{}, err // "merge: DIR does not match its traces: …"
+		}
+		for id := range v.traced {
+			traced[id] = true
+		}
+		all = append(all, rs...)
+	}
+	var missing []string
+	for i := range def.Shards {
+		if _, ok := byShard[i]; !ok {
+			missing = append(missing, strconv.Itoa(i))
+		}
+	}
+	if len(missing) > 0 {
+		return fail("shard %s of %d missing (have %d of %d)", strings.Join(missing, ", "), def.Shards, len(byShard), def.Shards)
+	}
+	seen := map[int]bool{}
+	for _, r := range all {
+		if seen[r.Index] {
+			return fail("episode %d (%s) in two shards", r.Index, r.ID)
+		}
+		seen[r.Index] = true
+	}
+	if len(all) != def.Episodes {
+		return fail("the shards hold %d results, the run plans %d", len(all), def.Episodes)
+	}
+	// The traces first: they are the last thing that can refuse the
+	// shard set (a lost trace file), and a refused merge should leave no
+	// half-written run behind.
+	if def.Traces != "none" && def.Traces != "" {
+		if err := mergeTraces(out, dirs, all, def.Traces); err != nil {
+			return fail("%w", err)
+		}
+	}
+	def.Shard, def.Shards = 0, 1
+	if err := results.WriteDefinition(out, def); err != nil {
+		return results.Summary{}, err
+	}
+	// The shards' timings and invocations, then this merge's.
+	if err := mergeTimings(out, dirs); err != nil {
+		return fail("%w", err)
+	}
+	inv := results.NewInvocation("merge", append([]string{"merge", "--out", out}, dirs...), time.Now())
+	inv.Merged, inv.Complete = dirs, true
+	if err := os.Remove(filepath.Join(out, results.InvocationsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return results.Summary{}, err
+	}
+	for _, d := range dirs {
+		invs, err := results.ReadInvocations(d)
+		if err != nil {
+			return fail("%w", err)
+		}
+		for _, i := range invs {
+			if err := results.AppendInvocation(out, i, i.End); err != nil {
+				return results.Summary{}, err
+			}
+		}
+	}
+	if err := results.WriteSorted(filepath.Join(out, results.ResultsFile), all); err != nil {
+		return results.Summary{}, err
+	}
+	s := summarize(def, all, traced)
+	if err := results.WriteSummary(filepath.Join(out, results.SummaryFile), s); err != nil {
+		return results.Summary{}, err
+	}
+	if err := report.WriteReport(filepath.Join(out, results.ReportFile), s, all); err != nil {
+		return results.Summary{}, err
+	}
+	return s, results.AppendInvocation(out, inv, time.Now())
+}
+
+// mergeTraces writes the shards' traces into out's trace file, in suite
+// order, one per result that has one.
+func mergeTraces(out string, dirs []string, all []results.Result, traces string) error {
+	index := map[string]int{}
+	for _, r := range all {
+		index[r.ID] = r.Index
+	}
+	type located struct {
+		file *trace.File
+		i    int
+		at   int // suite position
+	}
+	var eps []located
+	for _, d := range dirs {
+		tf, err := trace.Open(filepath.Join(d, results.TraceFile))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // a shard whose episodes all succeeded, with traces of failures only
+		}
+		if err != nil {
+			return err
+		}
+		defer tf.Close()
+		for i := range tf.Index {
+			ep, err := tf.Episode(i)
+			if err != nil {
+				return err
+			}
+			if ep.Header.Task == nil {
+				return fmt.Errorf("%s: episode %d has no task", tf.Path, i)
+			}
+			at, ok := index[ep.Header.EpisodeID()]
+			if !ok {
+				return fmt.Errorf("%s: episode %d (%s) has no result", tf.Path, i, ep.Header.EpisodeID())
+			}
+			eps = append(eps, located{tf, i, at})
+		}
+	}
+	// Every result that should have a trace has one: a shard whose trace
+	// file was lost (not copied back from the cluster) is refused, not
+	// merged into a run with traces missing.
+	want := 0
+	for i := range all {
+		if needsTrace(traces, &all[i]) {
+			want++
+		}
+	}
+	if len(eps) != want {
+		return fmt.Errorf("the shards' results need %d traces (traces %s), their trace files hold %d: is a shard's %s missing?", want, traces, len(eps), results.TraceFile)
+	}
+	sort.Slice(eps, func(a, b int) bool { return eps[a].at < eps[b].at })
+	tw, err := trace.Create(filepath.Join(out, results.TraceFile))
+	if err != nil {
+		return err
+	}
+	for _, e := range eps {
+		ep, err := e.file.Episode(e.i)
+		if err == nil {
+			err = tw.Append(ep)
+		}
+		if err != nil {
+			tw.Close()
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+// short abbreviates a lock hash for messages ("none" when empty).
+func short(h string) string {
+	switch {
+	case h == "":
+		return "none"
+	case len(h) > 12:
+		return h[:12]
+	}
+	return h
+}
+
+// mergeTimings writes the shards' timings.jsonl into out's, in suite order.
+func mergeTimings(out string, dirs []string) error {
+	var all []results.Timing
+	for _, d := range dirs {
+		ts, err := results.ReadTimings(d)
+		if err != nil {
+			return err
+		}
+		all = append(all, ts...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Index < all[j].Index })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for i := range all {
+		if err := enc.Encode(&all[i]); err != nil {
+			return err
+		}
+	}
+	return results.WriteAtomic(filepath.Join(out, results.TimingsFile), buf.Bytes())
+}
