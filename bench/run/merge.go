@@ -24,106 +24,169 @@ import (
 // overlap, shards of different runs (their run.json differ in more than
 // the shard), and unfinished shards, naming them.
 func Merge(out string, dirs []string) (results.Summary, error) {
-	fail := func(format string, a ...any) (results.Summary, error) {
-		return results.Summary{}, fmt.Errorf("merge: "+format, a...)
+	if err := checkMergeDirs(out, dirs); err != nil {
+		return results.Summary{}, err
 	}
+	unlock, err := lockMerge(out, dirs)
+	if err != nil {
+		return results.Summary{}, mergeErr("%w", err)
+	}
+	defer unlock()
+	m := &merging{out: out, dirs: dirs, byShard: map[int]string{}, traced: map[string]bool{}}
+	for k, d := range dirs {
+		if err := m.readShard(k, d); err != nil {
+			return results.Summary{}, err
+		}
+	}
+	if err := m.checkWhole(); err != nil {
+		return results.Summary{}, err
+	}
+	return m.write()
+}
+
+// mergeErr is a refused merge's error.
+func mergeErr(format string, a ...any) error {
+	return fmt.Errorf("merge: "+format, a...)
+}
+
+// checkMergeDirs refuses a merge of no shard, or into one of its shards.
+func checkMergeDirs(out string, dirs []string) error {
 	if len(dirs) == 0 {
-		return fail("no shard directories")
+		return mergeErr("no shard directories")
 	}
 	if ost, err := os.Stat(out); err == nil {
 		for _, d := range dirs {
 			if dst, err := os.Stat(d); err == nil && os.SameFile(ost, dst) {
-				return fail("--out %s is the shard %s: merge into a directory of its own", out, d)
+				return mergeErr("--out %s is the shard %s: merge into a directory of its own", out, d)
 			}
 		}
 	}
-	unlock, err := lockMerge(out, dirs)
+	return nil
+}
+
+// merging is a merge in progress: the shards read so far.
+type merging struct {
+	out     string
+	dirs    []string
+	def     results.Definition // the first shard's
+	byShard map[int]string     // each shard's directory, by its index
+	all     []results.Result   // every shard's results
+	traced  map[string]bool    // ids that have a trace
+}
+
+// readShard reads shard directory d, the k-th given, refusing one of
+// another run, a shard given twice, an unfinished one, and one whose
+// results are not its run's or do not match its traces.
+func (m *merging) readShard(k int, d string) error {
+	sd, err := results.ReadDefinition(d)
 	if err != nil {
-		return fail("%w", err)
+		return mergeErr("%w", err)
 	}
-	defer unlock()
-	var def results.Definition
-	byShard := map[int]string{}
-	var all []results.Result
-	traced := map[string]bool{}
-	for k, d := range dirs {
-		sd, err := results.ReadDefinition(d)
-		if err != nil {
-			return fail("%w", err)
-		}
-		if k == 0 {
-			def = sd
-		} else if err := checkSalt(sd.SaltCommitment, def.SaltCommitment); err != nil {
-			return fail("%s and %s are not shards of one run (%w)", d, dirs[0], err)
-		} else if diff := sd.Differs(def, "shard"); diff != "" {
-			return fail("%s and %s are not shards of one run (%s)", d, dirs[0], diff)
-		}
-		if prev, dup := byShard[sd.Shard]; dup {
-			return fail("shard %d of %d given twice: %s and %s", sd.Shard, sd.Shards, prev, d)
-		}
-		byShard[sd.Shard] = d
-		var s results.Summary
-		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
-		if err != nil {
-			return fail("%s has no %s: is the shard finished?", d, results.SummaryFile)
-		}
-		if err := json.Unmarshal(data, &s); err != nil {
-			return fail("%s: %w", filepath.Join(d, results.SummaryFile), err)
-		}
-		if s.Partial {
-			return fail("%s is unfinished (%d of %d episodes): resume it first", d, s.Episodes, s.Planned)
-		}
-		rs, err := results.Read(filepath.Join(d, results.ResultsFile))
-		if err != nil {
-			return fail("%w", err)
-		}
-		for _, r := range rs {
-			if r.Lock != def.Lock || !agent.IsRecorded(def.Agent) && r.Agent != def.Agent {
-				return fail("%s: episode %d was played by %s from suite lock %s, the run is %s from %s: not the same tasks",
-					d, r.Index, r.Agent, short(r.Lock), def.Agent, short(def.Lock))
-			}
-			if err := checkSalt(def.SaltCommitment, r.SaltCommitment); err != nil {
-				return fail("%s: episode %d: %w", d, r.Index, err)
-			}
-		}
-		// What is merged must be what the shard's traces say.
-		v, err := Verify(d)
-		if err != nil {
-			return fail("%w", err)
-		}
-		if err := v.Refuse("merge", d); err != nil {
-			return results.Summary{}, err // "merge: DIR does not match its traces: …"
-		}
-		for id := range v.traced {
-			traced[id] = true
-		}
-		all = append(all, rs...)
+	if k == 0 {
+		m.def = sd
+	} else if err := checkSalt(sd.SaltCommitment, m.def.SaltCommitment); err != nil {
+		return mergeErr("%s and %s are not shards of one run (%w)", d, m.dirs[0], err)
+	} else if diff := sd.Differs(m.def, "shard"); diff != "" {
+		return mergeErr("%s and %s are not shards of one run (%s)", d, m.dirs[0], diff)
 	}
+	if prev, dup := m.byShard[sd.Shard]; dup {
+		return mergeErr("shard %d of %d given twice: %s and %s", sd.Shard, sd.Shards, prev, d)
+	}
+	m.byShard[sd.Shard] = d
+	if err := checkShardFinished(d); err != nil {
+		return err
+	}
+	rs, err := results.Read(filepath.Join(d, results.ResultsFile))
+	if err != nil {
+		return mergeErr("%w", err)
+	}
+	if err := m.checkShardResults(d, rs); err != nil {
+		return err
+	}
+	// What is merged must be what the shard's traces say.
+	v, err := Verify(d)
+	if err != nil {
+		return mergeErr("%w", err)
+	}
+	if err := v.Refuse("merge", d); err != nil {
+		return err // "merge: DIR does not match its traces: …"
+	}
+	for id := range v.traced {
+		m.traced[id] = true
+	}
+	m.all = append(m.all, rs...)
+	return nil
+}
+
+// checkShardFinished refuses shard d unless its summary.json says it is
+// whole.
+func checkShardFinished(d string) error {
+	var s results.Summary
+	data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
+	if err != nil {
+		return mergeErr("%s has no %s: is the shard finished?", d, results.SummaryFile)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return mergeErr("%s: %w", filepath.Join(d, results.SummaryFile), err)
+	}
+	if s.Partial {
+		return mergeErr("%s is unfinished (%d of %d episodes): resume it first", d, s.Episodes, s.Planned)
+	}
+	return nil
+}
+
+// checkShardResults refuses results of shard d played by another agent,
+// from another lock or with another salt than the run's.
+func (m *merging) checkShardResults(d string, rs []results.Result) error {
+	def := m.def
+	for _, r := range rs {
+		if r.Lock != def.Lock || !agent.IsRecorded(def.Agent) && r.Agent != def.Agent {
+			return mergeErr("%s: episode %d was played by %s from suite lock %s, the run is %s from %s: not the same tasks",
+				d, r.Index, r.Agent, short(r.Lock), def.Agent, short(def.Lock))
+		}
+		if err := checkSalt(def.SaltCommitment, r.SaltCommitment); err != nil {
+			return mergeErr("%s: episode %d: %w", d, r.Index, err)
+		}
+	}
+	return nil
+}
+
+// checkWhole refuses a shard set with a shard missing, an episode in two
+// shards, or another number of results than the run plans.
+func (m *merging) checkWhole() error {
 	var missing []string
-	for i := range def.Shards {
-		if _, ok := byShard[i]; !ok {
+	for i := range m.def.Shards {
+		if _, ok := m.byShard[i]; !ok {
 			missing = append(missing, strconv.Itoa(i))
 		}
 	}
 	if len(missing) > 0 {
-		return fail("shard %s of %d missing (have %d of %d)", strings.Join(missing, ", "), def.Shards, len(byShard), def.Shards)
+		return mergeErr("shard %s of %d missing (have %d of %d)", strings.Join(missing, ", "), m.def.Shards, len(m.byShard), m.def.Shards)
 	}
 	seen := map[int]bool{}
-	for _, r := range all {
+	for _, r := range m.all {
 		if seen[r.Index] {
-			return fail("episode %d (%s) in two shards", r.Index, r.ID)
+			return mergeErr("episode %d (%s) in two shards", r.Index, r.ID)
 		}
 		seen[r.Index] = true
 	}
-	if len(all) != def.Episodes {
-		return fail("the shards hold %d results, the run plans %d", len(all), def.Episodes)
+	if len(m.all) != m.def.Episodes {
+		return mergeErr("the shards hold %d results, the run plans %d", len(m.all), m.def.Episodes)
 	}
+	return nil
+}
+
+// write writes the merged run into out: the traces, run.json, the
+// timings and invocations, results.jsonl, summary.json and report.html,
+// then this merge's invocation.
+func (m *merging) write() (results.Summary, error) {
+	out, def := m.out, m.def
 	// The traces first: they are the last thing that can refuse the
 	// shard set (a lost trace file), and a refused merge should leave no
 	// half-written run behind.
 	if def.Traces != "none" && def.Traces != "" {
-		if err := mergeTraces(out, dirs, all, def.Traces); err != nil {
-			return fail("%w", err)
+		if err := mergeTraces(out, m.dirs, m.all, def.Traces); err != nil {
+			return results.Summary{}, mergeErr("%w", err)
 		}
 	}
 	def.Shard, def.Shards = 0, 1
@@ -131,36 +194,45 @@ func Merge(out string, dirs []string) (results.Summary, error) {
 		return results.Summary{}, err
 	}
 	// The shards' timings and invocations, then this merge's.
-	if err := mergeTimings(out, dirs); err != nil {
-		return fail("%w", err)
+	if err := mergeTimings(out, m.dirs); err != nil {
+		return results.Summary{}, mergeErr("%w", err)
 	}
-	inv := results.NewInvocation("merge", append([]string{"merge", "--out", out}, dirs...), time.Now())
-	inv.Merged, inv.Complete = dirs, true
-	if err := os.Remove(filepath.Join(out, results.InvocationsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	inv := results.NewInvocation("merge", append([]string{"merge", "--out", out}, m.dirs...), time.Now())
+	inv.Merged, inv.Complete = m.dirs, true
+	if err := mergeInvocations(out, m.dirs); err != nil {
 		return results.Summary{}, err
+	}
+	if err := results.WriteSorted(filepath.Join(out, results.ResultsFile), m.all); err != nil {
+		return results.Summary{}, err
+	}
+	s := summarize(def, m.all, m.traced)
+	if err := results.WriteSummary(filepath.Join(out, results.SummaryFile), s); err != nil {
+		return results.Summary{}, err
+	}
+	if err := report.WriteReport(filepath.Join(out, results.ReportFile), s, m.all); err != nil {
+		return results.Summary{}, err
+	}
+	return s, results.AppendInvocation(out, inv, time.Now())
+}
+
+// mergeInvocations writes the shards' invocations.jsonl into out's, in
+// the order of dirs, over any out had.
+func mergeInvocations(out string, dirs []string) error {
+	if err := os.Remove(filepath.Join(out, results.InvocationsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
 	}
 	for _, d := range dirs {
 		invs, err := results.ReadInvocations(d)
 		if err != nil {
-			return fail("%w", err)
+			return mergeErr("%w", err)
 		}
 		for _, i := range invs {
 			if err := results.AppendInvocation(out, i, i.End); err != nil {
-				return results.Summary{}, err
+				return err
 			}
 		}
 	}
-	if err := results.WriteSorted(filepath.Join(out, results.ResultsFile), all); err != nil {
-		return results.Summary{}, err
-	}
-	s := summarize(def, all, traced)
-	if err := results.WriteSummary(filepath.Join(out, results.SummaryFile), s); err != nil {
-		return results.Summary{}, err
-	}
-	if err := report.WriteReport(filepath.Join(out, results.ReportFile), s, all); err != nil {
-		return results.Summary{}, err
-	}
-	return s, results.AppendInvocation(out, inv, time.Now())
+	return nil
 }
 
 // mergeTraces writes the shards' traces into out's trace file, in suite

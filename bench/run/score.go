@@ -1,10 +1,7 @@
 package run
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -126,88 +123,13 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 	}
 	defer unlock()
 	o.after("lock")
-	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+	s := &scoring{o: o, p: p, oc: &oc, resultsPath: filepath.Join(o.Out, results.ResultsFile), traced: map[string]bool{}}
+	if err := s.open(); err != nil {
 		return oc, err
 	}
-	if o.SaltSecret != "" {
-		if err := keepSaltSecret(o.SaltSecret, o.Salt); err != nil {
-			return oc, err
-		}
-	}
-	o.External.Hidden = append(append([]string(nil), o.External.Hidden...), hiddenPaths(o)...)
-	resultsPath := filepath.Join(o.Out, results.ResultsFile)
-	var have []results.Result
-	switch prev, err := results.Read(resultsPath); {
-	case err == nil && !o.Resume && len(prev) > 0:
-		return oc, fmt.Errorf("%s already holds %d results: use --resume to continue the run, or another --out", resultsPath, len(prev))
-	case err == nil:
-		have = prev
-	case !errors.Is(err, os.ErrNotExist):
+	if err := s.define(ctx); err != nil {
 		return oc, err
 	}
-	var saveLock func() error
-	if o.Config.lock, saveLock, err = runLock(ctx, o, nil); err != nil {
-		return oc, err
-	}
-	lockHash := ""
-	if o.Config.lock != nil {
-		lockHash = o.Config.lock.Hash
-	}
-	def := definition(o, p, lockHash)
-	if o.Resume {
-		switch was, err := results.ReadDefinition(o.Out); {
-		case errors.Is(err, results.ErrNoDefinition) && len(have) == 0:
-		case err != nil:
-			return oc, fmt.Errorf("resume: %w", err)
-		default:
-			if err := checkSalt(def.SaltCommitment, was.SaltCommitment); err != nil {
-				return oc, fmt.Errorf("resume %s: this invocation is not the run it continues (%w): use the run's salt (--salt-file), or another --out", o.Out, err)
-			}
-			if diff := def.Differs(was); diff != "" {
-				return oc, fmt.Errorf("resume %s: this invocation is not the run it continues (%s): use another --out", o.Out, diff)
-			}
-		}
-	}
-	o.Config.Agent = o.Agent
-	if agent.IsRecorded(o.Agent) {
-		if o.Config.recorded, err = agent.LoadRecorded(o.Agent); err != nil {
-			return oc, err
-		}
-	}
-	kept := map[int]bool{}
-	var keptResults []results.Result
-	for _, r := range have {
-		if want := o.Config.resultAgent(r.ID); r.Agent != want {
-			return oc, fmt.Errorf("%s: results of agent %q, this run is %q", resultsPath, r.Agent, want)
-		}
-		if r.Lock != lockHash {
-			return oc, fmt.Errorf("%s: results played from suite lock %q, this run's is %q: they are not the same tasks", resultsPath, short(r.Lock), short(lockHash))
-		}
-		if err := checkSalt(def.SaltCommitment, r.SaltCommitment); err != nil {
-			return oc, fmt.Errorf("%s: episode %d: %w", resultsPath, r.Index, err)
-		}
-		if !kept[r.Index] { // a duplicate line is dropped
-			kept[r.Index] = true
-			keptResults = append(keptResults, r)
-		}
-	}
-	have = keptResults
-	// What a resume keeps must be what its traces say: a results file
-	// edited between invocations (by hand, or by an agent that reached
-	// it) is refused before anything is written.
-	traced := map[string]bool{}
-	if len(have) > 0 {
-		if err := verifyResults(have, o.Out, def, true, false).Refuse("resume", o.Out); err != nil {
-			return oc, err
-		}
-	}
-	if err := saveLock(); err != nil {
-		return oc, err
-	}
-	if err := results.WriteDefinition(o.Out, def); err != nil {
-		return oc, err
-	}
-	o.after("definition")
 	inv := results.NewInvocation("score", o.Args, time.Now())
 	defer func() {
 		inv.Played, inv.Skipped, inv.Replayed, inv.Complete = oc.Played, oc.Skipped, oc.Replayed, oc.Complete
@@ -218,193 +140,156 @@ func Score(ctx context.Context, o Options, progress func(done, total int)) (oc O
 			err = ierr
 		}
 	}()
+	defer s.closeTraces()
+	if err := s.resume(ctx); err != nil {
+		return oc, err
+	}
+	out, err := s.openOutputs()
+	if err != nil {
+		return oc, err
+	}
+	defer out.close()
+	runErr := s.play(ctx, out, progress)
+	err = s.finish(ctx, runErr) // before the return reads oc, which finish fills
+	return oc, err
+}
 
-	var tw *trace.Writer
-	var rebuild []results.Result // results whose lost traces are played again
-	o.Config.Traces = o.Traces == "all" || o.Traces == "failures"
-	if o.Config.Traces {
-		// Keep one trace per result; a result whose trace was lost is
-		// played again, and a trace without its result (the crash came
-		// between the two writes) is dropped, since its episode will be.
-		byID := map[string]*results.Result{}
-		for i := range have {
-			byID[have[i].ID] = &have[i]
-		}
-		if tw, err = trace.OpenAppend(filepath.Join(o.Out, results.TraceFile), func(_ int, ep *trace.Episode) bool {
-			if ep.Header.Task == nil {
-				return false
-			}
-			id := ep.Header.EpisodeID()
-			r := byID[id]
-			if r == nil || traced[id] || !needsTrace(o.Traces, r) {
-				return false
-			}
-			traced[id] = true
-			return true
-		}); err != nil {
-			return oc, err
-		}
-		tw.AfterWrite = o.after
-		defer func() {
-			if tw != nil {
-				tw.Close()
-			}
-		}()
-		// A result whose trace was lost keeps its result: playing it again
-		// and taking the new one would retry exactly the episodes that lack
-		// a trace (with traces of failures only, the failures), a free
-		// second chance. A deterministic agent's trace is rebuilt by
-		// playing the episode again and checking it gives the recorded
-		// result; another agent's stays missing, and the summary counts
-		// it unverified.
-		kind, _ := agent.Lookup(o.Agent)
-		for _, r := range have {
-			if needsTrace(o.Traces, &r) && !traced[r.ID] {
-				if kind.Offline {
-					rebuild = append(rebuild, r)
-				} else {
-					oc.TracesMissing++
-				}
-			}
-		}
+// scoring is a run in progress: what Score's phases share, each leaving
+// its part for the next.
+type scoring struct {
+	o           Options // the run's, its Config filled in as the phases go
+	p           planned
+	oc          *Outcome // Score's, filled in as the phases go
+	resultsPath string
+	lockHash    string             // the suite lock's ("": none)
+	def         results.Definition // what defines the run (run.json)
+	have        []results.Result   // the results kept from before, then each played
+	traced      map[string]bool    // ids whose trace is in the trace file
+	tw          *trace.Writer      // the trace file (nil: no traces kept)
+	rebuild     []results.Result   // results whose lost traces are played again
+	todoSpecs   []task.Spec        // the episodes still to play
+	todoIdx     []int              // their positions in the suite
+}
+
+// open makes the run directory, keeps a random salt there and reads the
+// results it already holds, which only a resume may continue.
+func (s *scoring) open() error {
+	o := &s.o
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return err
 	}
-	// The results file holds exactly the kept results before anything is
-	// appended: a torn last line, duplicates and results to play again go.
-	if err := results.WriteSorted(resultsPath, have); err != nil {
-		return oc, err
-	}
-	// The episodes still to play: every planned one without a result.
-	done := map[int]bool{}
-	for _, r := range have {
-		done[r.Index] = true
-	}
-	var todoSpecs []task.Spec
-	var todoIdx []int
-	for i, sp := range p.specs {
-		if !done[p.indices[i]] {
-			todoSpecs, todoIdx = append(todoSpecs, sp), append(todoIdx, p.indices[i])
-		}
-	}
-	// Held-out seeds: their tasks, and those of rebuild, made now, in
-	// parallel.
-	if o.Config.salted, err = saltTasks(ctx, o, todoSpecs, todoIdx, rebuild); err != nil {
-		return oc, err
-	}
-	if len(rebuild) > 0 {
-		specs, idx := make([]task.Spec, len(rebuild)), make([]int, len(rebuild))
-		recorded := map[int]results.Result{}
-		for i, r := range rebuild {
-			specs[i], idx[i], recorded[r.Index] = r.Spec, r.Index, r
-		}
-		cfg := o.Config
-		cfg.Agent = o.Agent
-		if err := Suite(ctx, specs, idx, cfg, func(d Done) error {
-			// A newer binary may rebuild the trace: the result must be
-			// the same, whichever build played it (the new trace's
-			// header names the one that recorded it).
-			again := d.Result
-			again.Build = recorded[d.Result.Index].Build
-			want, _ := json.Marshal(recorded[d.Result.Index])
-			got, _ := json.Marshal(again)
-			if !bytes.Equal(want, got) {
-				return fmt.Errorf("resume: episode %d (%s) played again to rebuild its lost trace gave another result than the recorded one: the recorded result stands and the run stops", d.Result.Index, d.Result.ID)
-			}
-			if d.Trace == nil {
-				return fmt.Errorf("resume: episode %d (%s) played again gave no trace", d.Result.Index, d.Result.ID)
-			}
-			oc.Replayed++
-			traced[d.Result.ID] = true
-			return tw.Append(d.Trace)
-		}); err != nil {
-			return oc, err
-		}
-	}
-	oc.Skipped = len(p.specs) - len(todoSpecs)
-	f, err := os.OpenFile(resultsPath, os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return oc, err
-	}
-	defer f.Close()
-	bw := bufio.NewWriter(f)
-	enc := json.NewEncoder(bw)
-	// Episodes' wall times, beside the results and apart from them.
-	tf, err := os.OpenFile(filepath.Join(o.Out, results.TimingsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return oc, err
-	}
-	defer tf.Close()
-	times := json.NewEncoder(tf)
-	start := time.Now()
-	o.Config.spend = newSpend(o.Config, have, o.Out)
-	starts := &startWatch{agent: o.Agent}
-	runErr := Suite(ctx, todoSpecs, todoIdx, o.Config, func(d Done) error {
-		if err := starts.check(&d.Result); err != nil {
-			return err // the agent cannot start: no result, no trace
-		}
-		// The trace first, then the result: a result on disk means its
-		// trace is too.
-		if tw != nil && d.Trace != nil && needsTrace(o.Traces, &d.Result) {
-			if err := tw.Append(d.Trace); err != nil {
-				return err
-			}
-			traced[d.Result.ID] = true
-		}
-		if err := enc.Encode(&d.Result); err != nil {
+	if o.SaltSecret != "" {
+		if err := keepSaltSecret(o.SaltSecret, o.Salt); err != nil {
 			return err
 		}
-		if err := bw.Flush(); err != nil {
+	}
+	o.External.Hidden = append(append([]string(nil), o.External.Hidden...), hiddenPaths(*o)...)
+	switch prev, err := results.Read(s.resultsPath); {
+	case err == nil && !o.Resume && len(prev) > 0:
+		return fmt.Errorf("%s already holds %d results: use --resume to continue the run, or another --out", s.resultsPath, len(prev))
+	case err == nil:
+		s.have = prev
+	case !errors.Is(err, os.ErrNotExist):
+		return err
+	}
+	return nil
+}
+
+// define takes the suite's lock, checks that a resume continues the run
+// of this definition with results that match their traces, and writes the
+// lock and run.json.
+func (s *scoring) define(ctx context.Context) error {
+	o := &s.o
+	var saveLock func() error
+	var err error
+	if o.Config.lock, saveLock, err = runLock(ctx, *o, nil); err != nil {
+		return err
+	}
+	if o.Config.lock != nil {
+		s.lockHash = o.Config.lock.Hash
+	}
+	s.def = definition(*o, s.p, s.lockHash)
+	if o.Resume {
+		if err := checkResume(o.Out, s.def, len(s.have)); err != nil {
 			return err
 		}
-		o.after("result")
-		if err := times.Encode(&d.Timing); err != nil {
+	}
+	o.Config.Agent = o.Agent
+	if agent.IsRecorded(o.Agent) {
+		if o.Config.recorded, err = agent.LoadRecorded(o.Agent); err != nil {
 			return err
 		}
-		have = append(have, d.Result)
-		oc.Played++
-		oc.Steps += d.Result.Steps
-		if progress != nil {
-			progress(oc.Skipped+oc.Played, len(p.specs))
+	}
+	if err := s.keepResults(); err != nil {
+		return err
+	}
+	// What a resume keeps must be what its traces say: a results file
+	// edited between invocations (by hand, or by an agent that reached
+	// it) is refused before anything is written.
+	if len(s.have) > 0 {
+		if err := verifyResults(s.have, o.Out, s.def, true, false).Refuse("resume", o.Out); err != nil {
+			return err
 		}
-		return nil
-	})
-	oc.Elapsed = time.Since(start)
-	oc.BudgetSpent = o.Config.spend.spent()
-	if tw != nil {
-		err := tw.Close()
-		tw = nil
+	}
+	if err := saveLock(); err != nil {
+		return err
+	}
+	if err := results.WriteDefinition(o.Out, s.def); err != nil {
+		return err
+	}
+	o.after("definition")
+	return nil
+}
+
+// finish closes the trace file, summarises the results and writes the
+// run's files: all of them for a complete run, the summary and report
+// (marked partial) for one that stopped short. runErr is how playing
+// ended; the error returned is it, joined with a write's.
+func (s *scoring) finish(ctx context.Context, runErr error) error {
+	if s.tw != nil {
+		err := s.tw.Close()
+		s.tw = nil
 		if err != nil && runErr == nil {
 			runErr = err
 		}
 	}
-	oc.Summary = summarize(def, have, traced)
-	oc.Complete = len(have) == len(p.specs)
-	results.CountMissing(&oc.Summary, p.specs, p.indices, have)
+	oc := s.oc
+	oc.Summary = summarize(s.def, s.have, s.traced)
+	oc.Complete = len(s.have) == len(s.p.specs)
+	results.CountMissing(&oc.Summary, s.p.specs, s.p.indices, s.have)
 	if oc.Complete && errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		runErr = nil // the signal came after the last episode: the run is whole
 	}
 	if !oc.Complete {
 		// A partial run still says where it stands.
-		oc.Summary.Partial, oc.Summary.Planned = true, len(p.specs)
-		werr := results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), oc.Summary)
+		oc.Summary.Partial, oc.Summary.Planned = true, len(s.p.specs)
+		werr := results.WriteSummary(filepath.Join(s.o.Out, results.SummaryFile), oc.Summary)
 		if werr == nil {
-			werr = report.WriteReport(filepath.Join(o.Out, results.ReportFile), oc.Summary, have)
+			werr = report.WriteReport(filepath.Join(s.o.Out, results.ReportFile), oc.Summary, s.have)
 		}
-		return oc, errors.Join(runErr, werr)
+		return errors.Join(runErr, werr)
 	}
 	if runErr != nil {
-		return oc, runErr
+		return runErr
 	}
-	if err := results.WriteSorted(resultsPath, have); err != nil {
-		return oc, err
+	return s.writeComplete()
+}
+
+// writeComplete rewrites results.jsonl in suite order and writes
+// summary.json and report.html, in that order.
+func (s *scoring) writeComplete() error {
+	o := &s.o
+	if err := results.WriteSorted(s.resultsPath, s.have); err != nil {
+		return err
 	}
 	o.after("results")
-	if err := results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), oc.Summary); err != nil {
-		return oc, err
+	if err := results.WriteSummary(filepath.Join(o.Out, results.SummaryFile), s.oc.Summary); err != nil {
+		return err
 	}
 	o.after("summary")
-	if err := report.WriteReport(filepath.Join(o.Out, results.ReportFile), oc.Summary, have); err != nil {
-		return oc, err
+	if err := report.WriteReport(filepath.Join(o.Out, results.ReportFile), s.oc.Summary, s.have); err != nil {
+		return err
 	}
 	o.after("report")
-	return oc, nil
+	return nil
 }
