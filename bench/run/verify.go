@@ -174,6 +174,25 @@ func traceID(ep *trace.Episode) string { return ep.Header.EpisodeID() }
 func verifyResults(rs []results.Result, dir string, def results.Definition, tolerateLast, requireTraces bool) *Verification {
 	start := time.Now()
 	v := &Verification{traced: map[string]bool{}}
+	byID, msgs := linesByID(rs)
+	tf, traces := v.locateTraces(dir, byID, tolerateLast)
+	if tf != nil {
+		defer tf.Close()
+	}
+	out := replayLines(rs, tf, traces, def)
+	msgs = append(msgs, v.tally(rs, out, def, requireTraces)...)
+	msgs = append(msgs, disagreeingMetrics(dir, rs, out)...)
+	sort.SliceStable(msgs, func(a, b int) bool { return msgs[a].index < msgs[b].index })
+	for _, m := range msgs {
+		v.Lines = append(v.Lines, m.msg)
+	}
+	v.Elapsed = time.Since(start)
+	return v
+}
+
+// linesByID indexes rs by episode id, naming each line after the first
+// of an episode.
+func linesByID(rs []results.Result) (map[string]*results.Result, []indexed) {
 	byID := map[string]*results.Result{}
 	var msgs []indexed
 	for i := range rs {
@@ -183,86 +202,114 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 		}
 		byID[rs[i].ID] = &rs[i]
 	}
-	// Where each line's trace is (its record), read again when its line
-	// is checked: a run's traces with their notes need not fit in memory.
+	return byID, msgs
+}
+
+// locateTraces opens dir's trace file and finds where each line's trace
+// is (its record), read again when its line is checked: a run's traces
+// with their notes need not fit in memory. It notes in v the traces that
+// do not fit the lines, and which ids have one. The file is nil when
+// there is none to read.
+func (v *Verification) locateTraces(dir string, byID map[string]*results.Result, tolerateLast bool) (*trace.File, map[string]int) {
 	traces := map[string]int{}
 	tf, err := trace.Open(filepath.Join(dir, results.TraceFile))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
+		return nil, traces
 	case errors.Is(err, trace.ErrNoWholeRecord) && tolerateLast:
 		// A crash while the first trace was written (with --traces
 		// failures, after successes that have none): no line rests on it.
+		return nil, traces
 	case err != nil:
 		v.Traces = append(v.Traces, err.Error())
-	default:
-		defer tf.Close()
-		first := map[string]int{}
-		for i := range tf.Index {
-			ep, err := tf.Episode(i)
-			if err != nil {
-				v.Traces = append(v.Traces, err.Error())
-				continue
-			}
-			if ep.Header.Task == nil {
-				v.Traces = append(v.Traces, fmt.Sprintf("trace record %d was played outside any task", i))
-				continue
-			}
-			id := traceID(ep)
-			if j, dup := first[id]; dup {
-				v.Traces = append(v.Traces, fmt.Sprintf("two traces of %s: records %d and %d", id, j, i))
-				continue
-			}
-			first[id] = i
-			if byID[id] == nil {
-				if tolerateLast && i == len(tf.Index)-1 {
-					continue
-				}
-				v.Traces = append(v.Traces, fmt.Sprintf("trace record %d (%s) has no results line", i, id))
-				continue
-			}
-			traces[id], v.traced[id] = i, true
+		return nil, traces
+	}
+	first := map[string]int{}
+	for i := range tf.Index {
+		ep, err := tf.Episode(i)
+		if err != nil {
+			v.Traces = append(v.Traces, err.Error())
+			continue
 		}
+		if ep.Header.Task == nil {
+			v.Traces = append(v.Traces, fmt.Sprintf("trace record %d was played outside any task", i))
+			continue
+		}
+		id := traceID(ep)
+		if j, dup := first[id]; dup {
+			v.Traces = append(v.Traces, fmt.Sprintf("two traces of %s: records %d and %d", id, j, i))
+			continue
+		}
+		first[id] = i
+		if byID[id] == nil {
+			if tolerateLast && i == len(tf.Index)-1 {
+				continue
+			}
+			v.Traces = append(v.Traces, fmt.Sprintf("trace record %d (%s) has no results line", i, id))
+			continue
+		}
+		traces[id], v.traced[id] = i, true
 	}
-	// Each line on its own, across the cores (the replays are
-	// independent), into its slot.
-	type checked struct {
-		derived results.Result
-		msg     string
-		steps   int
-	}
+	return tf, traces
+}
+
+// checked is one line as its trace says: the line with its
+// trace-derived fields, how it differs, and the steps replayed.
+type checked struct {
+	derived results.Result
+	msg     string
+	steps   int
+}
+
+// replayLines checks each line on its own, across the cores (the replays
+// are independent), into its slot.
+func replayLines(rs []results.Result, tf *trace.File, traces map[string]int, def results.Definition) []checked {
 	out := make([]checked, len(rs))
 	pool := workers.Pool[struct{}]{Jobs: len(rs), New: func(int) (struct{}, error) { return struct{}{}, nil }}
 	_ = pool.Run(context.Background(), func(_ struct{}, i int) error {
-		r := &rs[i]
-		c := &out[i]
-		c.derived = *r
-		var ep *trace.Episode
-		if at, ok := traces[r.ID]; ok {
-			var err error
-			if ep, err = tf.Episode(at); err != nil { // it read before: the file changed under us
-				c.msg = fmt.Sprintf("%s: its trace: %v", lineName(r), err)
-				return nil
-			}
-		}
-		switch {
-		case r.Err != "":
-			if diffs := errorDiffs(r, ep != nil); len(diffs) > 0 {
-				c.msg = lineName(r) + ": " + strings.Join(diffs, ", ")
-			}
-		case ep != nil:
-			e, err := episode.Replay(ep, def.NoProgress)
-			if err != nil {
-				c.msg = fmt.Sprintf("%s: its trace does not replay: %v", lineName(r), err)
-				break
-			}
-			c.steps = e.Steps()
-			var diffs []string
-			if c.derived, diffs = deriveLine(r, ep, e); len(diffs) > 0 {
-				c.msg = lineName(r) + ": " + strings.Join(diffs, ", ")
-			}
-		}
+		out[i] = checkLine(&rs[i], tf, traces, def)
 		return nil
 	})
+	return out
+}
+
+// checkLine replays r's trace (record traces[r.ID] of tf, if it has one)
+// and compares r with what it derives.
+func checkLine(r *results.Result, tf *trace.File, traces map[string]int, def results.Definition) checked {
+	c := checked{derived: *r}
+	var ep *trace.Episode
+	if at, ok := traces[r.ID]; ok {
+		var err error
+		if ep, err = tf.Episode(at); err != nil { // it read before: the file changed under us
+			c.msg = fmt.Sprintf("%s: its trace: %v", lineName(r), err)
+			return c
+		}
+	}
+	switch {
+	case r.Err != "":
+		if diffs := errorDiffs(r, ep != nil); len(diffs) > 0 {
+			c.msg = lineName(r) + ": " + strings.Join(diffs, ", ")
+		}
+	case ep != nil:
+		e, err := episode.Replay(ep, def.NoProgress)
+		if err != nil {
+			c.msg = fmt.Sprintf("%s: its trace does not replay: %v", lineName(r), err)
+			break
+		}
+		c.steps = e.Steps()
+		var diffs []string
+		if c.derived, diffs = deriveLine(r, ep, e); len(diffs) > 0 {
+			c.msg = lineName(r) + ": " + strings.Join(diffs, ", ")
+		}
+	}
+	return c
+}
+
+// tally counts the lines checked, unverified and errored into v, with
+// their steps and derived lines, and returns the messages of lines that
+// differ from their trace or (requireTraces) lack one they need.
+func (v *Verification) tally(rs []results.Result, out []checked, def results.Definition, requireTraces bool) []indexed {
+	var msgs []indexed
 	for i := range rs {
 		switch {
 		case rs[i].Err != "":
@@ -281,8 +328,14 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 			msgs = append(msgs, indexed{rs[i].Index, out[i].msg})
 		}
 	}
-	// A line's metrics are derived from its fields: where the fields
-	// match the trace, metrics edited by hand are named too.
+	return msgs
+}
+
+// disagreeingMetrics names the lines whose metrics disagree with their
+// fields: where the fields match the trace (out), metrics edited by hand
+// are named too.
+func disagreeingMetrics(dir string, rs []results.Result, out []checked) []indexed {
+	var msgs []indexed
 	disagree, err := results.DisagreeingMetrics(filepath.Join(dir, results.ResultsFile))
 	for i := range rs {
 		if why := disagree[rs[i].Index]; why != "" && out[i].msg == "" {
@@ -292,12 +345,7 @@ func verifyResults(rs []results.Result, dir string, def results.Definition, tole
 	if err != nil {
 		msgs = append(msgs, indexed{-1, fmt.Sprintf("%s: %v", results.ResultsFile, err)})
 	}
-	sort.SliceStable(msgs, func(a, b int) bool { return msgs[a].index < msgs[b].index })
-	for _, m := range msgs {
-		v.Lines = append(v.Lines, m.msg)
-	}
-	v.Elapsed = time.Since(start)
-	return v
+	return msgs
 }
 
 type indexed struct {
