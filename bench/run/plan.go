@@ -21,6 +21,9 @@ import (
 // their positions in the whole suite. Filters that match nothing in the
 // suite are an error naming the values it has.
 func Plan(o Options) (name string, specs []task.Spec, indices []int, err error) {
+	if err := o.validateSuite(); err != nil { // Score's Validate checks it before plan
+		return "", nil, nil, err
+	}
 	p, err := plan(o)
 	return p.name, p.specs, p.indices, err
 }
@@ -38,9 +41,6 @@ func plan(o Options) (planned, error) {
 	var p planned
 	var all []task.Spec
 	if agent.IsRecorded(o.Suite) {
-		if len(o.Set) > 0 || len(o.Sweep) > 0 {
-			return p, fmt.Errorf("--set and --sweep change a suite file or an embedded suite, not the tasks of recorded play (%s)", o.Suite)
-		}
 		r, err := agent.LoadRecorded(o.Suite)
 		if err != nil {
 			return p, err
@@ -53,6 +53,24 @@ func plan(o Options) (planned, error) {
 		}
 		p.name, all = s.Name, s.Expand()
 	}
+	var has map[string]map[string]bool
+	var err error
+	if p.suiteHash, has, err = hashSpecs(all); err != nil {
+		return p, err
+	}
+	if err := checkFilters(o, p.name, has); err != nil {
+		return p, err
+	}
+	p.choose(o, all)
+	if p.total == 0 {
+		return p, fmt.Errorf("suite %s: the filters leave no episode", p.name)
+	}
+	return p, nil
+}
+
+// hashSpecs is the hash of every spec the suite expands to (run.json's
+// suite_hash), and the tiers and families they have.
+func hashSpecs(all []task.Spec) (string, map[string]map[string]bool, error) {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	has := map[string]map[string]bool{"tier": {}, "family": {}}
@@ -62,11 +80,16 @@ func plan(o Options) (planned, error) {
 		// conversion drops Spec's MarshalJSON), so run.json of runs made
 		// before still matches and they resume and merge.
 		if err := enc.Encode(numericSpec(sp)); err != nil {
-			return p, err
+			return "", nil, err
 		}
 		has["tier"][sp.Tier], has["family"][sp.Family] = true, true
 	}
-	p.suiteHash = hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), has, nil
+}
+
+// checkFilters refuses a --tier or --family that suite name does not
+// have (has: its tiers and families), naming those it has.
+func checkFilters(o Options, name string, has map[string]map[string]bool) error {
 	for kind, list := range map[string][]string{"tier": o.Tiers, "family": o.Families} {
 		for _, v := range list {
 			if !has[kind][v] {
@@ -74,10 +97,16 @@ func plan(o Options) (planned, error) {
 				if kind == "tier" {
 					slices.SortFunc(names, func(a, b string) int { return task.TierRank(a) - task.TierRank(b) })
 				}
-				return p, fmt.Errorf("--%s %s: suite %s has no such %s (it has %s)", kind, v, p.name, kind, strings.Join(names, ", "))
+				return fmt.Errorf("--%s %s: suite %s has no such %s (it has %s)", kind, v, name, kind, strings.Join(names, ", "))
 			}
 		}
 	}
+	return nil
+}
+
+// choose keeps the episodes of all that pass the filters, counting them
+// in p.total, and of those this shard's, with their positions in all.
+func (p *planned) choose(o Options, all []task.Spec) {
 	keep := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
 	// --seeds keeps the first N of each family × tier under each condition
 	// (a sweep's every value keeps its own N).
@@ -98,10 +127,6 @@ func plan(o Options) (planned, error) {
 		p.specs = append(p.specs, sp)
 		p.indices = append(p.indices, i)
 	}
-	if p.total == 0 {
-		return p, fmt.Errorf("suite %s: the filters leave no episode", p.name)
-	}
-	return p, nil
 }
 
 // numericSpec is a task.Spec encoded by its fields' tags alone.

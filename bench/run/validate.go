@@ -4,13 +4,18 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/agent/remote"
 )
 
 // Validate checks o's settings that Score cannot play with, each error
 // naming the score flag that sets it: the one check of a run's options,
 // so that a library caller is refused what the command line is. Zero
 // values are the defaults: no traces kept (""), the json reply (""), no
-// salt (public seeds).
+// salt (public seeds). The agent is checked last, as it is set up: an
+// exec agent's command and environment, its sandbox (unless NoSandbox),
+// an openai agent's model and server.
 func (o Options) Validate() error {
 	x := o.External
 	switch {
@@ -38,6 +43,18 @@ func (o Options) Validate() error {
 		return fmt.Errorf("a salt of %d bytes: %s", len(o.Salt), SaltUsage)
 	case o.Shards < 0 || o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards):
 		return fmt.Errorf("--shard %d of %d: want 0 ≤ shard < shards", o.Shard, o.Shards)
+	}
+	if err := agent.Check(o.Agent, agent.Options{External: o.External, Remote: remote.Connector{}}); err != nil {
+		return fmt.Errorf("--agent: %w", err)
+	}
+	return o.validateSuite()
+}
+
+// validateSuite refuses overrides of a suite that has none to change:
+// recorded play's tasks are the ones that were played.
+func (o Options) validateSuite() error {
+	if agent.IsRecorded(o.Suite) && (len(o.Set) > 0 || len(o.Sweep) > 0) {
+		return fmt.Errorf("--set and --sweep change a suite file or an embedded suite, not the tasks of recorded play (%s)", o.Suite)
 	}
 	return nil
 }

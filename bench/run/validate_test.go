@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/longcraft/longcraft/bench/agent"
+	"github.com/longcraft/longcraft/bench/suite"
 )
 
 // TestScoreValidatesItsOptions: what the command line refuses, Score
@@ -35,6 +36,12 @@ func TestScoreValidatesItsOptions(t *testing.T) {
 		{"negative timeout", func(o *Options) { o.Timeout = -time.Second }, "--timeout"},
 		{"weak salt", func(o *Options) { o.Salt = []byte("417") }, "an agent can find it"},
 		{"shard", func(o *Options) { o.Shard, o.Shards = 3, 2 }, "--shard"},
+		{"unknown agent", func(o *Options) { o.Agent = "nobody" }, "--agent: "},
+		{"openai without a model", func(o *Options) { o.Agent = "openai" }, "--agent: agent openai needs a model and a base URL"},
+		{"exec command unparsed", func(o *Options) { o.Agent, o.External.NoSandbox = "exec:'unclosed", true }, "--agent: agent exec:'unclosed: "},
+		{"set on recorded play", func(o *Options) {
+			o.Suite, o.Set = agent.RecordedPrefix+"play.lctrace", []suite.Set{{}}
+		}, "--set and --sweep change a suite file or an embedded suite, not the tasks of recorded play"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := good()

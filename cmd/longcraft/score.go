@@ -17,23 +17,28 @@ import (
 	"golang.org/x/term"
 
 	"github.com/longcraft/longcraft/bench/agent"
-	"github.com/longcraft/longcraft/bench/agent/remote"
 	"github.com/longcraft/longcraft/bench/run"
 	"github.com/longcraft/longcraft/bench/suite"
 	"github.com/longcraft/longcraft/bench/task"
 )
 
 func newScoreCmd() *cobra.Command {
-	var o run.Options
-	var sets, sweeps []string
-	var shard string
-	var quiet bool
-	var concurrency int
-	var salt, saltFile string
+	var sf scoreFlags
 	cmd := &cobra.Command{
-		Use:   "score",
-		Short: "Score an agent on a suite: results.jsonl, summary.json, report.html, traces",
-		Long: fmt.Sprintf(`score plays every episode of --suite (embedded: %v, or a YAML file)
+		Use:     "score",
+		Short:   "Score an agent on a suite: results.jsonl, summary.json, report.html, traces",
+		Long:    fmt.Sprintf(scoreLong, suite.Embedded(), agent.Help()),
+		Example: scoreExample,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return sf.score(cmd) },
+	}
+	sf.define(cmd)
+	return cmd
+}
+
+// scoreLong is score's help, with the embedded suites and the agents' help
+// to fill in.
+const scoreLong = `score plays every episode of --suite (embedded: %v, or a YAML file)
 with --agent across --workers cores, and writes to --out:
 
   results.jsonl     one line per episode, appended as each finishes, naming
@@ -110,77 +115,57 @@ the sandbox cannot be set up, score refuses; --no-sandbox runs the agent
 unprotected (docs/players.md says what each enforces).
 
 Agents (--agent):
-%s`, suite.Embedded(), agent.Help()),
-		Example: `  longcraft score --suite default --agent explorer --out runs/explorer
+%s`
+
+const scoreExample = `  longcraft score --suite default --agent explorer --out runs/explorer
   longcraft score --suite standard --agent planner --tier hard --seeds 5 --out runs/hard
   longcraft score --suite default --agent random --out runs/r --shard 0/2
   longcraft score --agent trace:human.lctrace --out runs/human   # a human baseline
-  longcraft score --suite default --agent explorer --set families=obtain,collect --sweep budget=100,300,1000 --out runs/b`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if agent.IsRecorded(o.Agent) && !cmd.Flags().Changed("suite") {
-				o.Suite = o.Agent // the tasks that were played
-			}
-			if concurrency > 0 {
-				o.Workers = concurrency
-			}
-			if err := o.Validate(); err != nil { // Score checks them again, for library callers
-				return err
-			}
-			for _, kv := range sets {
-				set, err := suite.ParseSet(kv)
-				if err != nil {
-					return err
-				}
-				o.Set = append(o.Set, set)
-			}
-			for _, kv := range sweeps {
-				sw, err := suite.ParseSweep(kv)
-				if err != nil {
-					return err
-				}
-				o.Sweep = append(o.Sweep, sw)
-			}
-			if err := applyProtocol(cmd, &o.External, o.Suite, quiet); err != nil {
-				return err
-			}
-			if err := agent.Check(o.Agent, agent.Options{External: o.External, Remote: remote.Connector{}}); err != nil {
-				return fmt.Errorf("--agent: %w", err)
-			}
-			var err error
-			if o.Shard, o.Shards, err = parseShard(shard, cmd.Flags().Changed("shards"), o.Shards); err != nil {
-				return err
-			}
-			o.Args = append([]string{"longcraft"}, os.Args[1:]...) // Score redacts the salt
-			if err := applySalt(cmd, &o, salt, saltFile, quiet); err != nil {
-				return err
-			}
-			return runScore(cmd, o, quiet)
-		},
-	}
+  longcraft score --suite default --agent explorer --set families=obtain,collect --sweep budget=100,300,1000 --out runs/b`
+
+// scoreFlags are score's flags: the run's options, and those read into
+// them (the overrides, the shard, the salt).
+type scoreFlags struct {
+	o              run.Options
+	sets, sweeps   []string
+	shard          string
+	quiet          bool
+	concurrency    int
+	salt, saltFile string
+}
+
+// define defines score's flags on cmd.
+func (sf *scoreFlags) define(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&o.Suite, "suite", "default", "embedded suite name or suite YAML file")
-	f.StringVar(&o.Agent, "agent", "explorer", "one of "+agent.Usages()+" (see above; trace:FILE's tasks are the suite unless --suite is given)")
-	f.StringVarP(&o.Out, "out", "o", "", "run directory (required)")
-	f.IntVar(&o.Workers, "workers", 0, "parallel workers (0: one per core)")
-	f.BoolVar(&o.Certify, "certify", true, "a suite file without a lock: certify each task with the planner (and keep the lock in --out); false plays them uncertified")
-	f.IntVar(&o.NoProgress, "no-progress", 0, "end an episode after this many steps (decisions, at the skill level) without a milestone (0: never)")
-	f.DurationVar(&o.Timeout, "timeout", 0, "end an episode after this wall-clock time (0: never)")
-	f.StringVar(&o.Traces, "traces", "all", "record traces of all episodes, failures only, or none")
-	f.BoolVar(&o.Resume, "resume", false, "continue the run in --out, skipping finished episodes")
+	f.StringVar(&sf.o.Suite, "suite", "default", "embedded suite name or suite YAML file")
+	f.StringVar(&sf.o.Agent, "agent", "explorer", "one of "+agent.Usages()+" (see above; trace:FILE's tasks are the suite unless --suite is given)")
+	f.StringVarP(&sf.o.Out, "out", "o", "", "run directory (required)")
+	f.IntVar(&sf.o.Workers, "workers", 0, "parallel workers (0: one per core)")
+	f.BoolVar(&sf.o.Certify, "certify", true, "a suite file without a lock: certify each task with the planner (and keep the lock in --out); false plays them uncertified")
+	f.IntVar(&sf.o.NoProgress, "no-progress", 0, "end an episode after this many steps (decisions, at the skill level) without a milestone (0: never)")
+	f.DurationVar(&sf.o.Timeout, "timeout", 0, "end an episode after this wall-clock time (0: never)")
+	f.StringVar(&sf.o.Traces, "traces", "all", "record traces of all episodes, failures only, or none")
+	f.BoolVar(&sf.o.Resume, "resume", false, "continue the run in --out, skipping finished episodes")
 	f.Bool("allow-agent-errors", false, "exit 0 even when episodes ended agent_error (they are still counted and shown)")
-	f.StringVar(&shard, "shard", "", "play shard i of n (\"i/n\"); default from the job environment")
-	f.IntVar(&o.Shards, "shards", 0, "shard count, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
-	f.StringSliceVar(&o.Tiers, "tier", nil, "only these tiers (repeatable)")
-	f.StringSliceVar(&o.Families, "family", nil, "only these families (repeatable)")
-	f.IntVar(&o.Seeds, "seeds", 0, "only the first N episodes of each family × tier and condition (budget, feedback, view) (0: all)")
-	f.StringArrayVar(&sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability and the scenario knobs grid, size, tour, decisions; the report plots success against each")
-	f.StringArrayVar(&sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); of every scenario those and grid, size, tour, decisions, actions; the changed suite is certified and locked in --out")
-	f.BoolVarP(&quiet, "quiet", "q", false, "no progress output")
-	f.StringVar(&salt, "salt", "", "held-out seeds: derive every world seed from the lock's and this salt (\"random\": draw one and keep it in OUT/"+run.SaltSecretFile+"); reveal it only after the run is published")
-	f.StringVar(&saltFile, "salt-file", "", "held-out seeds: the salt is this file's contents (without a trailing newline)")
+	f.StringVar(&sf.shard, "shard", "", "play shard i of n (\"i/n\"); default from the job environment")
+	f.IntVar(&sf.o.Shards, "shards", 0, "shard count, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)")
+	f.StringSliceVar(&sf.o.Tiers, "tier", nil, "only these tiers (repeatable)")
+	f.StringSliceVar(&sf.o.Families, "family", nil, "only these families (repeatable)")
+	f.IntVar(&sf.o.Seeds, "seeds", 0, "only the first N episodes of each family × tier and condition (budget, feedback, view) (0: all)")
+	f.StringArrayVar(&sf.sweeps, "sweep", nil, "play the suite once per value, key=v1,v2,... (repeatable: every combination), into one run; keys budget, feedback, observability and the scenario knobs grid, size, tour, decisions; the report plots success against each")
+	f.StringArrayVar(&sf.sets, "set", nil, "override a field of every block of the suite, key=value (repeatable): budget, feedback, observability, split, seeds.from, seeds.count, tiers, families (a,b); of every scenario those and grid, size, tour, decisions, actions; the changed suite is certified and locked in --out")
+	f.BoolVarP(&sf.quiet, "quiet", "q", false, "no progress output")
+	f.StringVar(&sf.salt, "salt", "", "held-out seeds: derive every world seed from the lock's and this salt (\"random\": draw one and keep it in OUT/"+run.SaltSecretFile+"); reveal it only after the run is published")
+	f.StringVar(&sf.saltFile, "salt-file", "", "held-out seeds: the salt is this file's contents (without a trailing newline)")
+	f.IntVar(&sf.concurrency, "concurrency", 0, "external agents: episodes played at once (sets --workers)")
+	externalFlags(cmd, &sf.o)
+}
+
+// externalFlags defines the flags of external agents (openai, exec:) on
+// cmd.
+func externalFlags(cmd *cobra.Command, o *run.Options) {
+	f := cmd.Flags()
 	x := &o.External
-	f.IntVar(&concurrency, "concurrency", 0, "external agents: episodes played at once (sets --workers)")
 	f.StringVar(&x.Model, "model", "", "openai: the model name")
 	f.StringVar(&x.BaseURL, "base-url", "", "openai: the server, e.g. http://localhost:8000/v1 (vLLM) or https://api.openai.com/v1")
 	f.Float64Var(&x.Temperature, "temperature", 0, "openai: sampling temperature")
@@ -203,7 +188,55 @@ Agents (--agent):
 	f.IntVar(&o.MaxEpisodeTokens, "max-episode-tokens", 0, "external agents: end an episode (budget_tokens) once its calls used this many tokens (0: no limit)")
 	f.IntVar(&o.MaxRunTokens, "max-run-tokens", 0, "external agents: end the run once its calls used this many tokens: the episodes in play end as budget_tokens, no other starts (0: no limit)")
 	f.Float64Var(&o.MaxRunCost, "max-run-cost", 0, "external agents: end the run once its calls cost this many US dollars at --price-in/--price-out (budget_cost; 0: no limit)")
-	return cmd
+}
+
+// score reads the flags into the run's options, checks them
+// (run.Options.Validate, before the suite is loaded), and scores.
+func (sf *scoreFlags) score(cmd *cobra.Command) error {
+	o := &sf.o
+	if agent.IsRecorded(o.Agent) && !cmd.Flags().Changed("suite") {
+		o.Suite = o.Agent // the tasks that were played
+	}
+	if sf.concurrency > 0 {
+		o.Workers = sf.concurrency
+	}
+	if err := o.Validate(); err != nil { // Score checks them again, for library callers
+		return err
+	}
+	if err := sf.overrides(); err != nil {
+		return err
+	}
+	if err := applyProtocol(cmd, &o.External, o.Suite, sf.quiet); err != nil {
+		return err
+	}
+	var err error
+	if o.Shard, o.Shards, err = parseShard(sf.shard, cmd.Flags().Changed("shards"), o.Shards); err != nil {
+		return err
+	}
+	o.Args = append([]string{"longcraft"}, os.Args[1:]...) // Score redacts the salt
+	if err := applySalt(cmd, o, sf.salt, sf.saltFile, sf.quiet); err != nil {
+		return err
+	}
+	return runScore(cmd, *o, sf.quiet)
+}
+
+// overrides parses --set and --sweep into the run's options.
+func (sf *scoreFlags) overrides() error {
+	for _, kv := range sf.sets {
+		set, err := suite.ParseSet(kv)
+		if err != nil {
+			return err
+		}
+		sf.o.Set = append(sf.o.Set, set)
+	}
+	for _, kv := range sf.sweeps {
+		sw, err := suite.ParseSweep(kv)
+		if err != nil {
+			return err
+		}
+		sf.o.Sweep = append(sf.o.Sweep, sw)
+	}
+	return nil
 }
 
 // applyProtocol takes the suite's protocol settings (balrog-crafter's
