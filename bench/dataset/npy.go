@@ -1,6 +1,10 @@
 // Package dataset writes image datasets for vision and world models:
 // frames and actions as NumPy .npy arrays and per-step records as JSON
-// lines, streamed to disk with bounded memory.
+// lines, streamed to disk with bounded memory; and an episode's film for
+// people (longcraft render): PNG frames, an animated GIF, the final map,
+// of a policy's play or a trace's episode.
+//
+// It must not import the runner, agents' transports or hosts.
 package dataset
 
 import (

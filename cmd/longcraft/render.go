@@ -1,22 +1,13 @@
 package main
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
-	"image"
-	"image/color/palette"
-	"image/draw"
-	"image/gif"
-	"image/png"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/longcraft/longcraft/bench/agent"
-	"github.com/longcraft/longcraft/bench/protocol/text"
-	"github.com/longcraft/longcraft/bench/trace"
+	"github.com/longcraft/longcraft/bench/dataset"
 	"github.com/longcraft/longcraft/render"
 	"github.com/longcraft/longcraft/sim"
 )
@@ -89,122 +80,63 @@ changes the pixels, so do not use it for datasets).`,
 }
 
 func runRender(cmd *cobra.Command, f renderFlags) error {
-	// The actions come from a policy, or from a trace's episode.
-	var w *sim.World
-	var next func(t int, last *sim.Outcome) (sim.Action, bool)
-	source := f.policy + " policy"
-	if f.trace != "" {
-		if f.id != "" {
-			i, err := findEpisode(f.trace, f.id)
-			if err != nil {
-				return err
-			}
-			f.episode = i
-		}
-		ep, err := openEpisode(f.trace, f.episode)
-		if err != nil {
-			return err
-		}
-		if w, err = trace.World(&ep.Header); err != nil {
-			return fmt.Errorf("trace %s episode %d: %w", f.trace, f.episode, err)
-		}
-		next = func(t int, _ *sim.Outcome) (sim.Action, bool) {
-			if t >= len(ep.Actions) {
-				return 0, false
-			}
-			return sim.Action(ep.Actions[t]), true
-		}
-		f.seed, source = ep.Header.Seed, fmt.Sprintf("trace %s episode %d (%s)", f.trace, f.episode, ep.Header.Agent)
-		if !cmd.Flags().Changed("steps") {
-			f.steps = len(ep.Actions)
-		}
-	} else {
-		policy, err := agent.New(f.policy, nil, agent.Options{})
-		if err != nil {
-			return fmt.Errorf("--policy: %w", err)
-		}
-		if w, err = sim.New(sim.Config{}); err != nil {
-			return err
-		}
-		w.Reset(f.seed)
-		policy.Reset(f.seed)
-		next = func(_ int, last *sim.Outcome) (sim.Action, bool) { return policy.Act(w, last), true }
+	w, next, source, err := renderSource(cmd, &f)
+	if err != nil {
+		return err
 	}
 	atlas, err := render.LoadAtlas()
 	if err != nil {
 		return err
 	}
-	view, err := render.NewAgentView(atlas, f.size, render.RGBA)
-	if err != nil {
+	film := dataset.Film{Out: f.out, Size: f.size, PNGs: f.pngs, GIF: f.gif, MapScale: f.mapScale, Overlay: f.overlay, Delay: f.delay}
+	st, err := dataset.WriteFilm(cmd.Context(), film, atlas, w, f.steps, next)
+	if err != nil && !errors.Is(err, cmd.Context().Err()) {
 		return err
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return err
-	}
-	frame := make([]byte, view.FrameBytes())
-	anim := &gif.GIF{}
-	var last *sim.Outcome
-	var out sim.Outcome
-	written := 0
-	for t := 0; ; t++ {
-		view.Render(w, frame)
-		if f.overlay {
-			caption := fmt.Sprintf("step %d", t)
-			if last != nil {
-				caption += "  " + text.Outcome(*last, w.Rules())
-			}
-			atlas.Text(frame, f.size, render.RGBA, 2, 2, max(f.size/256, 1), caption, 255, 255, 255)
-		}
-		img := render.Image(frame, f.size, f.size, render.RGBA)
-		if f.pngs {
-			if err := writePNG(filepath.Join(f.out, fmt.Sprintf("frame_%05d.png", t)), img); err != nil {
-				return err
-			}
-			written++
-		}
-		if f.gif {
-			pal := image.NewPaletted(img.Bounds(), palette.Plan9)
-			draw.Draw(pal, pal.Rect, img, image.Point{}, draw.Src)
-			anim.Image = append(anim.Image, pal)
-			anim.Delay = append(anim.Delay, f.delay)
-		}
-		if t == f.steps || w.Done() || cmd.Context().Err() != nil {
-			break
-		}
-		a, ok := next(t, last)
-		if !ok {
-			break
-		}
-		out = w.Step(a)
-		last = &out
-	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "seed %d, %s: %d steps played (%s), %d PNG frames", f.seed, source, w.StepCount(), endReason(w), st.PNGs)
 	if f.gif {
-		if err := writeGIF(filepath.Join(f.out, "episode.gif"), anim); err != nil {
-			return err
-		}
+		fmt.Fprintf(out, ", episode.gif (%d frames)", st.GIFFrames)
 	}
 	if f.mapScale > 0 {
-		mv, err := render.NewMapView(atlas, f.mapScale, render.RGBA)
-		if err != nil {
-			return err
-		}
-		buf := make([]byte, mv.FrameBytes(w))
-		mv.Render(w, buf)
-		mw, mh := mv.FrameSize(w)
-		if err := writePNG(filepath.Join(f.out, "map.png"), render.Image(buf, mw, mh, render.RGBA)); err != nil {
-			return err
-		}
+		fmt.Fprint(out, ", map.png")
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "seed %d, %s: %d steps played (%s), %d PNG frames", f.seed, source, w.StepCount(),
-		endReason(w), written)
-	if f.gif {
-		fmt.Fprintf(cmd.OutOrStdout(), ", episode.gif (%d frames)", len(anim.Image))
-	}
-	if f.mapScale > 0 {
-		fmt.Fprint(cmd.OutOrStdout(), ", map.png")
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), " in %s\n", f.out)
+	fmt.Fprintf(out, " in %s\n", f.out)
 	return cmd.Context().Err()
+}
+
+// renderSource is the world render plays and where its actions come from
+// (a policy, or a trace's episode), and its name for the summary line.
+// A trace's episode sets f's seed, and its steps unless --steps is given.
+func renderSource(cmd *cobra.Command, f *renderFlags) (*sim.World, dataset.Actions, string, error) {
+	if f.trace == "" {
+		policy, err := agent.New(f.policy, nil, agent.Options{})
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("--policy: %w", err)
+		}
+		w, next, err := dataset.PolicyActions(policy, f.seed)
+		return w, next, f.policy + " policy", err
+	}
+	if f.id != "" {
+		i, err := findEpisode(f.trace, f.id)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		f.episode = i
+	}
+	ep, err := openEpisode(f.trace, f.episode)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	w, next, err := dataset.TraceActions(ep)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("trace %s episode %d: %w", f.trace, f.episode, err)
+	}
+	f.seed = ep.Header.Seed
+	if !cmd.Flags().Changed("steps") {
+		f.steps = len(ep.Actions)
+	}
+	return w, next, fmt.Sprintf("trace %s episode %d (%s)", f.trace, f.episode, ep.Header.Agent), nil
 }
 
 func endReason(w *sim.World) string {
@@ -215,30 +147,4 @@ func endReason(w *sim.World) string {
 		return "episode over"
 	}
 	return "stopped"
-}
-
-func writePNG(path string, img image.Image) error {
-	return writeFile(path, func(w io.Writer) error { return png.Encode(w, img) })
-}
-
-func writeGIF(path string, g *gif.GIF) error {
-	return writeFile(path, func(w io.Writer) error { return gif.EncodeAll(w, g) })
-}
-
-// writeFile creates path and writes it with encode, buffered.
-func writeFile(path string, encode func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	if err := encode(bw); err != nil {
-		f.Close()
-		return fmt.Errorf("encode %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return f.Close()
 }
