@@ -129,9 +129,7 @@ func (d *decoder) episode(ep *Episode) error {
 	if n, err = d.check("episode", n, 1024, err); err != nil {
 		return err
 	}
-	h := &ep.Header
-	var cps []byte
-	var scn string
+	var raw rawEpisode
 	seen := map[string]bool{}
 	for i := 0; i < n; i++ {
 		kb, err := d.raw("key", maxKeyLen)
@@ -143,89 +141,125 @@ func (d *decoder) episode(ep *Episode) error {
 			return &fieldError{k, fmt.Errorf("given twice")}
 		}
 		seen[k] = true
-		switch k {
-		case "v":
-			if h.Version, err = d.smallInt(k, 0, 1<<30); err == nil && h.Version > Version {
-				return &fieldError{k, fmt.Errorf("%w: version %d, this reader knows %d", ErrVersion, h.Version, Version)}
-			}
-		case "rules":
-			h.Ruleset, err = d.str(k)
-		case "rv":
-			h.RulesVersion, err = d.smallInt(k, 0, 1<<30)
-		case "seed":
-			h.Seed, err = d.uint(k)
-		case "map":
-			h.MapSize, err = d.smallInt(k, 0, 1<<16)
-		case "task":
-			h.Task, err = d.spec()
-		case "goal":
-			h.Goal, err = d.str(k)
-		case "budget":
-			h.Budget, err = d.smallInt(k, 0, maxSteps)
-		case "fb":
-			h.Feedback, err = d.str(k)
-		case "view":
-			h.View, err = d.str(k)
-		case "agent":
-			h.Agent, err = d.str(k)
-		case "sc":
-			if h.SaltCommitment, err = d.str(k); err == nil && (h.SaltCommitment == "" || !task.ValidCommitment(h.SaltCommitment)) {
-				err = &fieldError{k, fmt.Errorf("%q is not a salt commitment (64 lowercase hex digits)", h.SaltCommitment)}
-			}
-		case "t0":
-			h.StartUnixMs, err = d.int(k)
-		case "build":
-			err = d.build(&h.Build)
-		case "a":
-			ep.Actions, err = d.raw(k, maxSteps)
-		case "o":
-			ep.Outcomes, err = d.raw(k, maxSteps)
-		case "a_z", "o_z":
-			var z []byte
-			if z, err = d.raw(k, maxSteps); err == nil {
-				var col []byte
-				if col, err = inflate(z); err != nil {
-					err = &fieldError{k, err}
-				} else if k == "a_z" {
-					ep.Actions = col
-				} else {
-					ep.Outcomes = col
-				}
-			}
-		case "notes":
-			ep.Notes, err = d.notes()
-		case "dec":
-			ep.Decisions, err = d.decisions()
-		case "scn":
-			scn, err = d.str(k)
-		case "every":
-			ep.CheckpointEvery, err = d.smallInt(k, 1, maxSteps)
-		case "cp":
-			cps, err = d.raw(k, 8*(maxSteps+2))
-		case "m":
-			err = d.metrics(&ep.Metrics)
-		default:
-			if known, ok := nearKey(k); ok {
-				return &fieldError{k, fmt.Errorf("unknown key one byte away from %q: a damaged record, not a later version's field", known)}
-			}
-			err = d.skip(k, 0) // a field of a later minor version
-		}
-		if err != nil {
+		if err := d.field(k, ep, &raw); err != nil {
 			return err
 		}
 	}
 	if err := requireKeys(seen); err != nil {
 		return err
 	}
+	return raw.finish(ep)
+}
+
+// rawEpisode is what the episode map holds that is checked and decoded
+// once every field is read: the checkpoints' bytes, the scenario's JSON.
+type rawEpisode struct {
+	cps []byte
+	scn string
+}
+
+// field decodes the episode's field k: the header's, or the body's.
+func (d *decoder) field(k string, ep *Episode, raw *rawEpisode) error {
+	if ok, err := d.headerField(k, &ep.Header); ok {
+		return err
+	}
+	var err error
+	switch k {
+	case "a":
+		ep.Actions, err = d.raw(k, maxSteps)
+	case "o":
+		ep.Outcomes, err = d.raw(k, maxSteps)
+	case "a_z", "o_z":
+		var z []byte
+		if z, err = d.raw(k, maxSteps); err == nil {
+			var col []byte
+			if col, err = inflate(z); err != nil {
+				err = &fieldError{k, err}
+			} else if k == "a_z" {
+				ep.Actions = col
+			} else {
+				ep.Outcomes = col
+			}
+		}
+	case "notes":
+		ep.Notes, err = d.notes()
+	case "dec":
+		ep.Decisions, err = d.decisions()
+	case "scn":
+		raw.scn, err = d.str(k)
+	case "every":
+		ep.CheckpointEvery, err = d.smallInt(k, 1, maxSteps)
+	case "cp":
+		raw.cps, err = d.raw(k, 8*(maxSteps+2))
+	case "m":
+		err = d.metrics(&ep.Metrics)
+	default:
+		if known, ok := nearKey(k); ok {
+			return &fieldError{k, fmt.Errorf("unknown key one byte away from %q: a damaged record, not a later version's field", known)}
+		}
+		err = d.skip(k, 0) // a field of a later minor version
+	}
+	return err
+}
+
+// headerField decodes field k into h if it is a header's, reporting
+// whether it was.
+func (d *decoder) headerField(k string, h *Header) (bool, error) {
+	var err error
+	switch k {
+	case "v":
+		if h.Version, err = d.smallInt(k, 0, 1<<30); err == nil && h.Version > Version {
+			return true, &fieldError{k, fmt.Errorf("%w: version %d, this reader knows %d", ErrVersion, h.Version, Version)}
+		}
+	case "rules":
+		h.Ruleset, err = d.str(k)
+	case "rv":
+		h.RulesVersion, err = d.smallInt(k, 0, 1<<30)
+	case "seed":
+		h.Seed, err = d.uint(k)
+	case "map":
+		h.MapSize, err = d.smallInt(k, 0, 1<<16)
+	case "task":
+		h.Task, err = d.spec()
+	case "goal":
+		h.Goal, err = d.str(k)
+	case "budget":
+		h.Budget, err = d.smallInt(k, 0, maxSteps)
+	case "fb":
+		h.Feedback, err = d.str(k)
+	case "view":
+		h.View, err = d.str(k)
+	case "agent":
+		h.Agent, err = d.str(k)
+	case "sc":
+		if h.SaltCommitment, err = d.str(k); err == nil && (h.SaltCommitment == "" || !task.ValidCommitment(h.SaltCommitment)) {
+			err = &fieldError{k, fmt.Errorf("%q is not a salt commitment (64 lowercase hex digits)", h.SaltCommitment)}
+		}
+	case "t0":
+		h.StartUnixMs, err = d.int(k)
+	case "build":
+		err = d.build(&h.Build)
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// finish checks the decoded episode ep as a whole (the fields that need
+// another: a salt commitment or a scenario without a task, columns of
+// different lengths, checkpoints that do not fit the steps) and decodes
+// its scenario and checkpoints.
+func (raw *rawEpisode) finish(ep *Episode) error {
+	h := &ep.Header
 	if h.SaltCommitment != "" && h.Task == nil {
 		return &fieldError{"sc", fmt.Errorf("a salt commitment without a task")}
 	}
-	if scn != "" {
+	if raw.scn != "" {
 		if h.Task == nil {
 			return &fieldError{"scn", fmt.Errorf("a scenario without a task")}
 		}
 		var s task.Scenario
-		dec := json.NewDecoder(strings.NewReader(scn))
+		dec := json.NewDecoder(strings.NewReader(raw.scn))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&s); err != nil {
 			return &fieldError{"scn", err}
@@ -235,6 +269,13 @@ func (d *decoder) episode(ep *Episode) error {
 	if len(ep.Actions) != len(ep.Outcomes) {
 		return &fieldError{"o", fmt.Errorf("%d outcomes for %d actions", len(ep.Outcomes), len(ep.Actions))}
 	}
+	return raw.checkpoints(ep)
+}
+
+// checkpoints decodes the initial and final hashes and the checkpoints,
+// refusing a count that does not fit the steps.
+func (raw *rawEpisode) checkpoints(ep *Episode) error {
+	cps := raw.cps
 	if len(cps) < 16 || len(cps)%8 != 0 {
 		return &fieldError{"cp", fmt.Errorf("%d bytes: want the initial and final hashes and whole checkpoints", len(cps))}
 	}
