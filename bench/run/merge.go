@@ -238,39 +238,15 @@ func mergeInvocations(out string, dirs []string) error {
 // mergeTraces writes the shards' traces into out's trace file, in suite
 // order, one per result that has one.
 func mergeTraces(out string, dirs []string, all []results.Result, traces string) error {
-	index := map[string]int{}
-	for _, r := range all {
-		index[r.ID] = r.Index
-	}
-	type located struct {
-		file *trace.File
-		i    int
-		at   int // suite position
-	}
-	var eps []located
-	for _, d := range dirs {
-		tf, err := trace.Open(filepath.Join(d, results.TraceFile))
-		if errors.Is(err, os.ErrNotExist) {
-			continue // a shard whose episodes all succeeded, with traces of failures only
+	var files []*trace.File
+	defer func() {
+		for _, tf := range files {
+			tf.Close()
 		}
-		if err != nil {
-			return err
-		}
-		defer tf.Close()
-		for i := range tf.Index {
-			ep, err := tf.Episode(i)
-			if err != nil {
-				return err
-			}
-			if ep.Header.Task == nil {
-				return fmt.Errorf("%s: episode %d has no task", tf.Path, i)
-			}
-			at, ok := index[ep.Header.EpisodeID()]
-			if !ok {
-				return fmt.Errorf("%s: episode %d (%s) has no result", tf.Path, i, ep.Header.EpisodeID())
-			}
-			eps = append(eps, located{tf, i, at})
-		}
+	}()
+	eps, err := locateShardTraces(dirs, all, &files)
+	if err != nil {
+		return err
 	}
 	// Every result that should have a trace has one: a shard whose trace
 	// file was lost (not copied back from the cluster) is refused, not
@@ -300,6 +276,50 @@ func mergeTraces(out string, dirs []string, all []results.Result, traces string)
 		}
 	}
 	return tw.Close()
+}
+
+// shardTrace is a trace in a shard's trace file: record i of file, the
+// episode at suite position at.
+type shardTrace struct {
+	file *trace.File
+	i    int
+	at   int
+}
+
+// locateShardTraces opens each shard's trace file (into files, which the
+// caller closes) and finds the result each record is of, refusing a
+// record without a task or without a result.
+func locateShardTraces(dirs []string, all []results.Result, files *[]*trace.File) ([]shardTrace, error) {
+	index := map[string]int{}
+	for _, r := range all {
+		index[r.ID] = r.Index
+	}
+	var eps []shardTrace
+	for _, d := range dirs {
+		tf, err := trace.Open(filepath.Join(d, results.TraceFile))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // a shard whose episodes all succeeded, with traces of failures only
+		}
+		if err != nil {
+			return nil, err
+		}
+		*files = append(*files, tf)
+		for i := range tf.Index {
+			ep, err := tf.Episode(i)
+			if err != nil {
+				return nil, err
+			}
+			if ep.Header.Task == nil {
+				return nil, fmt.Errorf("%s: episode %d has no task", tf.Path, i)
+			}
+			at, ok := index[ep.Header.EpisodeID()]
+			if !ok {
+				return nil, fmt.Errorf("%s: episode %d (%s) has no result", tf.Path, i, ep.Header.EpisodeID())
+			}
+			eps = append(eps, shardTrace{tf, i, at})
+		}
+	}
+	return eps, nil
 }
 
 // short abbreviates a lock hash for messages ("none" when empty).
