@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/sim"
 )
 
 // Metric is one per-episode metric, declared once: the summary aggregates
@@ -35,6 +36,11 @@ type Metric struct {
 	Of func(r Result) (float64, bool)
 }
 
+// achievementsRange is the achievements metric's range, counted from the
+// built-in tables once (Metrics is called for every result line).
+var achievementsRange = fmt.Sprintf("0 to the ruleset's achievements (%d classic, %d extended)",
+	len(sim.Classic().Achievements), len(sim.Extended().Achievements))
+
 // Metrics lists every per-episode metric, in the order tables show them.
 // Errored episodes (a task that could not be generated) measure none.
 func Metrics() []Metric {
@@ -60,7 +66,7 @@ func Metrics() []Metric {
 			Definition:  "Milestones reached over milestones listed: the achievements along the goal's dependency chain, plus the goal's stages when it has several (waypoints, obtain then return).",
 			NotMeasured: "a task with no milestones (survive)",
 			Of:          func(r Result) (float64, bool) { return Fraction(r.Milestones, r.MilestonesOf), r.MilestonesOf > 0 }},
-		{Name: "achievements", Title: "achievements unlocked", Unit: "count", Range: "0 to the ruleset's achievements (22 classic, 30 extended)",
+		{Name: "achievements", Title: "achievements unlocked", Unit: "count", Range: achievementsRange,
 			Definition:  "Achievements unlocked in the episode.",
 			NotMeasured: always, Of: func(r Result) (float64, bool) { return float64(r.Unlocked), true }},
 		{Name: "valid_action_ratio", Title: "valid actions", Column: "valid", Unit: "fraction", Range: "0–1", Percent: true, Histogram: true, Max: 1,
