@@ -69,7 +69,8 @@ func relockCommand(name string) string {
 	return "longcraft suite lock --suite " + name
 }
 
-// runLock returns the lock a run plays o.Suite from: the embedded suite's,
+// runLock returns the lock a run plays o.Suite, loaded as s (nil for
+// recorded play), from: the embedded suite's,
 // the one beside a suite file, the one the run directory kept, or, for a
 // suite file without one, a new one (certifying every episode once) that
 // the run directory is to keep: save writes it, and the caller calls it
@@ -77,14 +78,10 @@ func relockCommand(name string) string {
 // Without certification and without a lock it returns nil: tasks are
 // generated uncertified. A lock made under other rules versions, or for
 // other episodes, is refused.
-func runLock(ctx context.Context, o Options, progress func(done, total int)) (l *suite.Lock, save func() error, err error) {
+func runLock(ctx context.Context, o Options, s *suite.Suite, progress func(done, total int)) (l *suite.Lock, save func() error, err error) {
 	none := func() error { return nil }
 	if agent.IsRecorded(o.Suite) {
 		return nil, none, nil
-	}
-	s, err := suite.LoadSweep(o.Suite, o.Set, o.Sweep)
-	if err != nil {
-		return nil, none, err
 	}
 	relock := relockCommand(o.Suite)
 	// A suite changed by --set or --sweep is not the suite its lock froze:

@@ -35,6 +35,9 @@ type planned struct {
 	indices   []int
 	suiteHash string // of every spec the suite expands to
 	total     int    // episodes over all shards, after filters
+	// suite is the suite as loaded (nil for recorded play): the lock is
+	// checked against it, so a run reads and decodes its suite once.
+	suite *suite.Suite
 }
 
 func plan(o Options) (planned, error) {
@@ -51,7 +54,7 @@ func plan(o Options) (planned, error) {
 		if err != nil {
 			return p, err
 		}
-		p.name, all = s.Name, s.Expand()
+		p.name, all, p.suite = s.Name, s.Expand(), s
 	}
 	var has map[string]map[string]bool
 	var err error

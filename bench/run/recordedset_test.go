@@ -13,7 +13,7 @@ import (
 )
 
 // `score --agent trace:FILE --set budget=5` (the suite is then the trace's
-// tasks): plan and runLock skip LoadSweep for a recorded suite, so the
+// tasks): plan skips LoadSweep for a recorded suite, so the
 // --set (and a --sweep) silently does nothing: the run plays the recorded
 // budgets under the recorded suite's name. It should be refused or applied.
 func TestSetOnRecordedSuiteIsNotIgnored(t *testing.T) {

@@ -202,7 +202,7 @@ func (s *scoring) define(ctx context.Context) error {
 	o := &s.o
 	var saveLock func() error
 	var err error
-	if o.Config.lock, saveLock, err = runLock(ctx, *o, nil); err != nil {
+	if o.Config.lock, saveLock, err = runLock(ctx, *o, s.p.suite, nil); err != nil {
 		return err
 	}
 	if o.Config.lock != nil {
