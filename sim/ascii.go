@@ -33,32 +33,58 @@ func (r *Rules) materialOfGlyph(c byte) (Material, bool) {
 
 // ASCIILegend lists the characters of r's ASCII map ("~ water, . grass,
 // …, 1-9 landmarks A-I"), derived from the rules table: the legend agents
-// read beside the map under full observability.
+// read beside the map under full observability. The objects come in
+// legendGroup order, kind by kind within a group: classic's legend read
+// "… p plant, P ripe plant, <>^v arrows, 1-9 landmarks A-I" before its
+// kinds were rows, and an observation's text must not change with them.
 func (r *Rules) ASCIILegend() string {
 	var b strings.Builder
 	for _, m := range r.Materials[1:] {
 		fmt.Fprintf(&b, "%c %s, ", m.Glyph, m.Name)
 	}
-	for k := ObjPlayer; int(k) < len(r.Creatures); k++ {
-		if k > ObjPlayer {
-			b.WriteString(", ")
-		}
-		c := &r.Creatures[k]
-		g := c.Glyphs
-		switch c.Looks {
-		case LooksPlayer:
-			fmt.Fprintf(&b, "%s you", g)
-		case LooksFacing:
-			fmt.Fprintf(&b, "%s %ss", g, c.Name)
-		case LooksRipe:
-			fmt.Fprintf(&b, "%c %s, %c ripe %s", g[0], c.Name, g[1], c.Name)
-		case LooksLabel:
-			fmt.Fprintf(&b, "%c-%c %ss %s-%s", g[0], g[len(g)-1], c.Name, LandmarkName(0), LandmarkName(len(g)-1))
-		default:
-			fmt.Fprintf(&b, "%s %s", g, c.Name)
+	first := true
+	for group := 0; group < legendGroups; group++ {
+		for k := ObjPlayer; int(k) < len(r.Creatures); k++ {
+			c := &r.Creatures[k]
+			if legendGroup(c.Looks) != group {
+				continue
+			}
+			if !first {
+				b.WriteString(", ")
+			}
+			first = false
+			g := c.Glyphs
+			switch c.Looks {
+			case LooksPlayer:
+				fmt.Fprintf(&b, "%s you", g)
+			case LooksFacing:
+				fmt.Fprintf(&b, "%s %ss", g, c.Name)
+			case LooksRipe:
+				fmt.Fprintf(&b, "%c %s, %c ripe %s", g[0], c.Name, g[1], c.Name)
+			case LooksLabel:
+				fmt.Fprintf(&b, "%c-%c %ss %s-%s", g[0], g[len(g)-1], c.Name, LandmarkName(0), LandmarkName(len(g)-1))
+			default:
+				fmt.Fprintf(&b, "%s %s", g, c.Name)
+			}
 		}
 	}
 	return b.String()
+}
+
+// legendGroups is the number of legendGroup's groups.
+const legendGroups = 3
+
+// legendGroup is where a kind of looks l stands in the legend: the player,
+// creatures and plants first, then what flies (one glyph a facing), then
+// the labelled markers.
+func legendGroup(l Looks) int {
+	switch l {
+	case LooksFacing:
+		return 1
+	case LooksLabel:
+		return 2
+	}
+	return 0
 }
 
 // objectOfGlyph returns the object character c stands for in r's maps:

@@ -60,3 +60,14 @@ func TestEveryMaterialHasAGlyph(t *testing.T) {
 		assert.Equal(t, scene, w.ASCII(), name)
 	}
 }
+
+// TestASCIILegendText: the legend is part of what an agent reads under
+// full observability, so it keeps the text it had when the object kinds
+// were fixed (arrows after plants), whatever the rows' order.
+func TestASCIILegendText(t *testing.T) {
+	const objects = "@ you, C cow, Z zombie, S skeleton, p plant, P ripe plant, <>^v arrows, 1-9 landmarks A-I"
+	assert.Equal(t, "~ water, . grass, # stone, _ path, : sand, T tree, % lava, c coal, i iron, d diamond, t table, f furnace, "+objects,
+		Classic().ASCIILegend())
+	assert.Equal(t, "~ water, . grass, # stone, _ path, : sand, T tree, % lava, c coal, i iron, d diamond, t table, f furnace, ! torch, * crystal, a anvil, = bridge, "+objects,
+		Extended().ASCIILegend())
+}
