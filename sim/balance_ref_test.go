@@ -177,17 +177,6 @@ func TestDueBitsAfterReload(t *testing.T) {
 	}
 }
 
-// TestBalanceKindsMustBeCreatures: a balance rule of no kind (which
-// spawned objects no removal recorded: the old compaction dropped them,
-// the new kept them) or of the player is refused.
-func TestBalanceKindsMustBeCreatures(t *testing.T) {
-	for _, k := range []ObjectKind{ObjNone, ObjPlayer} {
-		r := Classic().Clone()
-		r.Creatures[k].Balance = r.Creatures[ObjSkeleton].Balance
-		require.ErrorContains(t, r.Compile(), "a balance rule must balance a creature")
-	}
-}
-
 // harmless makes r's creatures deal no damage, so that long test
 // episodes do not end in death.
 func harmless(r *Rules) {

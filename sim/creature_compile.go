@@ -103,6 +103,16 @@ func (r *Rules) compileKind(k ObjectKind, c *CreatureInfo) error {
 		// A missile flies the way it faces.
 		return fmt.Errorf("missile kind %d is not a kind that faces its way", c.Missile)
 	}
+	if c.Start != StartNone || c.Balance != nil {
+		// World generation and balancing make objects with the row's
+		// health and nothing else: a second player (which no update moves
+		// and arrows hurt as a creature), an object of no kind (which no
+		// removal records, so compaction would not drop it), or one with
+		// no facing for a kind that flies the way it faces.
+		if k == ObjNone || k == ObjPlayer || c.Looks == LooksFacing {
+			return fmt.Errorf("a start place or a balance rule must place a creature that needs no facing")
+		}
+	}
 	if c.Start != StartNone {
 		if r.starts[c.Start] != ObjNone {
 			return fmt.Errorf("start place %d taken by %s too", c.Start, r.Creatures[r.starts[c.Start]].Name)
@@ -110,11 +120,6 @@ func (r *Rules) compileKind(k ObjectKind, c *CreatureInfo) error {
 		r.starts[c.Start] = k
 	}
 	if c.Balance != nil {
-		// Balancing the player, or objects of no kind (which no removal
-		// records, so compaction would not drop them), means nothing.
-		if k == ObjNone || k == ObjPlayer {
-			return fmt.Errorf("a balance rule must balance a creature")
-		}
 		if len(r.balance) == maxBalanceRules {
 			return fmt.Errorf("more than %d balance rules", maxBalanceRules)
 		}
