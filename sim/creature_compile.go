@@ -99,6 +99,10 @@ func (r *Rules) compileKind(k ObjectKind, c *CreatureInfo) error {
 	if c.Interact > InteractHarvest || c.Footing > FootSoil || c.Start >= numStartPlaces {
 		return fmt.Errorf("unknown interaction %d, footing %d or start place %d", c.Interact, c.Footing, c.Start)
 	}
+	if c.Shoot != 0 && c.Missile == ObjNone {
+		// shoot would add an object of no kind, which no removal records.
+		return fmt.Errorf("shoots (Shoot %d) but has no missile", c.Shoot)
+	}
 	if c.Missile != ObjNone && (int(c.Missile) >= len(r.Creatures) || r.Creatures[c.Missile].Looks != LooksFacing) {
 		// A missile flies the way it faces.
 		return fmt.Errorf("missile kind %d is not a kind that faces its way", c.Missile)

@@ -55,6 +55,9 @@ func TestCompileRefusesRows(t *testing.T) {
 		{"a missile out of range", "missile kind 200 is not a kind that faces its way", func(r *Rules) {
 			r.Creatures[ObjSkeleton].Missile = 200
 		}},
+		{"a shot with no missile", "shoots (Shoot 32768) but has no missile", func(r *Rules) {
+			r.Creatures[ObjSkeleton].Missile = ObjNone
+		}},
 		{"an update on the player", "the rows of none and the player must have no update", func(r *Rules) {
 			r.Creatures[ObjPlayer].Update = (*World).updateCow
 		}},
