@@ -124,6 +124,11 @@ func (r *Rules) compileKind(k ObjectKind, c *CreatureInfo) error {
 		r.starts[c.Start] = k
 	}
 	if c.Balance != nil {
+		if m := c.Balance.Material; m == MatNone || int(m) >= len(r.Materials) {
+			// Its chunks would count no tiles of it: the rule would
+			// never spawn, silently.
+			return fmt.Errorf("balance material %d unknown", m)
+		}
 		if len(r.balance) == maxBalanceRules {
 			return fmt.Errorf("more than %d balance rules", maxBalanceRules)
 		}

@@ -58,6 +58,9 @@ func TestCompileRefusesRows(t *testing.T) {
 		{"a shot with no missile", "shoots (Shoot 32768) but has no missile", func(r *Rules) {
 			r.Creatures[ObjSkeleton].Missile = ObjNone
 		}},
+		{"a balance material the rules lack", "balance material 200 unknown", func(r *Rules) {
+			r.Creatures[ObjCow].Balance.Material = 200
+		}},
 		{"an update on the player", "the rows of none and the player must have no update", func(r *Rules) {
 			r.Creatures[ObjPlayer].Update = (*World).updateCow
 		}},
