@@ -184,7 +184,7 @@ func (r *Rules) Look(o Object, facing Dir, sleeping bool) (glyph, sprite int) {
 	return 0, 0
 }
 
-// looksCounts returns how many glyphs (at least, for LooksLabel) and
+// counts returns how many glyphs (at least, for LooksLabel) and
 // sprites a row of looks l holds.
 func (l Looks) counts() (glyphs, sprites int, ok bool) {
 	switch l {
