@@ -271,8 +271,9 @@ func (w *World) Objects() []Object { return w.objects[:w.s.NumObjects] }
 
 // SetRules replaces the world's ruleset, for a per-seed variant or a
 // difficulty tier of the same table: the new rules must keep the chunk
-// size and balance rules' kinds. The state is left as it is; call Reset
-// before stepping.
+// size. The state is left as it is, its chunk counts included, which
+// follow the old rules' balance list; call Reset (or LoadASCII), which
+// recounts them, before stepping.
 func (w *World) SetRules(r *Rules) error {
 	if r.Creature.ChunkSize != w.rules.Creature.ChunkSize {
 		return fmt.Errorf("set rules %s: chunk size %d, the world's is %d", r.Name, r.Creature.ChunkSize, w.rules.Creature.ChunkSize)
