@@ -35,12 +35,12 @@ func (p *Planner) approachWithin(pred func(f int) (bool, int32), maxExtra, limit
 		cut = int64(limit) + int64(maxExtra) + 1
 	}
 	for k := 0; ; {
-		for ; k < len(n.order); k++ {
-			s := int(n.order[k])
+		for ; k < len(n.Order); k++ {
+			s := int(n.Order[k])
 			if s != p.pos && p.obj[s] != sim.ObjNone {
 				continue
 			}
-			ds := int64(n.dist[s])
+			ds := int64(n.Dist[s])
 			if ds > bestCost {
 				break // the order is by distance: nothing cheaper beyond
 			}
@@ -89,13 +89,13 @@ func (p *Planner) approachWithin(pred func(f int) (bool, int32), maxExtra, limit
 				}
 			}
 		}
-		if k < len(n.order) || int64(n.radius) >= bestCost {
+		if k < len(n.Order) || int64(n.Radius) >= bestCost {
 			break // every standing tile that could do better is scanned
 		}
-		if int64(n.radius) >= cut {
+		if int64(n.Radius) >= cut {
 			return -1, -1, false // nothing within limit
 		}
-		if !n.next() {
+		if !n.Next() {
 			break
 		}
 	}
@@ -119,10 +119,10 @@ func (p *Planner) approachScan(pred func(f int) (bool, int32)) (u, f int, ok boo
 		blocked := p.obj[t] != sim.ObjNone || !info.Walkable
 		for d := sim.DirLeft; d <= sim.DirDown; d++ {
 			s := p.neighbour(t, d.Opposite()) // stand there, face d
-			if s < 0 || p.nav.dist[s] == inf || (s != p.pos && p.obj[s] != sim.ObjNone) {
+			if s < 0 || p.nav.Dist[s] == inf || (s != p.pos && p.obj[s] != sim.ObjNone) {
 				continue
 			}
-			c := int64(p.nav.dist[s]) + int64(extra)
+			c := int64(p.nav.Dist[s]) + int64(extra)
 			if p.arrival(s) != d {
 				if !blocked {
 					continue

@@ -1,6 +1,9 @@
 package planner
 
-import "github.com/longcraft/longcraft/sim"
+import (
+	"github.com/longcraft/longcraft/internal/grid"
+	"github.com/longcraft/longcraft/sim"
+)
 
 // Building a pocket in the open. The player faces a free tile only by
 // walking toward it, so a side wall of a pocket cannot be placed from
@@ -54,7 +57,7 @@ func (p *Planner) buildStep(a int, d sim.Dir, pr *sim.PlaceRule) (sim.Action, bo
 	// The walls to place.
 	var walls [maxWalls]int
 	n := 0
-	e1, e2 := perpendicular(d)
+	e1, e2 := grid.Perpendicular(d)
 	for _, t := range [maxWalls]int{p.neighbour(a, e1), p.neighbour(a, e2), p.neighbour(b, e1), p.neighbour(b, e2),
 		p.neighbour(a, d.Opposite()), p.neighbour(b, d)} {
 		if t >= 0 && !p.solid(t) {

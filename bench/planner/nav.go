@@ -2,10 +2,10 @@ package planner
 
 import (
 	"bytes"
-	"math"
 	"slices"
 	"unsafe"
 
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -32,27 +32,23 @@ const (
 	// skeletonRange is the distance within which tiles near a skeleton
 	// cost more.
 	skeletonRange = 5
-	maxCost       = ringSize - 1
+	maxCost       = grid.MaxCost
 )
 
-const inf = math.MaxInt32
+const inf = grid.Inf
 
-// ringSize is the number of buckets of the Dial queue: more than the
-// largest step cost.
-const ringSize = 32
-
-// nav is a cost field over the map: Dijkstra from the player with small
-// integer step costs, in a bucket (Dial) queue, run lazily. reset seeds
-// the queue; the buckets are then settled in order of distance only as far
-// as the step's queries need (most look for the nearest of something), and
-// every settled tile's dist and prev are final and exactly those of the
-// whole-map run (run, kept as the reference): the buckets are processed in
-// the same order whether they are processed at once or on demand.
+// nav is a cost field over the map: grid's lazy Dijkstra from the player
+// (reset seeds it; the buckets are settled in order of distance only as
+// far as the step's queries need, most look for the nearest of something;
+// run settles the whole map, kept as the reference), over costs whose
+// detours around creatures are added as the search nears them (overlay,
+// the Dijkstra's Before).
 type nav struct {
+	grid.Dijkstra
 	w, h int
-	cost []uint8  // cost of entering each tile; 0: impassable
-	col  []uint16 // the column of each tile
-	zone []int32  // the offsets of skeletonZone's tiles
+	g    grid.Grid
+	cost []uint8 // cost of entering each tile; 0: impassable
+	zone []int32 // the offsets of skeletonZone's tiles
 
 	// The detour costs not added yet (see buildCostsLazy).
 	adders   []adder
@@ -60,162 +56,46 @@ type nav struct {
 	nextKey  int32   // the adders of keys below are added
 	setBy    []int32 // 1 + the object index that set a tile's cost; 0: none
 	setTiles []int32
-	dist     []int32 // final for dist <= radius; an upper bound beyond (inf: not reached yet)
-	prev     []int32
-	ring     [ringSize][]int32
-
-	radius  int32   // every tile at distance <= radius is settled
-	d       int32   // the next bucket to process
-	pending int     // queue entries not yet processed
-	order   []int32 // settled tiles, in settling order
-	touched []int32 // tiles whose dist is not inf, to reset
 }
 
 func (n *nav) init(w, h int) {
 	n.w, n.h = w, h
+	n.g.Init(w, h)
 	n.cost = make([]uint8, w*h)
-	n.col = make([]uint16, w*h)
-	for i := range n.col {
-		n.col[i] = uint16(i % w)
-	}
 	n.zone = make([]int32, len(skeletonZone))
 	for k, e := range skeletonZone {
 		n.zone[k] = int32(int(e.dy)*w + int(e.dx))
 	}
-	n.dist = make([]int32, w*h)
-	n.prev = make([]int32, w*h)
 	n.setBy = make([]int32, w*h)
 	n.setTiles = n.setTiles[:0]
 	n.adders, n.keyHead = n.adders[:0], nil
-	for i := range n.dist {
-		n.dist[i] = inf
-		n.prev[i] = -1
-	}
-	for i := range n.ring {
-		n.ring[i] = make([]int32, 0, 64)
-	}
-	n.order = make([]int32, 0, w*h)
-	n.touched = make([]int32, 0, w*h)
+	n.Init(&n.g, n.cost)
+	n.Before = n.before
 }
 
 // reset starts a search from tile start, settling nothing yet.
-func (n *nav) reset(start int) {
-	for _, i := range n.touched {
-		n.dist[i] = inf
-		n.prev[i] = -1
-	}
-	n.touched = n.touched[:0]
-	n.order = n.order[:0]
-	for i := range n.ring {
-		n.ring[i] = n.ring[i][:0]
-	}
-	n.dist[start] = 0
-	n.touched = append(n.touched, int32(start))
-	n.ring[0] = append(n.ring[0], int32(start))
-	n.pending = 1
-	n.d = 0
-	n.radius = -1
-}
+func (n *nav) reset(start int) { n.Reset(start) }
 
 // run computes dist and prev from tile start over the whole map.
 func (n *nav) run(start int) {
-	n.reset(start)
-	n.settleAll()
+	n.Reset(start)
+	n.SettleAll()
 }
 
-// done reports whether every reachable tile is settled.
-func (n *nav) done() bool { return n.pending == 0 }
-
-// next settles the next bucket that holds tiles (appending them to order)
-// and reports whether there was one. After it, radius is that bucket's
-// distance, or inf when the queue ran out.
-func (n *nav) next() bool {
-	W := n.w
-	last := n.w*n.h - W // the first tile of the bottom row
-	for n.pending > 0 {
-		d := n.d
-		n.d++
-		b := &n.ring[d&(ringSize-1)]
-		if len(*b) == 0 {
-			continue
-		}
-		if n.nextKey <= d+1 && len(n.adders) > 0 {
-			n.overlay(d + 1)
-		}
-		before := len(n.order)
-		for k := 0; k < len(*b); k++ {
-			u := int((*b)[k])
-			n.pending--
-			if n.dist[u] != d {
-				continue // superseded
-			}
-			n.order = append(n.order, int32(u))
-			x := int(n.col[u])
-			if x > 0 {
-				n.relax(u, u-1, d)
-			}
-			if x < W-1 {
-				n.relax(u, u+1, d)
-			}
-			if u >= W {
-				n.relax(u, u-W, d)
-			}
-			if u < last {
-				n.relax(u, u+W, d)
-			}
-		}
-		*b = (*b)[:0]
-		n.radius = d
-		if len(n.order) > before {
-			return true
-		}
+// before adds, ahead of settling bucket d, the detours the bucket's
+// relaxations can read.
+func (n *nav) before(d int32) {
+	if n.nextKey <= d+1 && len(n.adders) > 0 {
+		n.overlay(d + 1)
 	}
-	n.radius = inf
-	return false
-}
-
-func (n *nav) relax(u, v int, d int32) {
-	c := n.cost[v]
-	if c == 0 {
-		return
-	}
-	nd := d + int32(c)
-	old := n.dist[v]
-	if nd >= old {
-		return
-	}
-	if old == inf {
-		n.touched = append(n.touched, int32(v))
-	}
-	n.dist[v] = nd
-	n.prev[v] = int32(u)
-	n.ring[nd&(ringSize-1)] = append(n.ring[nd&(ringSize-1)], int32(v))
-	n.pending++
 }
 
 // settleTo settles every tile at distance <= r.
-func (n *nav) settleTo(r int32) {
-	for n.radius < r && n.next() {
-	}
-}
-
-// settleAll settles every reachable tile.
-func (n *nav) settleAll() {
-	for n.next() {
-	}
-	n.radius = inf
-}
+func (n *nav) settleTo(r int32) { n.SettleTo(r) }
 
 // at returns the distance of tile i (inf if unreachable), settling as far
 // as needed.
-func (n *nav) at(i int) int32 {
-	for n.dist[i] > n.radius && n.next() {
-	}
-	if n.dist[i] > n.radius {
-		return inf
-	}
-	return n.dist[i]
-}
+func (n *nav) at(i int) int32 { return n.At(i) }
 
 // classify sets each material's passability class and cost for this step:
 // it depends on the tools and blocks the player holds.
@@ -572,7 +452,7 @@ func (p *Planner) buildCostsLazy(w *sim.World) {
 			continue
 		}
 		n.adders = append(n.adders, adder{
-			key: int32(abs(x-p.px) + abs(y-p.py) - reach), k: int32(k),
+			key: int32(grid.Manhattan(x, y, p.px, p.py) - reach), k: int32(k),
 			x: o.X, y: o.Y, role: p.tab.role[o.Kind], facing: o.Facing,
 		})
 	}
@@ -672,7 +552,7 @@ var skeletonZone = func() []struct {
 	}
 	for dy := -skeletonRange; dy <= skeletonRange; dy++ {
 		for dx := -skeletonRange; dx <= skeletonRange; dx++ {
-			d := abs(dx) + abs(dy)
+			d := grid.Abs(dx) + grid.Abs(dy)
 			if d == 0 || d > skeletonRange {
 				continue
 			}
@@ -690,56 +570,10 @@ var skeletonZone = func() []struct {
 }()
 
 // dirTo returns the direction from tile a to its neighbour b.
-func (p *Planner) dirTo(a, b int) sim.Dir {
-	W := p.nav.w
-	switch b - a {
-	case -1:
-		return sim.DirLeft
-	case 1:
-		return sim.DirRight
-	case -W:
-		return sim.DirUp
-	case W:
-		return sim.DirDown
-	}
-	return sim.DirNone
-}
+func (p *Planner) dirTo(a, b int) sim.Dir { return p.nav.g.DirTo(a, b) }
 
 // neighbour returns the tile next to i in direction d, or -1 off the map.
-func (p *Planner) neighbour(i int, d sim.Dir) int {
-	W, H := p.nav.w, p.nav.h
-	if i >= 0 { // the same as below, without dividing
-		switch d {
-		case sim.DirLeft:
-			if p.nav.col[i] == 0 {
-				return -1
-			}
-			return i - 1
-		case sim.DirRight:
-			if int(p.nav.col[i]) == W-1 {
-				return -1
-			}
-			return i + 1
-		case sim.DirUp:
-			if i < W {
-				return -1
-			}
-			return i - W
-		case sim.DirDown:
-			if i >= W*H-W {
-				return -1
-			}
-			return i + W
-		}
-	}
-	x, y := i%W, i/W
-	dx, dy := d.Offset()
-	x, y = x+dx, y+dy
-	if x < 0 || y < 0 || x >= W || y >= H {
-		return -1
-	}
-	return y*W + x
-}
+func (p *Planner) neighbour(i int, d sim.Dir) int { return p.nav.g.Neighbour(i, d) }
 
 // arrival returns the direction the player faces on reaching tile u by
 // the cost field's path (its current facing for its own tile).
@@ -747,7 +581,7 @@ func (p *Planner) arrival(u int) sim.Dir {
 	if u == p.pos {
 		return p.facing
 	}
-	return p.dirTo(int(p.nav.prev[u]), u)
+	return p.dirTo(int(p.nav.Prev[u]), u)
 }
 
 // free reports whether tile i can be walked onto now: walkable, not
@@ -766,16 +600,7 @@ func (p *Planner) solid(i int) bool {
 }
 
 // firstStep returns the tile after the player's on the path to u.
-func (p *Planner) firstStep(u int) int {
-	for n := 0; n < len(p.nav.dist); n++ {
-		pr := int(p.nav.prev[u])
-		if pr == p.pos || pr < 0 {
-			return u
-		}
-		u = pr
-	}
-	return u
-}
+func (p *Planner) firstStep(u int) int { return p.nav.First(p.pos, u) }
 
 // stepToward returns the action that advances along the path to u.
 func (p *Planner) stepToward(u int) sim.Action {
@@ -850,13 +675,6 @@ func (p *Planner) goNear(x, y int) (sim.Action, bool) {
 		return 0, false
 	}
 	return p.goTo(best)
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // zombieDetour is the extra cost of the tiles around a zombie, in the

@@ -232,8 +232,8 @@ func (p *Planner) stationWithin(s sim.Material, r int32) bool {
 	p.markStation(s)
 	n := &p.nav
 	n.settleTo(r)
-	for _, j := range n.order {
-		if n.dist[j] > r {
+	for _, j := range n.Order {
+		if n.Dist[j] > r {
 			break
 		}
 		if p.mark[j] == p.markGen && (int(j) == p.pos || p.obj[j] == sim.ObjNone) {
@@ -299,46 +299,16 @@ func (p *Planner) markStation(s sim.Material) {
 // a flood fill of the passable tiles, kept across steps while no tile
 // changes between passable and not (tiles, held tools, plants).
 func (p *Planner) reachable(i int) bool {
-	if !p.reachOK || p.reach[p.pos] != p.reachGen {
+	if !p.reachOK || !p.reach.Reached(p.pos) {
 		p.flood()
 	}
-	return p.reach[i] == p.reachGen
+	return p.reach.Reached(i)
 }
 
-// flood marks (with reachGen) the tiles the cost field can reach.
+// flood fills p.reach with the tiles the cost field can reach.
 func (p *Planner) flood() {
 	n := &p.nav
-	p.reachGen++
-	if p.reachGen == 0 {
-		clear(p.reach)
-		p.reachGen = 1
-	}
-	gen := p.reachGen
-	W, last := n.w, n.w*n.h-n.w
-	q := append(p.queue[:0], int32(p.pos))
-	p.reach[p.pos] = gen
-	cost, reach := n.cost, p.reach
-	for k := 0; k < len(q); k++ {
-		u := int(q[k])
-		x := int(n.col[u])
-		if v := u - 1; x > 0 && cost[v] != 0 && reach[v] != gen {
-			reach[v] = gen
-			q = append(q, int32(v))
-		}
-		if v := u + 1; x < W-1 && cost[v] != 0 && reach[v] != gen {
-			reach[v] = gen
-			q = append(q, int32(v))
-		}
-		if v := u - W; u >= W && cost[v] != 0 && reach[v] != gen {
-			reach[v] = gen
-			q = append(q, int32(v))
-		}
-		if v := u + W; u < last && cost[v] != 0 && reach[v] != gen {
-			reach[v] = gen
-			q = append(q, int32(v))
-		}
-	}
-	p.queue = q
+	p.reach.RunNonzero(&n.g, p.pos, n.cost)
 	// The set is a component of the passable tiles (and so the same from
 	// any of them) only if the start is passable.
 	p.reachOK = n.cost[p.pos] != 0
@@ -356,7 +326,7 @@ func (p *Planner) stationDistScan(s sim.Material) int64 {
 		for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
 			for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
 				j := yy*W + xx
-				if d := int64(p.nav.dist[j]); d < best && (j == p.pos || p.obj[j] == sim.ObjNone) {
+				if d := int64(p.nav.Dist[j]); d < best && (j == p.pos || p.obj[j] == sim.ObjNone) {
 					best = d
 				}
 			}
@@ -592,7 +562,7 @@ func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 		if missing&^afford != 0 {
 			return 0, false
 		}
-		c := int64(p.nav.dist[u])
+		c := int64(p.nav.Dist[u])
 		for k := range S {
 			if missing&(1<<k) != 0 {
 				c += penalty[k]
@@ -610,7 +580,7 @@ func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 	best, bestCost := -1, int64(inf)
 	if p.ref {
 		for u := range p.mat {
-			if p.nav.dist[u] == inf {
+			if p.nav.Dist[u] == inf {
 				continue
 			}
 			if c, ok := cost(u); ok && c < bestCost {
@@ -622,16 +592,16 @@ func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 		// farther than the best cost so far can beat it.
 		n := &p.nav
 		for k := 0; ; {
-			for ; k < len(n.order); k++ {
-				u := int(n.order[k])
-				if int64(n.dist[u]) > bestCost {
+			for ; k < len(n.Order); k++ {
+				u := int(n.Order[k])
+				if int64(n.Dist[u]) > bestCost {
 					break
 				}
 				if c, ok := cost(u); ok && (c < bestCost || c == bestCost && u < best) {
 					best, bestCost = u, c
 				}
 			}
-			if k < len(n.order) || int64(n.radius) >= bestCost || !n.next() {
+			if k < len(n.Order) || int64(n.Radius) >= bestCost || !n.Next() {
 				break
 			}
 		}

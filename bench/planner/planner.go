@@ -32,6 +32,7 @@ package planner
 
 import (
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -87,17 +88,15 @@ type Planner struct {
 	mark    []uint32 // tiles marked markGen belong to the set at hand
 	markGen uint32
 	marked  []int32
-	queue   []int32
 
 	markedS      sim.Material // the station marked, at step markedStep
 	markedStep   uint64
 	stepN        uint64                 // counts observed steps
 	stationReach [sim.MaxMaterials]int8 // 0: not known this step, 1: no, 2: yes
 
-	// Which tiles the cost field reaches (reach[i] == reachGen), kept
-	// while reachOK: no tile changed between passable and not since.
-	reach     []uint32
-	reachGen  uint32
+	// Which tiles the cost field reaches, kept while reachOK: no tile
+	// changed between passable and not since.
+	reach     grid.Flood
 	reachOK   bool
 	blockers  []int32 // the tiles of objects that block, this step and the last
 	blockers2 []int32
@@ -223,7 +222,6 @@ func (p *Planner) setup(w *sim.World) {
 		p.objTiles, p.hitTiles, p.seen = p.objTiles[:0], p.hitTiles[:0], seenTiles{}
 		p.near = make([]uint8, n)
 		p.mark = make([]uint32, n)
-		p.reach = make([]uint32, n)
 		p.reachOK = false
 		p.visited = make([]bool, n)
 		p.nav.init(w.Width(), w.Height())

@@ -1,6 +1,9 @@
 package planner
 
-import "github.com/longcraft/longcraft/sim"
+import (
+	"github.com/longcraft/longcraft/internal/grid"
+	"github.com/longcraft/longcraft/sim"
+)
 
 // Vital thresholds.
 const (
@@ -122,14 +125,14 @@ func (p *Planner) creatureNear(ro role, q, r int) bool {
 	qx, qy := q%W, q/W
 	if ro == roleShooter { // the step's list
 		for _, o := range p.skeletons {
-			if abs(int(o[0])-qx)+abs(int(o[1])-qy) <= r {
+			if grid.Manhattan(int(o[0]), int(o[1]), qx, qy) <= r {
 				return true
 			}
 		}
 		return false
 	}
 	for _, o := range p.w.Objects() {
-		if p.tab.role[o.Kind] == ro && abs(int(o.X)-qx)+abs(int(o.Y)-qy) <= r {
+		if p.tab.role[o.Kind] == ro && grid.Manhattan(int(o.X), int(o.Y), qx, qy) <= r {
 			return true
 		}
 	}
@@ -256,14 +259,6 @@ func (p *Planner) seals() (*sim.PlaceRule, int) {
 	return pr, p.inv[u.Item] / max(int(u.Amount), 1)
 }
 
-// perpendicular returns the two directions across d.
-func perpendicular(d sim.Dir) (sim.Dir, sim.Dir) {
-	if d == sim.DirLeft || d == sim.DirRight {
-		return sim.DirUp, sim.DirDown
-	}
-	return sim.DirLeft, sim.DirRight
-}
-
 // pocketOpen returns how many of the pocket's ends need a block, or -1 if
 // the pocket a, b=a+d is not one (tiles unusable, or a side open that
 // cannot take a block). Side tiles open to creatures count in sides: they
@@ -279,7 +274,7 @@ func (p *Planner) pocketOpen(a int, d sim.Dir, pr *sim.PlaceRule) (b, open, side
 			return b, -1, 0
 		}
 	}
-	e1, e2 := perpendicular(d)
+	e1, e2 := grid.Perpendicular(d)
 	for _, side := range [4]int{p.neighbour(a, e1), p.neighbour(a, e2), p.neighbour(b, e1), p.neighbour(b, e2)} {
 		switch {
 		case p.solid(side):
@@ -369,7 +364,7 @@ func (p *Planner) findShelter() bool {
 	}
 	if p.ref {
 		for a := range p.mat {
-			if p.nav.dist[a] <= shelterReach {
+			if p.nav.Dist[a] <= shelterReach {
 				consider(a)
 			}
 		}
@@ -377,8 +372,8 @@ func (p *Planner) findShelter() bool {
 		// Every tile in reach, in any order: ties go to the lowest tile
 		// and then the first direction, as in a scan of the map.
 		p.nav.settleTo(shelterReach)
-		for _, a := range p.nav.order {
-			if p.nav.dist[a] <= shelterReach {
+		for _, a := range p.nav.Order {
+			if p.nav.Dist[a] <= shelterReach {
 				consider(int(a))
 			}
 		}
@@ -402,8 +397,8 @@ func (p *Planner) pocketCost(a int, d sim.Dir, pr *sim.PlaceRule, n int) (int64,
 	// pocket already), not by mining a side open. (The cheapest test
 	// first: it rules out most pockets.)
 	if a != p.pos && b != p.pos {
-		pv := int(p.nav.prev[a])
-		if pv != p.neighbour(a, d.Opposite()) && (pv != b || int(p.nav.prev[b]) != p.neighbour(b, d)) {
+		pv := int(p.nav.Prev[a])
+		if pv != p.neighbour(a, d.Opposite()) && (pv != b || int(p.nav.Prev[b]) != p.neighbour(b, d)) {
 			return 0, false
 		}
 	}
@@ -411,7 +406,7 @@ func (p *Planner) pocketCost(a int, d sim.Dir, pr *sim.PlaceRule, n int) (int64,
 	if open < 0 || open+sides > n || p.banned(a, d) {
 		return 0, false
 	}
-	c := int64(p.nav.dist[a]) + 2*int64(open)
+	c := int64(p.nav.Dist[a]) + 2*int64(open)
 	if sides > 0 {
 		c += wallCost * int64(sides) // walls are a last resort
 	}
@@ -662,21 +657,21 @@ func (p *Planner) wander() sim.Action {
 func (p *Planner) unseen() int {
 	n := &p.nav
 	for k := 0; ; {
-		for ; k < len(n.order); k++ {
-			i := int(n.order[k])
+		for ; k < len(n.Order); k++ {
+			i := int(n.Order[k])
 			if p.visited[i] || p.obj[i] != sim.ObjNone {
 				continue
 			}
 			// The first at this distance: the lowest of the bucket wins.
-			best, d := i, n.dist[i]
-			for k++; k < len(n.order) && n.dist[n.order[k]] == d; k++ {
-				if j := int(n.order[k]); j < best && !p.visited[j] && p.obj[j] == sim.ObjNone {
+			best, d := i, n.Dist[i]
+			for k++; k < len(n.Order) && n.Dist[n.Order[k]] == d; k++ {
+				if j := int(n.Order[k]); j < best && !p.visited[j] && p.obj[j] == sim.ObjNone {
 					best = j
 				}
 			}
 			return best
 		}
-		if !n.next() {
+		if !n.Next() {
 			return -1
 		}
 	}
@@ -686,8 +681,8 @@ func (p *Planner) unseen() int {
 func (p *Planner) unseenScan() int {
 	best, bestD := -1, int32(inf)
 	for i, v := range p.visited {
-		if !v && p.nav.dist[i] < bestD && p.obj[i] == sim.ObjNone {
-			best, bestD = i, p.nav.dist[i]
+		if !v && p.nav.Dist[i] < bestD && p.obj[i] == sim.ObjNone {
+			best, bestD = i, p.nav.Dist[i]
 		}
 	}
 	return best
