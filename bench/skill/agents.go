@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/longcraft/longcraft/bench/task"
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -389,7 +390,7 @@ func toward(w *sim.World, name string) (string, bool) {
 	px, py := w.Player()
 	best, bx, by := -1, 0, 0
 	consider := func(x, y int) {
-		if d := abs(x-px) + abs(y-py); best < 0 || d < best {
+		if d := grid.Manhattan(x, y, px, py); best < 0 || d < best {
 			best, bx, by = d, x, y
 		}
 	}
@@ -411,16 +412,16 @@ func toward(w *sim.World, name string) (string, bool) {
 	if best < 0 {
 		return "", false
 	}
-	dx, dy := bx-px, by-py
-	switch {
-	case abs(dx) >= abs(dy) && dx > 0:
-		return "east", true
-	case abs(dx) >= abs(dy):
-		return "west", true
-	case dy > 0:
-		return "south", true
+	d := grid.Toward(bx-px, by-py)
+	if d == sim.DirNone {
+		d = sim.DirLeft // standing on it: any way will do, and it has been west
 	}
-	return "north", true
+	for _, n := range directions {
+		if dx, dy := d.Offset(); n.dx == dx && n.dy == dy {
+			return n.name, true
+		}
+	}
+	return "", false
 }
 
 // beside reports whether a tile of st is in the player's 3×3 square.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -42,10 +43,9 @@ type Executor struct {
 	goal       [2]int
 	haveGoal   bool
 
-	// BFS scratch, kept between steps.
-	dist  []int32
-	prev  []int32
-	queue []int32
+	// The map's shape and the search's scratch, kept between steps.
+	g      grid.Grid
+	search grid.BFS
 }
 
 // Reset starts an episode on w (just reset); full is the task's full
@@ -56,8 +56,7 @@ func (x *Executor) Reset(w *sim.World, full bool) {
 	x.known = slices.Grow(x.known[:0], n)[:n]
 	clear(x.known)
 	x.marked = [9]bool{}
-	x.dist = slices.Grow(x.dist[:0], n)[:n]
-	x.prev = slices.Grow(x.prev[:0], n)[:n]
+	x.g.Init(w.Width(), w.Height())
 	x.Saw(w)
 }
 
@@ -89,7 +88,7 @@ func (x *Executor) visible(w *sim.World, tx, ty int) bool {
 	}
 	px, py := w.Player()
 	const half = sim.ViewSize / 2
-	return abs(tx-px) <= half && abs(ty-py) <= half
+	return grid.Abs(tx-px) <= half && grid.Abs(ty-py) <= half
 }
 
 // material returns the known material of (tx, ty) and whether it is known.
@@ -326,7 +325,7 @@ func (x *Executor) zombieClose(w *sim.World) bool {
 	r := w.Rules()
 	px, py := w.Player()
 	for _, o := range w.Objects() {
-		if r.Hostile(o.Kind) && r.Kind(o.Kind).Missile == sim.ObjNone && abs(int(o.X)-px)+abs(int(o.Y)-py) <= 2 {
+		if r.Hostile(o.Kind) && r.Kind(o.Kind).Missile == sim.ObjNone && grid.Manhattan(int(o.X), int(o.Y), px, py) <= 2 {
 			return true
 		}
 	}
@@ -358,59 +357,26 @@ func (x *Executor) walkable(w *sim.World, tx, ty int) bool {
 	return true
 }
 
-// bfs fills dist (and prev) with the walking distance from the player to
-// every tile reachable over known walkable tiles; -1 elsewhere.
+// bfs searches from the player over the tiles walkable as far as the
+// agent knows (x.search: distances, paths, the tiles nearest first).
 func (x *Executor) bfs(w *sim.World) {
-	for i := range x.dist {
-		x.dist[i] = -1
-	}
 	px, py := w.Player()
-	start := int32(py*x.width + px)
-	x.dist[start], x.prev[start] = 0, -1
-	x.queue = append(x.queue[:0], start)
-	h := w.Height()
-	for head := 0; head < len(x.queue); head++ {
-		i := x.queue[head]
-		cx, cy := int(i)%x.width, int(i)/x.width
-		for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-			nx, ny := cx+d[0], cy+d[1]
-			if nx < 0 || ny < 0 || nx >= x.width || ny >= h {
-				continue
-			}
-			j := int32(ny*x.width + nx)
-			if x.dist[j] >= 0 || !x.walkable(w, nx, ny) {
-				continue
-			}
-			x.dist[j], x.prev[j] = x.dist[i]+1, i
-			x.queue = append(x.queue, j)
-		}
-	}
+	x.search.Run(&x.g, x.g.Index(px, py), func(_, to int) bool {
+		tx, ty := x.g.XY(to)
+		return x.walkable(w, tx, ty)
+	})
 }
 
 // stepToward returns the move that takes the player one tile along the
-// BFS path to tile goal (dist must be filled and goal reachable).
+// BFS path to tile goal (bfs must have run and reached goal).
 func (x *Executor) stepToward(w *sim.World, goal int32) sim.Action {
 	px, py := w.Player()
-	start := int32(py*x.width + px)
-	i := goal
-	for x.prev[i] != start && x.prev[i] >= 0 {
-		i = x.prev[i]
-	}
-	return moveTo(px, py, int(i)%x.width, int(i)/x.width)
+	tx, ty := x.g.XY(x.search.First(int(goal)))
+	return moveTo(px, py, tx, ty)
 }
 
-// moveTo is the move action from (px, py) toward the adjacent (tx, ty).
-func moveTo(px, py, tx, ty int) sim.Action {
-	switch {
-	case tx < px:
-		return sim.ActMoveLeft
-	case tx > px:
-		return sim.ActMoveRight
-	case ty < py:
-		return sim.ActMoveUp
-	}
-	return sim.ActMoveDown
-}
+// moveTo is the move action from (px, py) onto the adjacent (tx, ty).
+func moveTo(px, py, tx, ty int) sim.Action { return sim.Action(grid.DirOf(tx-px, ty-py)) }
 
 // approach moves toward the nearest known target of goto's argument: it
 // returns arrived once the player stands on it (a walkable material, a
@@ -464,7 +430,7 @@ func (x *Executor) approach(w *sim.World, arg string, mustFace bool) (a sim.Acti
 	x.bfs(w)
 	h := w.Height()
 	best := int32(-1)
-	for _, i := range x.queue {
+	for _, i := range x.search.Order {
 		tx, ty := int(i)%x.width, int(i)/x.width
 		if stand != nil && stand(tx, ty) {
 			best = i
@@ -523,7 +489,7 @@ func (x *Executor) stations(w *sim.World, need []sim.Material) (a sim.Action, ar
 		return 0, true, "", nil
 	}
 	x.bfs(w)
-	for _, i := range x.queue {
+	for _, i := range x.search.Order {
 		if ok(int(i)%x.width, int(i)/x.width) {
 			return x.stepToward(w, i), false, "", nil
 		}
@@ -601,7 +567,7 @@ func (x *Executor) explore(w *sim.World, act func(sim.Action) (sim.Action, bool,
 	}
 	x.bfs(w)
 	best, bestP := int32(-1), progress(px, py)
-	for _, i := range x.queue {
+	for _, i := range x.search.Order {
 		tx, ty := int(i)%x.width, int(i)/x.width
 		if p := progress(tx, ty); p > bestP && p <= exploreReach {
 			best, bestP = i, p
@@ -616,19 +582,11 @@ func (x *Executor) explore(w *sim.World, act func(sim.Action) (sim.Action, bool,
 	return act(x.stepToward(w, best))
 }
 
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
 // CopyFrom makes x a copy of src (what it has seen, the running skill),
 // reusing x's memory; its search scratch is its own.
 func (x *Executor) CopyFrom(src *Executor) {
-	known, dist, prev, queue := x.known, x.dist, x.prev, x.queue
+	known, search := x.known, x.search
 	*x = *src
 	x.known = append(known[:0], src.known...)
-	n := len(src.known)
-	x.dist, x.prev, x.queue = slices.Grow(dist[:0], n)[:n], slices.Grow(prev[:0], n)[:n], queue[:0]
+	x.search = search
 }
