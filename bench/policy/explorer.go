@@ -1,6 +1,9 @@
 package policy
 
-import "github.com/longcraft/longcraft/sim"
+import (
+	"github.com/longcraft/longcraft/internal/grid"
+	"github.com/longcraft/longcraft/sim"
+)
 
 // Explorer is the fair, non-privileged baseline: it uses only what
 // an agent observes — the 9×9 view around it (materials and the objects
@@ -59,10 +62,10 @@ type Explorer struct {
 	lastY     int
 	sinceMove int
 
-	// Navigation scratch: breadth-first distances and first moves.
-	dist  []int32
-	first []sim.Dir
-	queue []int32
+	// Navigation: the map's shape, and the breadth-first search from the
+	// player of this step.
+	g      grid.Grid
+	search grid.BFS
 }
 
 type pocket struct {
@@ -72,7 +75,7 @@ type pocket struct {
 	since int
 }
 
-const unreached = int32(1 << 30)
+const unreached = grid.Unreached
 
 // Reset seeds the policy and forgets the last world.
 func (p *Explorer) Reset(seed uint64) {
@@ -97,9 +100,7 @@ func (p *Explorer) observe(w *sim.World) {
 		p.w, p.h = w.Width(), w.Height()
 		n := p.w * p.h
 		p.mem = make([]sim.Material, n)
-		p.dist = make([]int32, n)
-		p.first = make([]sim.Dir, n)
-		p.queue = make([]int32, 0, n)
+		p.g.Init(p.w, p.h)
 	}
 	r := w.Rules()
 	p.rules = r
@@ -174,42 +175,13 @@ func (p *Explorer) solid(x, y int) bool {
 	return m != sim.MatNone && !p.walk[m] && !p.deadly[m] && m != sim.MatLava
 }
 
-// bfs computes walking distances and first moves from the player over
-// the remembered map.
+// bfs searches from the player over the remembered map: the tiles it may
+// walk onto, keeping clear of zombies seen now while it is near.
 func (p *Explorer) bfs() {
-	for i := range p.dist {
-		p.dist[i] = unreached
-	}
-	start := p.py*p.w + p.px
-	p.dist[start], p.first[start] = 0, sim.DirNone
-	q := append(p.queue[:0], int32(start))
-	for k := 0; k < len(q); k++ {
-		u := int(q[k])
-		ux, uy := u%p.w, u/p.w
-		for d := sim.DirLeft; d <= sim.DirDown; d++ {
-			dx, dy := d.Offset()
-			x, y := ux+dx, uy+dy
-			if !p.inside(x, y) {
-				continue
-			}
-			v := y*p.w + x
-			if p.dist[v] != unreached || !p.passable(x, y) {
-				continue
-			}
-			// Keep clear of zombies seen now.
-			if p.zombieNear(x, y) && p.dist[u] < 4 {
-				continue
-			}
-			p.dist[v] = p.dist[u] + 1
-			if u == start {
-				p.first[v] = d
-			} else {
-				p.first[v] = p.first[u]
-			}
-			q = append(q, int32(v))
-		}
-	}
-	p.queue = q
+	p.search.Run(&p.g, p.py*p.w+p.px, func(from, to int) bool {
+		x, y := p.g.XY(to)
+		return p.passable(x, y) && !(p.zombieNear(x, y) && p.search.Dist[from] < 4)
+	})
 }
 
 // zombieNear reports whether a zombie seen now stands next to (x, y).
@@ -241,8 +213,8 @@ func (p *Explorer) approach(kind int, what int, limit int32, act sim.Action) (si
 	// whole map per call made the explorer 20× slower).
 	best, bestDir := -1, sim.DirNone
 scan:
-	for _, u := range p.queue {
-		if p.dist[u] > limit {
+	for _, u := range p.search.Order {
+		if p.search.Dist[u] > limit {
 			break
 		}
 		ux, uy := int(u)%p.w, int(u)/p.w
@@ -264,7 +236,7 @@ scan:
 		}
 		return sim.Action(bestDir), true // the target blocks: this only turns
 	}
-	return sim.Action(p.first[best]), true
+	return sim.Action(p.firstMove(best)), true
 }
 
 func (p *Explorer) isTarget(kind, what, x, y int) bool {
@@ -292,10 +264,16 @@ func (p *Explorer) goTo(x, y int) (sim.Action, bool) {
 		return 0, false
 	}
 	t := y*p.w + x
-	if p.dist[t] == unreached || p.dist[t] == 0 {
+	if p.search.Dist[t] == unreached || p.search.Dist[t] == 0 {
 		return 0, false
 	}
-	return sim.Action(p.first[t]), true
+	return sim.Action(p.firstMove(t)), true
+}
+
+// firstMove is the direction of the first step on the search's path to
+// the reached tile t.
+func (p *Explorer) firstMove(t int) sim.Dir {
+	return p.g.DirTo(p.search.Start, p.search.First(t))
 }
 
 // sig is a signature of the non-vital inventory: a failed attempt is
@@ -837,7 +815,7 @@ func (p *Explorer) visit() (sim.Action, bool) {
 	for p.planAt < p.planLen {
 		m := p.marks[p.plan[p.planAt]]
 		x, y := int(m[0]), int(m[1])
-		if max(abs(x-p.px), abs(y-p.py)) <= 1 {
+		if max(grid.Abs(x-p.px), grid.Abs(y-p.py)) <= 1 {
 			p.planAt++
 			continue
 		}
@@ -961,7 +939,7 @@ func (p *Explorer) pocketOK(A int, d sim.Dir) bool {
 			return false
 		}
 	}
-	e1, e2 := perp(d)
+	e1, e2 := grid.Perpendicular(d)
 	for _, t := range [2][2]int{{ax, ay}, {bx, by}} {
 		for _, e := range [2]sim.Dir{e1, e2} {
 			ex, ey := e.Offset()
@@ -980,20 +958,13 @@ func (p *Explorer) pocketOK(A int, d sim.Dir) bool {
 	}
 	if !p.solid(e1x, e1y) {
 		need++
-		if pos != A && pos != bx+by*p.w && p.dist[e1y*p.w+e1x] == unreached {
+		if pos != A && pos != bx+by*p.w && p.search.Dist[e1y*p.w+e1x] == unreached {
 			return false
 		}
 	} else if pos != A && pos != by*p.w+bx {
 		return false // entered from the near end only
 	}
 	return need <= stones
-}
-
-func perp(d sim.Dir) (sim.Dir, sim.Dir) {
-	if d == sim.DirLeft || d == sim.DirRight {
-		return sim.DirUp, sim.DirDown
-	}
-	return sim.DirLeft, sim.DirRight
 }
 
 // findPocket picks the nearest pocket in reach.
@@ -1008,8 +979,8 @@ func (p *Explorer) findPocket() bool {
 				switch {
 				case A == p.py*p.w+p.px:
 					c = 0
-				case p.inside(x-dx, y-dy) && p.dist[(y-dy)*p.w+x-dx] != unreached:
-					c = p.dist[(y-dy)*p.w+x-dx] + 1
+				case p.inside(x-dx, y-dy) && p.search.Dist[(y-dy)*p.w+x-dx] != unreached:
+					c = p.search.Dist[(y-dy)*p.w+x-dx] + 1
 				default:
 					continue
 				}

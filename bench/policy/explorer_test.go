@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -13,9 +14,9 @@ import (
 func (p *Explorer) clone() *Explorer {
 	c := *p
 	c.mem = append([]sim.Material(nil), p.mem...)
-	c.dist = append([]int32(nil), p.dist...)
-	c.first = append([]sim.Dir(nil), p.first...)
-	c.queue = append(make([]int32, 0, cap(p.queue)), p.queue...)
+	c.search.Dist = append([]int32(nil), p.search.Dist...)
+	c.search.Prev = append([]int32(nil), p.search.Prev...)
+	c.search.Order = append(make([]int32, 0, cap(p.search.Order)), p.search.Order...)
 	return &c
 }
 
@@ -27,7 +28,7 @@ func scramble(t *testing.T, w *sim.World, seed int) {
 	swap := [...]sim.Material{sim.MatLava, sim.MatWater, sim.MatGrass, sim.MatStone, sim.MatTree, sim.MatDiamond}
 	for y := 0; y < w.Height(); y++ {
 		for x := 0; x < w.Width(); x++ {
-			if abs(x-px) <= half && abs(y-py) <= half {
+			if grid.Abs(x-px) <= half && grid.Abs(y-py) <= half {
 				continue
 			}
 			if _, ok := w.ObjectAt(x, y); ok {

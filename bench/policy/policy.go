@@ -94,10 +94,3 @@ func (p *Walker) Reset(seed uint64) { p.rng = sim.RNG{State: seed ^ 0x77616c6b} 
 func (p *Walker) Act(*sim.World, *sim.Outcome) sim.Action {
 	return [4]sim.Action{sim.ActMoveLeft, sim.ActMoveRight, sim.ActMoveUp, sim.ActMoveDown}[p.rng.Intn(4)]
 }
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
