@@ -21,6 +21,7 @@ import (
 	"github.com/longcraft/longcraft/bench/task"
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/internal/buildinfo"
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -124,7 +125,10 @@ func (e *Episode) Begin(t *task.Task, w *sim.World, opts Options) {
 // Scratch is memory a host may share between the episodes it plays on
 // one goroutine, so that each does not keep its own: the flood fill that
 // measures the reachable area at the start.
-type Scratch struct{ queue []int }
+type Scratch struct {
+	grid  grid.Grid
+	flood grid.Flood // Coverage's fill of the walkable tiles
+}
 
 // Header is the trace header of an episode of t played by agent.
 func Header(t *task.Task, agent string, startUnixMs int64) trace.Header {

@@ -22,8 +22,8 @@ type Coverage struct {
 	px, py          int // the last position marked (-1: none yet)
 	materials       sim.MaterialSet
 	items           sim.ItemSet
-	reachable       int   // walkable tiles connected to the start, at the start
-	queue           []int // Begin's scratch
+	reachable       int      // walkable tiles connected to the start, at the start
+	own             *Scratch // Begin's scratch when the host shares none
 }
 
 // Exploration is an episode's exploration metrics.
@@ -46,43 +46,31 @@ func (c *Coverage) Begin(w *sim.World, scratch *Scratch) {
 	c.visited, c.seen = c.visited[:n], c.seen[:n]
 	clear(c.visited)
 	clear(c.seen)
-	queue := c.queue
-	if scratch != nil {
-		queue = scratch.queue
+	own := c.own
+	if scratch == nil {
+		if own == nil {
+			own = &Scratch{}
+		}
+		scratch = own
 	}
-	*c = Coverage{width: w.Width(), height: w.Height(), visited: c.visited, seen: c.seen, px: -1, py: -1, queue: queue}
-	c.reachable = c.walkableFromStart(w)
-	if scratch != nil {
-		scratch.queue, c.queue = c.queue, nil // the scratch keeps it, grown
-	}
+	*c = Coverage{width: w.Width(), height: w.Height(), visited: c.visited, seen: c.seen, px: -1, py: -1, own: own}
+	c.reachable = scratch.walkableFromStart(w)
 	c.Step(w, nil)
 }
 
 // walkableFromStart counts the walkable tiles connected to the player's by
-// steps over walkable tiles (a flood fill, using seen as its marks and
-// clearing them after): the area an agent can reach without mining,
-// building or bridging.
-func (c *Coverage) walkableFromStart(w *sim.World) int {
+// steps over walkable tiles (a flood fill): the area an agent can reach
+// without mining, building or bridging.
+func (s *Scratch) walkableFromStart(w *sim.World) int {
 	r := w.Rules()
+	s.grid.Init(w.Width(), w.Height())
+	g := &s.grid
 	x, y := w.Player()
-	start := y*c.width + x
-	c.queue = append(c.queue[:0], start)
-	mark(c.seen, start)
-	for k := 0; k < len(c.queue); k++ {
-		i := c.queue[k]
-		tx, ty := i%c.width, i/c.width
-		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			nx, ny := tx+d[0], ty+d[1]
-			if nx < 0 || ny < 0 || nx >= c.width || ny >= c.height || !r.Materials[w.Material(nx, ny)].Walkable {
-				continue
-			}
-			if j := ny*c.width + nx; mark(c.seen, j) {
-				c.queue = append(c.queue, j)
-			}
-		}
-	}
-	clear(c.seen)
-	return len(c.queue)
+	s.flood.Run(g, g.Index(x, y), func(i int) bool {
+		tx, ty := g.XY(i)
+		return r.Materials[w.Material(tx, ty)].Walkable
+	})
+	return len(s.flood.Order)
 }
 
 // Step records the state after a step with outcome out (nil at the start),
@@ -153,5 +141,5 @@ func (c *Coverage) CopyInto(dst *Coverage) {
 	*dst = *c
 	dst.visited = append(visited[:0], c.visited...)
 	dst.seen = append(seen[:0], c.seen...)
-	dst.queue = nil
+	dst.own = nil // Begin's scratch is not shared
 }

@@ -20,6 +20,6 @@ func BenchmarkSearchWalkable(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		c.walkableFromStart(w)
+		s.walkableFromStart(w)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 
 	"github.com/longcraft/longcraft/bench/policy"
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -80,22 +81,15 @@ func objects(name string, where func(dx, dy int) bool) func(*sim.World, *sim.Out
 }
 
 func inView(name string) func(*sim.World, *sim.Outcome) int {
-	return objects(name, func(dx, dy int) bool { return abs(dx) <= viewDX && abs(dy) <= viewDY })
+	return objects(name, func(dx, dy int) bool { return grid.Abs(dx) <= viewDX && grid.Abs(dy) <= viewDY })
 }
 
 func adjacent(name string) func(*sim.World, *sim.Outcome) int {
-	return objects(name, func(dx, dy int) bool { return abs(dx)+abs(dy) <= 1 })
+	return objects(name, func(dx, dy int) bool { return grid.Abs(dx)+grid.Abs(dy) <= 1 })
 }
 
 func alive(name string) func(*sim.World, *sim.Outcome) int {
 	return objects(name, func(int, int) bool { return true })
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // Config is a fidelity run: Episodes uniformly random episodes, episode i

@@ -2,6 +2,7 @@ package player
 
 import (
 	"github.com/longcraft/longcraft/bench/protocol"
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -64,7 +65,7 @@ func (p *Probe) checkRemembered(w *sim.World, things []protocol.Thing) {
 		}
 		truth := w.Material(px+dx, py+dy)
 		nearest := w.Material(px+clampAxis(dx, win.HalfW), py+clampAxis(dy, win.HalfH))
-		typical := bandMode(w, px, py, max(abs(dx), abs(dy)), win)
+		typical := bandMode(w, px, py, max(grid.Abs(dx), grid.Abs(dy)), win)
 		pb.things[pb.n] = judgedThing{m: m, right: m == truth, nearest: nearest == truth, typical: typical == truth}
 		pb.n++
 		pb.ok = pb.ok && m == truth
@@ -104,7 +105,7 @@ func bandMode(w *sim.World, px, py, d int, win sim.Window) sim.Material {
 // inWindow reports whether the offset (dx, dy) from the player lies in
 // the view win.
 func inWindow(dx, dy int, win sim.Window) bool {
-	return abs(dx) <= win.HalfW && abs(dy) <= win.HalfH
+	return grid.Abs(dx) <= win.HalfW && grid.Abs(dy) <= win.HalfH
 }
 
 // repeated reports whether the tile (dx, dy) is among the tiles seen.
@@ -118,10 +119,3 @@ func repeated(seen [][2]int, dx, dy int) bool {
 }
 
 func clampAxis(v, bound int) int { return max(-bound, min(v, bound)) }
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
-}

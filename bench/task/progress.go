@@ -1,6 +1,9 @@
 package task
 
-import "github.com/longcraft/longcraft/sim"
+import (
+	"github.com/longcraft/longcraft/internal/grid"
+	"github.com/longcraft/longcraft/sim"
+)
 
 // Progress follows a goal through an episode: a sequence (and waypoints)
 // is a list of leaf goals reached one after another; a leaf counts only
@@ -103,7 +106,7 @@ func (p *Progress) leafReached(g *Goal, w *sim.World) bool {
 			return false
 		}
 		x, y := w.Player()
-		return max(abs(x-pos[0]), abs(y-pos[1])) <= 1
+		return max(grid.Abs(x-pos[0]), grid.Abs(y-pos[1])) <= 1
 	case KindSurvive:
 		return w.StepCount()-p.stageFrom >= g.Steps
 	}
@@ -132,11 +135,4 @@ func (p *Progress) Stages() (reached, total int) { return p.stage, len(p.leaves)
 func (p *Progress) Landmark(l int) (x, y int, ok bool) {
 	pos, ok := p.landmarks[l]
 	return pos[0], pos[1], ok
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -165,7 +166,7 @@ func (l *layout) drawWaypoints(s *Scenario, r *sim.Rules, rng *sim.RNG) error {
 					continue
 				}
 				near = append(near, p)
-				if abs(p[0]-prev[0])+abs(p[1]-prev[1]) >= far {
+				if grid.Manhattan(p[0], p[1], prev[0], prev[1]) >= far {
 					farOnes = append(farOnes, p)
 				}
 			}
@@ -290,7 +291,7 @@ func (l *layout) freeTiles(s *Scenario, r *sim.Rules, hidden bool) ([][2]int, er
 	var spots [][2]int
 	for y := 0; y < side; y++ {
 		for x := 0; x < side; x++ {
-			if !reach[y*side+x] || w.Material(x, y) != ground || taken[[2]int{x, y}] {
+			if !reach.Reached(y*side+x) || w.Material(x, y) != ground || taken[[2]int{x, y}] {
 				continue
 			}
 			if hidden && !showsOnlyOwn(x, y) {

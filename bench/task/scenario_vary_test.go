@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -93,7 +94,7 @@ func TestVaryStartKeepsTheHiddenHidden(t *testing.T) {
 		l, err := sc.layoutFor(seed, r)
 		require.NoError(t, err)
 		require.NotNil(t, l.start)
-		assert.False(t, abs(l.start[0]-15) <= sim.ViewSize/2 && abs(l.start[1]-15) <= sim.ViewSize/2, "seed %d: start %v sees the tree", seed, *l.start)
+		assert.False(t, grid.Abs(l.start[0]-15) <= sim.ViewSize/2 && grid.Abs(l.start[1]-15) <= sim.ViewSize/2, "seed %d: start %v sees the tree", seed, *l.start)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"sort"
 
+	"github.com/longcraft/longcraft/internal/grid"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -458,15 +459,15 @@ func (t *Task) landmarkSpots(n int, rng *sim.RNG) ([][2]int, error) {
 	var spots [][2]int
 	for try := 0; try < 2000 && len(spots) < n; try++ {
 		x, y := rng.Intn(t.MapSize), rng.Intn(t.MapSize)
-		if !reach[y*t.MapSize+x] || w.Material(x, y) != sim.MatGrass {
+		if !reach.Reached(y*t.MapSize+x) || w.Material(x, y) != sim.MatGrass {
 			continue
 		}
 		if _, occupied := w.ObjectAt(x, y); occupied {
 			continue
 		}
-		ok := abs(x-t.Start[0])+abs(y-t.Start[1]) >= 6
+		ok := grid.Manhattan(x, y, t.Start[0], t.Start[1]) >= 6
 		for _, s := range spots {
-			ok = ok && abs(x-s[0])+abs(y-s[1]) >= 6
+			ok = ok && grid.Manhattan(x, y, s[0], s[1]) >= 6
 		}
 		if ok {
 			spots = append(spots, [2]int{x, y})
@@ -478,29 +479,18 @@ func (t *Task) landmarkSpots(n int, rng *sim.RNG) ([][2]int, error) {
 	return spots, nil
 }
 
-// reachable marks the tiles a player can walk to from its start, ignoring
+// reachable fills the tiles a player can walk to from its start, ignoring
 // creatures.
-func reachable(w *sim.World) []bool {
-	width, height := w.Width(), w.Height()
-	seen := make([]bool, width*height)
-	px, py := w.Player()
-	queue := []int{py*width + px}
-	seen[queue[0]] = true
+func reachable(w *sim.World) *grid.Flood {
+	g := grid.New(w.Width(), w.Height())
 	r := w.Rules()
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
-		x, y := i%width, i/width
-		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			nx, ny := x+d[0], y+d[1]
-			if !w.Inside(nx, ny) || seen[ny*width+nx] || !r.Materials[w.Material(nx, ny)].Walkable {
-				continue
-			}
-			seen[ny*width+nx] = true
-			queue = append(queue, ny*width+nx)
-		}
-	}
-	return seen
+	px, py := w.Player()
+	var f grid.Flood
+	f.Run(g, g.Index(px, py), func(i int) bool {
+		x, y := g.XY(i)
+		return r.Materials[w.Material(x, y)].Walkable
+	})
+	return &f
 }
 
 // AchievementsMet says whether w has unlocked the achievements an
