@@ -22,8 +22,9 @@ const maxWalls = 6
 
 // builder is the scratch space of the search.
 type builder struct {
-	first []uint8 // per state: 0 unseen, else 1 + the first action
-	queue []int32
+	first  []uint8 // per state: 0 unseen, else 1 + the first action
+	queue  []int32
+	search buildSearch
 }
 
 // buildWindow returns the window around pocket a, a+d.
@@ -50,119 +51,170 @@ func (p *Planner) buildStep(a int, d sim.Dir, pr *sim.PlaceRule) (sim.Action, bo
 	if pr == nil || !p.nearPocket(a, d) {
 		return 0, false
 	}
-	W := p.nav.w
-	b := p.neighbour(a, d)
-	x0, y0, x1, y1 := p.buildWindow(a, d)
-	ww, wh := x1-x0+1, y1-y0+1
-	// The walls to place.
-	var walls [maxWalls]int
-	n := 0
-	e1, e2 := grid.Perpendicular(d)
-	for _, t := range [maxWalls]int{p.neighbour(a, e1), p.neighbour(a, e2), p.neighbour(b, e1), p.neighbour(b, e2),
-		p.neighbour(a, d.Opposite()), p.neighbour(b, d)} {
-		if t >= 0 && !p.solid(t) {
-			walls[n] = t
-			n++
-		}
-	}
-	full := uint8(1)<<n - 1
-	wallBit := func(t int) uint8 {
-		for k := 0; k < n; k++ {
-			if walls[k] == t {
-				return 1 << k
-			}
-		}
-		return 0
-	}
-	inside := func(t int) bool {
-		x, y := t%W, t/W
-		return t >= 0 && x >= x0 && x <= x1 && y >= y0 && y <= y1
-	}
-	// walkable ignores creatures: they move, and the search reruns.
-	walkable := func(t int) bool {
-		info := &p.tab.r.Materials[p.mat[t]]
-		return info.Walkable && !info.Deadly && !p.blocksPocket(p.obj[t])
-	}
-	states := ww * wh * 4 << maxWalls
-	if cap(p.build.first) < states {
-		p.build.first = make([]uint8, states)
-	}
-	first := p.build.first[:states]
-	clear(first)
-	encode := func(t int, f sim.Dir, mask uint8) int {
-		x, y := t%W-x0, t/W-y0
-		return ((y*ww+x)*4+int(f-1))<<maxWalls | int(mask)
-	}
-	decode := func(s int) (t int, f sim.Dir, mask uint8) {
-		mask = uint8(s & (1<<maxWalls - 1))
-		s >>= maxWalls
-		f = sim.Dir(s%4 + 1)
-		s /= 4
-		return (s/ww+y0)*W + s%ww + x0, f, mask
-	}
+	s := p.newBuildSearch(a, d)
 	facing := p.facing
 	if facing == sim.DirNone {
 		facing = sim.DirDown
 	}
-	start := encode(p.pos, facing, 0)
-	first[start] = 255
+	act, ok := s.run(s.encode(p.pos, facing, 0))
+	switch {
+	case !ok:
+		return 0, false
+	case act < 4:
+		return p.tab.move[act+1], true
+	}
+	return p.tab.placeAct[p.tab.placeIndex(pr)], true
+}
+
+// buildSearch is one search of buildStep: the pocket, its window, the
+// walls still to place, and the states seen.
+type buildSearch struct {
+	p              *Planner
+	a, b           int
+	x0, y0, x1, y1 int
+	ww             int // the window's width
+	walls          [maxWalls]int
+	n              int     // walls to place
+	first          []uint8 // builder.first: 1 + the first action, 0-3 a move, 4 a place
+}
+
+// newBuildSearch lists the walls of pocket a, a+d and readies the states
+// of its window.
+func (p *Planner) newBuildSearch(a int, d sim.Dir) *buildSearch {
+	s := &p.build.search
+	*s = buildSearch{p: p, a: a, b: p.neighbour(a, d)}
+	s.x0, s.y0, s.x1, s.y1 = p.buildWindow(a, d)
+	s.ww = s.x1 - s.x0 + 1
+	e1, e2 := grid.Perpendicular(d)
+	for _, t := range [maxWalls]int{p.neighbour(a, e1), p.neighbour(a, e2), p.neighbour(s.b, e1), p.neighbour(s.b, e2),
+		p.neighbour(a, d.Opposite()), p.neighbour(s.b, d)} {
+		if t >= 0 && !p.solid(t) {
+			s.walls[s.n] = t
+			s.n++
+		}
+	}
+	states := s.ww * (s.y1 - s.y0 + 1) * 4 << maxWalls
+	if cap(p.build.first) < states {
+		p.build.first = make([]uint8, states)
+	}
+	s.first = p.build.first[:states]
+	clear(s.first)
+	return s
+}
+
+// run searches breadth first from state start and returns the first
+// action of the shortest way to a state with the player in the pocket
+// and every wall placed; false if there is none or start is one.
+func (s *buildSearch) run(start int) (act uint8, ok bool) {
+	p := s.p
+	full := uint8(1)<<s.n - 1
+	s.first[start] = 255
 	q := append(p.build.queue[:0], int32(start))
-	placeAct := p.tab.placeAct[p.tab.placeIndex(pr)]
 	for head := 0; head < len(q); head++ {
-		s := int(q[head])
-		t, f, mask := decode(s)
-		if mask == full && (t == a || t == b) {
+		st := int(q[head])
+		t, f, mask := s.decode(st)
+		if mask == full && (t == s.a || t == s.b) {
 			p.build.queue = q
-			if s == start {
+			if st == start {
 				return 0, false // already done: the pocket is sealed
 			}
-			switch act := first[s] - 1; {
-			case act < 4:
-				return p.tab.move[act+1], true
-			default:
-				return placeAct, true
-			}
+			return s.first[st] - 1, true
 		}
-		// Moves (or turns toward a blocked tile).
-		for dir := sim.DirLeft; dir <= sim.DirDown; dir++ {
-			nt := p.neighbour(t, dir)
-			var next int
-			switch {
-			case nt < 0:
-				next = encode(t, dir, mask) // the map's edge: a turn
-			case wallBit(nt)&mask != 0 || !walkable(nt) && p.solid(nt):
-				next = encode(t, dir, mask) // blocked: a turn
-			case !walkable(nt):
-				continue // deadly or otherwise unsafe: never
-			case !inside(nt):
-				continue
-			default:
-				next = encode(nt, dir, mask)
-			}
-			if first[next] == 0 {
-				if s == start {
-					first[next] = uint8(dir-1) + 1
-				} else {
-					first[next] = first[s]
-				}
-				q = append(q, int32(next))
-			}
-		}
-		// Place a wall on the faced tile.
-		if ft := p.neighbour(t, f); ft >= 0 {
-			if bit := wallBit(ft); bit != 0 && mask&bit == 0 && ft != a && ft != b {
-				next := encode(t, f, mask|bit)
-				if first[next] == 0 {
-					if s == start {
-						first[next] = 4 + 1
-					} else {
-						first[next] = first[s]
-					}
-					q = append(q, int32(next))
-				}
-			}
-		}
+		q = s.moves(q, st, start, t, mask)
+		q = s.placeWall(q, st, start, t, f, mask)
 	}
 	p.build.queue = q
 	return 0, false
+}
+
+// moves queues the states of state st (tile t, walls mask) after each
+// move: a step, or a turn toward a blocked tile.
+func (s *buildSearch) moves(q []int32, st, start, t int, mask uint8) []int32 {
+	p := s.p
+	for dir := sim.DirLeft; dir <= sim.DirDown; dir++ {
+		nt := p.neighbour(t, dir)
+		var next int
+		switch {
+		case nt < 0:
+			next = s.encode(t, dir, mask) // the map's edge: a turn
+		case s.wallBit(nt)&mask != 0 || !s.walkable(nt) && p.solid(nt):
+			next = s.encode(t, dir, mask) // blocked: a turn
+		case !s.walkable(nt):
+			continue // deadly or otherwise unsafe: never
+		case !s.inside(nt):
+			continue
+		default:
+			next = s.encode(nt, dir, mask)
+		}
+		q = s.push(q, st, start, next, uint8(dir-1))
+	}
+	return q
+}
+
+// placeWall queues the state of state st (tile t, facing f, walls mask)
+// after placing a wall on the faced tile, if it is one still to place.
+func (s *buildSearch) placeWall(q []int32, st, start, t int, f sim.Dir, mask uint8) []int32 {
+	ft := s.p.neighbour(t, f)
+	if ft < 0 {
+		return q
+	}
+	if bit := s.wallBit(ft); bit != 0 && mask&bit == 0 && ft != s.a && ft != s.b {
+		q = s.push(q, st, start, s.encode(t, f, mask|bit), 4)
+	}
+	return q
+}
+
+// push queues state next, reached from st, unless seen: its first action
+// is act if st is the start, st's otherwise.
+func (s *buildSearch) push(q []int32, st, start, next int, act uint8) []int32 {
+	if s.first[next] != 0 {
+		return q
+	}
+	if st == start {
+		s.first[next] = act + 1
+	} else {
+		s.first[next] = s.first[st]
+	}
+	return append(q, int32(next))
+}
+
+// wallBit is the bit of tile t among the walls to place, 0 if it is none.
+func (s *buildSearch) wallBit(t int) uint8 {
+	for k := 0; k < s.n; k++ {
+		if s.walls[k] == t {
+			return 1 << k
+		}
+	}
+	return 0
+}
+
+// inside reports whether tile t is in the window.
+func (s *buildSearch) inside(t int) bool {
+	W := s.p.nav.w
+	x, y := t%W, t/W
+	return t >= 0 && x >= s.x0 && x <= s.x1 && y >= s.y0 && y <= s.y1
+}
+
+// walkable ignores creatures: they move, and the search reruns.
+func (s *buildSearch) walkable(t int) bool {
+	p := s.p
+	info := &p.tab.r.Materials[p.mat[t]]
+	return info.Walkable && !info.Deadly && !p.blocksPocket(p.obj[t])
+}
+
+// encode is the state of the player on tile t facing f with walls mask
+// placed.
+func (s *buildSearch) encode(t int, f sim.Dir, mask uint8) int {
+	W := s.p.nav.w
+	x, y := t%W-s.x0, t/W-s.y0
+	return ((y*s.ww+x)*4+int(f-1))<<maxWalls | int(mask)
+}
+
+// decode is encode's inverse.
+func (s *buildSearch) decode(st int) (t int, f sim.Dir, mask uint8) {
+	mask = uint8(st & (1<<maxWalls - 1))
+	st >>= maxWalls
+	f = sim.Dir(st%4 + 1)
+	st /= 4
+	return (st/s.ww+s.y0)*s.p.nav.w + st%s.ww + s.x0, f, mask
 }
