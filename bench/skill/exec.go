@@ -155,140 +155,203 @@ func (x *Executor) Begin(w *sim.World, c Command) (done bool, res Result) {
 // action, whose full outcome is last; nil before the first), or done and
 // the result.
 func (x *Executor) Next(w *sim.World, last *sim.Outcome) (a sim.Action, done bool, res Result) {
-	c := x.cmd
-	finish := func(ok bool, reason, detail string, missing ...string) (sim.Action, bool, Result) {
-		return 0, true, Result{Skill: c.String(), OK: ok, Reason: reason, Detail: detail, Missing: missing, Steps: x.steps}
-	}
 	if x.steps > 0 {
 		if cause := x.interrupted(w); cause != "" {
-			return finish(false, ReasonInterrupted, cause)
+			return x.finish(false, ReasonInterrupted, cause)
 		}
 	}
 	limit := MaxSteps
-	if c.Verb == Sleep {
+	if x.cmd.Verb == Sleep {
 		limit = MaxSleepSteps
 	}
 	if x.steps >= limit {
-		return finish(false, ReasonStuck, "")
+		return x.finish(false, ReasonStuck, "")
 	}
-	r := w.Rules()
-	act := func(a sim.Action) (sim.Action, bool, Result) { x.steps++; return a, false, Result{} }
-	named := func(name string) sim.Action { a, _ := r.ActionByName(name); return a }
-	failed := func() (sim.Action, bool, Result) {
-		return finish(false, ReasonFailed, last.Reason.String(), ItemNames(r, last.Missing)...)
-	}
-	// doAt walks to face target and then presses do.
-	doAt := func(target string) (sim.Action, bool, Result) {
-		a, arrived, reason, miss := x.approach(w, target, true)
-		switch {
-		case arrived:
-			return act(sim.ActDo)
-		case reason != "":
-			return finish(false, reason, "", miss...)
-		}
-		return act(a)
-	}
-	switch c.Verb {
+	switch x.cmd.Verb {
 	case Noop:
-		if x.steps == 1 {
-			return finish(true, "", "")
-		}
-		return act(sim.ActNoop)
+		return x.noop()
 	case Goto:
-		a, arrived, reason, miss := x.approach(w, c.Arg, false)
-		switch {
-		case arrived:
-			return finish(true, "", "")
-		case reason != "":
-			return finish(false, reason, "", miss...)
-		}
-		return act(a)
+		return x.goTo(w)
 	case Collect:
-		cr, _ := collectRule(r, c.Arg)
-		if w.Inventory(cr.Receive.Item) > x.count {
-			return finish(true, "", "")
-		}
-		if last != nil && last.Action == sim.ActDo {
-			switch last.Reason {
-			case sim.ReasonNone:
-			case sim.ReasonNoLuck:
-				if x.tries++; x.tries >= 10 {
-					return finish(false, ReasonFailed, last.Reason.String())
-				}
-			case sim.ReasonNeedsLight:
-				light := "light"
-				if r.LightItem != sim.ItemHealth {
-					light = r.Items[r.LightItem].Name
-				}
-				return finish(false, ReasonMissing, "", light)
-			case sim.ReasonInventoryFull:
-				return finish(false, ReasonNotNeeded, last.Reason.String())
-			default:
-				return failed()
-			}
-		}
-		return doAt(r.Materials[cr.Material].Name)
+		return x.collect(w, last)
 	case Make:
-		mk := makeRule(r, c.Arg)
-		if w.Inventory(mk.Gives.Item) > x.count {
-			return finish(true, "", "")
-		}
-		if last != nil && r.Actions[last.Action].Kind == sim.ActionMake {
-			if last.Reason == sim.ReasonInventoryFull {
-				return finish(false, ReasonNotNeeded, last.Reason.String())
-			}
-			return failed()
-		}
-		a, arrived, reason, miss := x.stations(w, mk.Nearby)
-		switch {
-		case arrived:
-			return act(named("make_" + c.Arg))
-		case reason != "":
-			return finish(false, reason, "", miss...)
-		}
-		return act(a)
+		return x.makeItem(w, last)
 	case Place:
-		p := placeRule(r, c.Arg)
-		if last != nil && r.Actions[last.Action].Kind == sim.ActionPlace {
-			if last.Kind == sim.OutPlaced {
-				return finish(true, "", "")
-			}
-			return failed()
-		}
-		a, ok := x.placeSpot(w, p)
-		if !ok {
-			return finish(false, ReasonFailed, "no_room")
-		}
-		return act(a)
+		return x.place(w, last)
 	case Attack, Eat:
-		kind := prey(r)
-		if c.Verb == Attack {
-			kind, _ = creatureByName(r, c.Arg)
-		}
-		if last != nil && last.Action == sim.ActDo && (last.Defeated || last.Kind == sim.OutAte) {
-			return finish(true, "", "")
-		}
-		if c.Verb == Eat && w.Inventory(sim.ItemFood) > x.count {
-			return finish(true, "", "")
-		}
-		return doAt(r.KindName(kind))
+		return x.attackOrEat(w, last)
 	case Drink:
-		if w.Inventory(sim.ItemDrink) >= int(r.Items[sim.ItemDrink].Max) {
-			return finish(true, "", "")
-		}
-		return doAt("water")
+		return x.drink(w)
 	case Sleep:
-		if x.steps > 0 && !w.Sleeping() {
-			if w.Inventory(sim.ItemEnergy) >= int(r.Items[sim.ItemEnergy].Max) {
-				return finish(true, "", "") // woke rested
-			}
-			return finish(false, ReasonInterrupted, "damage") // woken by a hit, not rested
-		}
-		return act(named("sleep"))
+		return x.sleep(w)
 	case Explore:
-		return x.explore(w, act, finish)
+		return x.explore(w)
 	}
-	return finish(false, ReasonInvalid, fmt.Sprintf("unknown skill %q", c.Verb))
+	return x.finish(false, ReasonInvalid, fmt.Sprintf("unknown skill %q", x.cmd.Verb))
+}
+
+// finish ends the running skill with its result.
+func (x *Executor) finish(ok bool, reason, detail string, missing ...string) (sim.Action, bool, Result) {
+	return 0, true, Result{Skill: x.cmd.String(), OK: ok, Reason: reason, Detail: detail, Missing: missing, Steps: x.steps}
+}
+
+// act takes primitive action a as the skill's next step.
+func (x *Executor) act(a sim.Action) (sim.Action, bool, Result) {
+	x.steps++
+	return a, false, Result{}
+}
+
+// failed ends the skill as failed for the reason the last action failed.
+func (x *Executor) failed(r *sim.Rules, last *sim.Outcome) (sim.Action, bool, Result) {
+	return x.finish(false, ReasonFailed, last.Reason.String(), ItemNames(r, last.Missing)...)
+}
+
+// doAt walks to face target and then presses do.
+func (x *Executor) doAt(w *sim.World, target string) (sim.Action, bool, Result) {
+	a, arrived, reason, miss := x.approach(w, target, true)
+	switch {
+	case arrived:
+		return x.act(sim.ActDo)
+	case reason != "":
+		return x.finish(false, reason, "", miss...)
+	}
+	return x.act(a)
+}
+
+// named is the action of the rules called name.
+func named(r *sim.Rules, name string) sim.Action {
+	a, _ := r.ActionByName(name)
+	return a
+}
+
+// noop waits one step.
+func (x *Executor) noop() (sim.Action, bool, Result) {
+	if x.steps == 1 {
+		return x.finish(true, "", "")
+	}
+	return x.act(sim.ActNoop)
+}
+
+// goTo walks to goto's target: onto it or, for what cannot be stood on,
+// next to it facing it.
+func (x *Executor) goTo(w *sim.World) (sim.Action, bool, Result) {
+	a, arrived, reason, miss := x.approach(w, x.cmd.Arg, false)
+	switch {
+	case arrived:
+		return x.finish(true, "", "")
+	case reason != "":
+		return x.finish(false, reason, "", miss...)
+	}
+	return x.act(a)
+}
+
+// collect walks to the material that gives the item and presses do until
+// the item is received, reading why a press did not give it.
+func (x *Executor) collect(w *sim.World, last *sim.Outcome) (sim.Action, bool, Result) {
+	r := w.Rules()
+	cr, _ := collectRule(r, x.cmd.Arg)
+	if w.Inventory(cr.Receive.Item) > x.count {
+		return x.finish(true, "", "")
+	}
+	if last != nil && last.Action == sim.ActDo {
+		switch last.Reason {
+		case sim.ReasonNone:
+		case sim.ReasonNoLuck:
+			if x.tries++; x.tries >= 10 {
+				return x.finish(false, ReasonFailed, last.Reason.String())
+			}
+		case sim.ReasonNeedsLight:
+			light := "light"
+			if r.LightItem != sim.ItemHealth {
+				light = r.Items[r.LightItem].Name
+			}
+			return x.finish(false, ReasonMissing, "", light)
+		case sim.ReasonInventoryFull:
+			return x.finish(false, ReasonNotNeeded, last.Reason.String())
+		default:
+			return x.failed(r, last)
+		}
+	}
+	return x.doAt(w, r.Materials[cr.Material].Name)
+}
+
+// makeItem walks to where the recipe's stations are side by side and makes
+// the item.
+func (x *Executor) makeItem(w *sim.World, last *sim.Outcome) (sim.Action, bool, Result) {
+	r := w.Rules()
+	mk := makeRule(r, x.cmd.Arg)
+	if w.Inventory(mk.Gives.Item) > x.count {
+		return x.finish(true, "", "")
+	}
+	if last != nil && r.Actions[last.Action].Kind == sim.ActionMake {
+		if last.Reason == sim.ReasonInventoryFull {
+			return x.finish(false, ReasonNotNeeded, last.Reason.String())
+		}
+		return x.failed(r, last)
+	}
+	a, arrived, reason, miss := x.stations(w, mk.Nearby)
+	switch {
+	case arrived:
+		return x.act(named(r, "make_"+x.cmd.Arg))
+	case reason != "":
+		return x.finish(false, reason, "", miss...)
+	}
+	return x.act(a)
+}
+
+// place turns to a tile that takes the block and places it.
+func (x *Executor) place(w *sim.World, last *sim.Outcome) (sim.Action, bool, Result) {
+	r := w.Rules()
+	p := placeRule(r, x.cmd.Arg)
+	if last != nil && r.Actions[last.Action].Kind == sim.ActionPlace {
+		if last.Kind == sim.OutPlaced {
+			return x.finish(true, "", "")
+		}
+		return x.failed(r, last)
+	}
+	a, ok := x.placeSpot(w, p)
+	if !ok {
+		return x.finish(false, ReasonFailed, "no_room")
+	}
+	return x.act(a)
+}
+
+// attackOrEat walks to the creature (a cow, to eat) and strikes it until
+// it is defeated or eaten.
+func (x *Executor) attackOrEat(w *sim.World, last *sim.Outcome) (sim.Action, bool, Result) {
+	r := w.Rules()
+	kind := prey(r)
+	if x.cmd.Verb == Attack {
+		kind, _ = creatureByName(r, x.cmd.Arg)
+	}
+	if last != nil && last.Action == sim.ActDo && (last.Defeated || last.Kind == sim.OutAte) {
+		return x.finish(true, "", "")
+	}
+	if x.cmd.Verb == Eat && w.Inventory(sim.ItemFood) > x.count {
+		return x.finish(true, "", "")
+	}
+	return x.doAt(w, r.KindName(kind))
+}
+
+// drink walks to water and drinks until full.
+func (x *Executor) drink(w *sim.World) (sim.Action, bool, Result) {
+	r := w.Rules()
+	if w.Inventory(sim.ItemDrink) >= int(r.Items[sim.ItemDrink].Max) {
+		return x.finish(true, "", "")
+	}
+	return x.doAt(w, "water")
+}
+
+// sleep sleeps until the player wakes: rested, or woken by a hit.
+func (x *Executor) sleep(w *sim.World) (sim.Action, bool, Result) {
+	r := w.Rules()
+	if x.steps > 0 && !w.Sleeping() {
+		if w.Inventory(sim.ItemEnergy) >= int(r.Items[sim.ItemEnergy].Max) {
+			return x.finish(true, "", "") // woke rested
+		}
+		return x.finish(false, ReasonInterrupted, "damage") // woken by a hit, not rested
+	}
+	return x.act(named(r, "sleep"))
 }
 
 // interrupted says what cut the running skill short, if anything: death,
@@ -553,7 +616,7 @@ func (x *Executor) placeSpot(w *sim.World, p *sim.PlaceRule) (sim.Action, bool) 
 // explore walks up to exploreReach tiles in the command's direction,
 // around obstacles over known tiles: each step heads for the known
 // reachable tile farthest that way (nearest first among ties).
-func (x *Executor) explore(w *sim.World, act func(sim.Action) (sim.Action, bool, Result), finish func(bool, string, string, ...string) (sim.Action, bool, Result)) (sim.Action, bool, Result) {
+func (x *Executor) explore(w *sim.World) (sim.Action, bool, Result) {
 	var dx, dy int
 	for _, d := range directions {
 		if d.name == x.cmd.Arg {
@@ -563,7 +626,7 @@ func (x *Executor) explore(w *sim.World, act func(sim.Action) (sim.Action, bool,
 	px, py := w.Player()
 	progress := func(tx, ty int) int { return (tx-x.start[0])*dx + (ty-x.start[1])*dy }
 	if progress(px, py) >= exploreReach {
-		return finish(true, "", "")
+		return x.finish(true, "", "")
 	}
 	x.bfs(w)
 	best, bestP := int32(-1), progress(px, py)
@@ -575,11 +638,11 @@ func (x *Executor) explore(w *sim.World, act func(sim.Action) (sim.Action, bool,
 	}
 	if best < 0 {
 		if progress(px, py) > 0 {
-			return finish(true, "", "")
+			return x.finish(true, "", "")
 		}
-		return finish(false, ReasonFailed, "blocked")
+		return x.finish(false, ReasonFailed, "blocked")
 	}
-	return act(x.stepToward(w, best))
+	return x.act(x.stepToward(w, best))
 }
 
 // CopyFrom makes x a copy of src (what it has seen, the running skill),
