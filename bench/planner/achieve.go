@@ -255,7 +255,7 @@ func (p *Planner) huntNear(want func(sim.ObjectKind) bool, limit int32) (sim.Act
 	u, f, ok := p.approachWithin(func(t int) (bool, int32) {
 		return p.obj[t] != sim.ObjNone && want(p.obj[t]), 0
 	}, 0, limit)
-	if !ok || p.nav.at(u) > limit {
+	if !ok || p.nav.At(u) > limit {
 		return 0, false
 	}
 	return p.act(u, f, p.tab.do), true

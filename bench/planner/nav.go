@@ -38,7 +38,7 @@ const (
 const inf = grid.Inf
 
 // nav is a cost field over the map: grid's lazy Dijkstra from the player
-// (reset seeds it; the buckets are settled in order of distance only as
+// (Reset seeds it; the buckets are settled in order of distance only as
 // far as the step's queries need, most look for the nearest of something;
 // run settles the whole map, kept as the reference), over costs whose
 // detours around creatures are added as the search nears them (overlay,
@@ -73,9 +73,6 @@ func (n *nav) init(w, h int) {
 	n.Before = n.before
 }
 
-// reset starts a search from tile start, settling nothing yet.
-func (n *nav) reset(start int) { n.Reset(start) }
-
 // run computes dist and prev from tile start over the whole map.
 func (n *nav) run(start int) {
 	n.Reset(start)
@@ -89,13 +86,6 @@ func (n *nav) before(d int32) {
 		n.overlay(d + 1)
 	}
 }
-
-// settleTo settles every tile at distance <= r.
-func (n *nav) settleTo(r int32) { n.SettleTo(r) }
-
-// at returns the distance of tile i (inf if unreachable), settling as far
-// as needed.
-func (n *nav) at(i int) int32 { return n.At(i) }
 
 // classify sets each material's passability class and cost for this step:
 // it depends on the tools and blocks the player holds.
@@ -653,7 +643,7 @@ func (p *Planner) goTo(t int) (sim.Action, bool) {
 	if t == p.pos {
 		return p.tab.noop, true
 	}
-	if p.nav.at(t) == inf {
+	if p.nav.At(t) == inf {
 		return 0, false
 	}
 	return p.stepToward(t), true
@@ -666,7 +656,7 @@ func (p *Planner) goNear(x, y int) (sim.Action, bool) {
 	for yy := max(y-1, 0); yy <= min(y+1, H-1); yy++ {
 		for xx := max(x-1, 0); xx <= min(x+1, W-1); xx++ {
 			i := yy*W + xx
-			if d := p.nav.at(i); d < bestD && (p.obj[i] == sim.ObjNone || i == p.pos) {
+			if d := p.nav.At(i); d < bestD && (p.obj[i] == sim.ObjNone || i == p.pos) {
 				best, bestD = i, d
 			}
 		}

@@ -231,7 +231,7 @@ func (p *Planner) stationWithin(s sim.Material, r int32) bool {
 	}
 	p.markStation(s)
 	n := &p.nav
-	n.settleTo(r)
+	n.SettleTo(r)
 	for _, j := range n.Order {
 		if n.Dist[j] > r {
 			break
@@ -443,7 +443,7 @@ func (p *Planner) gather() (sim.Action, bool) {
 		return 0, false
 	}
 	u, f, ok := p.gatherFrom(hard, soft)
-	if ok && !hard.Has(p.mat[f]) && p.nav.at(u) > softLimit {
+	if ok && !hard.Has(p.mat[f]) && p.nav.At(u) > softLimit {
 		if hard == 0 {
 			return 0, false
 		}

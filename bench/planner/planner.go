@@ -262,7 +262,7 @@ func (p *Planner) observe(w *sim.World) {
 	if p.ref {
 		p.nav.run(p.pos)
 	} else {
-		p.nav.reset(p.pos) // settled on demand by the step's queries
+		p.nav.Reset(p.pos) // settled on demand by the step's queries
 	}
 	p.prevPos = p.pos
 }

@@ -50,8 +50,8 @@ func BenchmarkSearchNavRadius(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		p.buildCosts(w)
-		p.nav.reset(p.pos)
-		p.nav.settleTo(12)
+		p.nav.Reset(p.pos)
+		p.nav.SettleTo(12)
 	}
 }
 

@@ -164,7 +164,7 @@ func (p *Planner) drinkWithin(limit int32) (sim.Action, bool) {
 	u, f, ok := p.approachWithin(func(t int) (bool, int32) {
 		return set.Has(p.mat[t]) && p.obj[t] == sim.ObjNone, 0
 	}, 0, limit)
-	if !ok || p.nav.at(u) > limit {
+	if !ok || p.nav.At(u) > limit {
 		return 0, false
 	}
 	return p.act(u, f, p.tab.do), true
@@ -371,7 +371,7 @@ func (p *Planner) findShelter() bool {
 	} else {
 		// Every tile in reach, in any order: ties go to the lowest tile
 		// and then the first direction, as in a scan of the map.
-		p.nav.settleTo(shelterReach)
+		p.nav.SettleTo(shelterReach)
 		for _, a := range p.nav.Order {
 			if p.nav.Dist[a] <= shelterReach {
 				consider(int(a))
@@ -491,7 +491,7 @@ func (p *Planner) shelterAction(sleep bool) (sim.Action, bool) {
 			return p.tab.move[d.Opposite()], true
 		}
 	default:
-		if p.nav.at(A) <= p.nav.at(B) {
+		if p.nav.At(A) <= p.nav.At(B) {
 			return p.goTo(A)
 		}
 		return p.goTo(B)
