@@ -90,7 +90,9 @@ func (w *World) distance(x, y int) int {
 }
 
 // abs is branchless: creature positions relative to the player are
-// random, so a branch would be mispredicted half the time.
+// random, so a branch would be mispredicted half the time. It is sim's
+// own, not internal/grid's Abs: sim is the core and imports nothing of
+// Longcraft's.
 func abs(v int) int {
 	m := v >> (bits.UintSize - 1)
 	return (v ^ m) - m
