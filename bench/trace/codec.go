@@ -38,98 +38,149 @@ func MarshalEpisode(ep *Episode) ([]byte, error) {
 
 // Keys are short, for compactness: see docs/trace-format.md.
 func encodeEpisode(e *msgpack.Encoder, ep *Episode, z *deflater) error {
-	h := &ep.Header
-	type field struct {
-		key string
-		put func() error
+	m := fieldMap{e: e, z: z, fields: make([]mapField, 0, maxEpisodeFields)}
+	m.header(&ep.Header)
+	if err := m.body(ep); err != nil {
+		return err
 	}
-	var fields []field
-	add := func(k string, f func() error) { fields = append(fields, field{k, f}) }
-	str := func(k, v string) {
-		if v != "" {
-			add(k, func() error { return e.EncodeString(v) })
-		}
+	m.add("every", func() error { return e.EncodeInt(int64(ep.CheckpointEvery)) })
+	cp := checkpointBytes(ep)
+	m.add("cp", func() error { return e.EncodeBytes(cp) })
+	m.add("m", func() error { return encodeMetrics(e, &ep.Metrics) })
+	return m.write()
+}
+
+// fieldMap gathers an episode's map fields before it is written, since
+// msgpack puts the map's length, which the empty fields left out decide,
+// before its first key.
+type fieldMap struct {
+	e      *msgpack.Encoder
+	z      *deflater
+	fields []mapField
+}
+
+// maxEpisodeFields is the number of keys encodeEpisode can write, so
+// that the fields are gathered without growing their slice.
+const maxEpisodeFields = 22
+
+// mapField is one key of the episode's map and the writer of its value.
+type mapField struct {
+	key string
+	put func() error
+}
+
+func (m *fieldMap) add(k string, f func() error) { m.fields = append(m.fields, mapField{k, f}) }
+
+// str adds a string field, left out when empty.
+func (m *fieldMap) str(k, v string) {
+	if e := m.e; v != "" {
+		m.add(k, func() error { return e.EncodeString(v) })
 	}
-	num := func(k string, v int64) {
-		if v != 0 {
-			add(k, func() error { return e.EncodeInt(v) })
-		}
+}
+
+// num adds an integer field, left out when zero.
+func (m *fieldMap) num(k string, v int64) {
+	if e := m.e; v != 0 {
+		m.add(k, func() error { return e.EncodeInt(v) })
 	}
-	column := func(k string, v []byte) {
-		if zv, ok := z.deflate(v); ok {
-			add(k+"_z", func() error { return e.EncodeBytes(zv) })
-			return
-		}
-		add(k, func() error { return e.EncodeBytes(v) })
+}
+
+// column adds a byte column, deflated under k+"_z" when that is smaller.
+func (m *fieldMap) column(k string, v []byte) {
+	e := m.e
+	if zv, ok := m.z.deflate(v); ok {
+		m.add(k+"_z", func() error { return e.EncodeBytes(zv) })
+		return
 	}
-	add("v", func() error { return e.EncodeInt(int64(Version)) })
-	str("rules", h.Ruleset)
-	num("rv", int64(h.RulesVersion))
-	add("seed", func() error { return e.EncodeUint(h.Seed) })
-	num("map", int64(h.MapSize))
+	m.add(k, func() error { return e.EncodeBytes(v) })
+}
+
+// header adds the format version and the header's fields.
+func (m *fieldMap) header(h *Header) {
+	e := m.e
+	m.add("v", func() error { return e.EncodeInt(int64(Version)) })
+	m.str("rules", h.Ruleset)
+	m.num("rv", int64(h.RulesVersion))
+	m.add("seed", func() error { return e.EncodeUint(h.Seed) })
+	m.num("map", int64(h.MapSize))
 	if h.Task != nil {
-		add("task", func() error { return encodeSpec(e, h.Task) })
+		m.add("task", func() error { return encodeSpec(e, h.Task) })
 	}
-	str("goal", h.Goal)
-	num("budget", int64(h.Budget))
-	str("fb", h.Feedback)
-	str("view", h.View)
-	str("agent", h.Agent)
-	str("sc", h.SaltCommitment)
-	num("t0", h.StartUnixMs)
+	m.str("goal", h.Goal)
+	m.num("budget", int64(h.Budget))
+	m.str("fb", h.Feedback)
+	m.str("view", h.View)
+	m.str("agent", h.Agent)
+	m.str("sc", h.SaltCommitment)
+	m.num("t0", h.StartUnixMs)
 	if !h.Build.IsZero() {
-		add("build", func() error { return encodeBuild(e, &h.Build) })
+		m.add("build", func() error { return encodeBuild(e, &h.Build) })
 	}
-	column("a", ep.Actions)
-	column("o", ep.Outcomes)
+}
+
+// body adds the episode's columns, notes, decisions and scenario.
+func (m *fieldMap) body(ep *Episode) error {
+	e := m.e
+	m.column("a", ep.Actions)
+	m.column("o", ep.Outcomes)
 	if len(ep.Notes) > 0 {
-		add("notes", func() error { return encodeNotes(e, ep.Notes) })
+		m.add("notes", func() error { return encodeNotes(e, ep.Notes) })
 	}
 	if len(ep.Decisions) > 0 {
-		add("dec", func() error { return encodeDecisions(e, ep.Decisions) })
+		m.add("dec", func() error { return encodeDecisions(e, ep.Decisions) })
 	}
-	if h.Task != nil && h.Task.Scenario != nil {
+	if t := ep.Header.Task; t != nil && t.Scenario != nil {
 		// The scenario whole, as JSON: a trace rebuilds its task alone.
-		b, err := json.Marshal(h.Task.Scenario)
+		b, err := json.Marshal(t.Scenario)
 		if err != nil {
 			return err
 		}
-		add("scn", func() error { return e.EncodeString(string(b)) })
+		m.add("scn", func() error { return e.EncodeString(string(b)) })
 	}
-	add("every", func() error { return e.EncodeInt(int64(ep.CheckpointEvery)) })
-	// Hashes as little-endian uint64s: the initial state's, the final
-	// state's, then the checkpoints' (denser than msgpack integers).
+	return nil
+}
+
+// write writes the gathered fields as one map.
+func (m *fieldMap) write() error {
+	if err := m.e.EncodeMapLen(len(m.fields)); err != nil {
+		return err
+	}
+	for _, f := range m.fields {
+		if err := m.e.EncodeString(f.key); err != nil {
+			return err
+		}
+		if err := f.put(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkpointBytes is the episode's hashes as little-endian uint64s: the
+// initial state's, the final state's, then the checkpoints' (denser than
+// msgpack integers).
+func checkpointBytes(ep *Episode) []byte {
 	cp := make([]byte, 8*(len(ep.Checkpoints)+2))
 	binary.LittleEndian.PutUint64(cp, ep.Initial)
 	binary.LittleEndian.PutUint64(cp[8:], ep.Final)
 	for i, c := range ep.Checkpoints {
 		binary.LittleEndian.PutUint64(cp[16+8*i:], c)
 	}
-	add("cp", func() error { return e.EncodeBytes(cp) })
-	m := &ep.Metrics
-	add("m", func() error {
-		for _, f := range []func() error{
-			func() error { return e.EncodeArrayLen(5) },
-			func() error { return e.EncodeBool(m.Success) },
-			func() error { return e.EncodeBool(m.Died) },
-			func() error { return e.EncodeInt(int64(m.Steps)) },
-			func() error { return e.EncodeUint(m.Achievements) },
-			func() error { return e.EncodeInt(m.RewardTenths) },
-		} {
-			if err := f(); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err := e.EncodeMapLen(len(fields)); err != nil {
-		return err
-	}
-	for _, f := range fields {
-		if err := e.EncodeString(f.key); err != nil {
-			return err
-		}
-		if err := f.put(); err != nil {
+	return cp
+}
+
+// encodeMetrics writes an episode's metrics as [success, died, steps,
+// achievements, reward tenths].
+func encodeMetrics(e *msgpack.Encoder, m *Metrics) error {
+	for _, f := range []func() error{
+		func() error { return e.EncodeArrayLen(5) },
+		func() error { return e.EncodeBool(m.Success) },
+		func() error { return e.EncodeBool(m.Died) },
+		func() error { return e.EncodeInt(int64(m.Steps)) },
+		func() error { return e.EncodeUint(m.Achievements) },
+		func() error { return e.EncodeInt(m.RewardTenths) },
+	} {
+		if err := f(); err != nil {
 			return err
 		}
 	}
