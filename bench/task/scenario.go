@@ -164,6 +164,31 @@ func (s *Scenario) Check() error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkPlay(); err != nil {
+		return err
+	}
+	side := s.Side()
+	if err := s.checkMap(r, side); err != nil {
+		return err
+	}
+	if err := s.checkPlaces(r, side); err != nil {
+		return err
+	}
+	if err := s.checkInventory(r); err != nil {
+		return err
+	}
+	if err := s.checkGoal(r, side); err != nil {
+		return err
+	}
+	if rw := s.Reward; rw != nil && (rw.StageTenths < 0 || rw.GoalTenths < 0 || rw.StageTenths > 1000 || rw.GoalTenths > 1000) {
+		return fmt.Errorf("reward: stage %.1f, goal %.1f: want 0 to 100", float64(rw.StageTenths)/10, float64(rw.GoalTenths)/10)
+	}
+	return nil
+}
+
+// checkPlay checks how the scenario is played: its actions, decision
+// budget, view and varied knobs.
+func (s *Scenario) checkPlay() error {
 	if s.Actions != "" && !s.Actions.Valid() {
 		return fmt.Errorf("actions %q: want primitive or skills", s.Actions)
 	}
@@ -173,43 +198,55 @@ func (s *Scenario) Check() error {
 	if !s.View.Valid() {
 		return fmt.Errorf("view %q: want crafter, or none for Longcraft's 9×9", s.View)
 	}
-	if err := s.checkVary(); err != nil {
-		return err
-	}
-	side := s.Side()
-	if s.Map != "" {
-		rows, err := sim.ParseASCII(s.Map)
-		if err != nil {
-			return fmt.Errorf("map: %w", err)
-		}
-		if len(rows) != len(rows[0]) {
-			return fmt.Errorf("map: %d×%d; scenario maps are square (a trace records one side)", len(rows[0]), len(rows))
-		}
-		if s.Size != 0 {
-			return fmt.Errorf("size: a scenario has a map or a size, not both")
-		}
-		if strings.ContainsAny(s.Map, "123456789") {
-			return fmt.Errorf("map: a scenario's landmarks go in its landmarks: list, at [x, y], not in the map as digits")
-		}
-		w, err := sim.New(sim.Config{Width: side, Height: side, Rules: r})
-		if err != nil {
-			return fmt.Errorf("map: %w", err)
-		}
-		w.Reset(0)
-		if err := w.LoadASCII(s.Map); err != nil {
-			return fmt.Errorf("map: %w", err)
-		}
-	} else if side < 9 || side > maxScenarioSide {
-		return fmt.Errorf("size %d: a generated world is 9 to %d tiles a side", side, maxScenarioSide)
-	}
-	inside := func(field string, p [2]int) error {
-		if p[0] < 0 || p[1] < 0 || p[0] >= side || p[1] >= side {
-			return fmt.Errorf("%s: (%d, %d) is outside the %d×%d map", field, p[0], p[1], side, side)
+	return s.checkVary()
+}
+
+// checkMap checks the scenario's map, which must be square, without
+// landmark digits, and load under rules r; without one, its size.
+func (s *Scenario) checkMap(r *sim.Rules, side int) error {
+	if s.Map == "" {
+		if side < 9 || side > maxScenarioSide {
+			return fmt.Errorf("size %d: a generated world is 9 to %d tiles a side", side, maxScenarioSide)
 		}
 		return nil
 	}
+	rows, err := sim.ParseASCII(s.Map)
+	if err != nil {
+		return fmt.Errorf("map: %w", err)
+	}
+	if len(rows) != len(rows[0]) {
+		return fmt.Errorf("map: %d×%d; scenario maps are square (a trace records one side)", len(rows[0]), len(rows))
+	}
+	if s.Size != 0 {
+		return fmt.Errorf("size: a scenario has a map or a size, not both")
+	}
+	if strings.ContainsAny(s.Map, "123456789") {
+		return fmt.Errorf("map: a scenario's landmarks go in its landmarks: list, at [x, y], not in the map as digits")
+	}
+	w, err := sim.New(sim.Config{Width: side, Height: side, Rules: r})
+	if err != nil {
+		return fmt.Errorf("map: %w", err)
+	}
+	w.Reset(0)
+	if err := w.LoadASCII(s.Map); err != nil {
+		return fmt.Errorf("map: %w", err)
+	}
+	return nil
+}
+
+// onMap says, naming field, when p lies outside a map of the given side.
+func onMap(field string, p [2]int, side int) error {
+	if p[0] < 0 || p[1] < 0 || p[0] >= side || p[1] >= side {
+		return fmt.Errorf("%s: (%d, %d) is outside the %d×%d map", field, p[0], p[1], side, side)
+	}
+	return nil
+}
+
+// checkPlaces checks that the start, the objects and the landmarks lie on
+// the map, and the objects' kinds.
+func (s *Scenario) checkPlaces(r *sim.Rules, side int) error {
 	if s.Start != nil {
-		if err := inside("start", *s.Start); err != nil {
+		if err := onMap("start", *s.Start, side); err != nil {
 			return err
 		}
 	}
@@ -217,7 +254,7 @@ func (s *Scenario) Check() error {
 		if _, ok := scenarioKind(r, o.Kind); !ok {
 			return fmt.Errorf("objects[%d]: kind %q (%s)", i, o.Kind, scenarioKindNames(r))
 		}
-		if err := inside(fmt.Sprintf("objects[%d]", i), [2]int{o.X, o.Y}); err != nil {
+		if err := onMap(fmt.Sprintf("objects[%d]", i), [2]int{o.X, o.Y}, side); err != nil {
 			return err
 		}
 	}
@@ -225,10 +262,16 @@ func (s *Scenario) Check() error {
 		return fmt.Errorf("landmarks: %d, at most 9 (A to I)", len(s.Landmarks))
 	}
 	for i, l := range s.Landmarks {
-		if err := inside("landmarks["+sim.LandmarkName(i)+"]", l); err != nil {
+		if err := onMap("landmarks["+sim.LandmarkName(i)+"]", l, side); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// checkInventory checks the starting inventory's items and counts, in the
+// items' name order so that the first error is always the same.
+func (s *Scenario) checkInventory(r *sim.Rules) error {
 	names := make([]string, 0, len(s.Inventory))
 	for name := range s.Inventory {
 		names = append(names, name)
@@ -243,24 +286,16 @@ func (s *Scenario) Check() error {
 			return fmt.Errorf("inventory: %s %d outside 0 to %d", name, n, r.Items[it].Max)
 		}
 	}
+	return nil
+}
+
+// checkGoal checks the goal against the rules and the landmarks, that
+// every place it reaches lies on the map, and the achievements it counts.
+func (s *Scenario) checkGoal(r *sim.Rules, side int) error {
 	if err := s.Goal.Validate(r, len(s.Landmarks)); err != nil {
 		return err
 	}
-	var walk func(g *Goal) error
-	walk = func(g *Goal) error {
-		if g.Kind == KindReach {
-			if err := inside("goal reach", [2]int{g.X, g.Y}); err != nil {
-				return err
-			}
-		}
-		for i := range g.Goals {
-			if err := walk(&g.Goals[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := walk(&s.Goal); err != nil {
+	if err := reachesOnMap(&s.Goal, side); err != nil {
 		return err
 	}
 	if s.Goal.Kind != KindAchievements && s.Achieve != 0 {
@@ -269,8 +304,21 @@ func (s *Scenario) Check() error {
 	if s.Achieve < 0 || s.Achieve > len(r.Achievements) {
 		return fmt.Errorf("achieve %d: the %s rules have %d achievements", s.Achieve, r.Name, len(r.Achievements))
 	}
-	if rw := s.Reward; rw != nil && (rw.StageTenths < 0 || rw.GoalTenths < 0 || rw.StageTenths > 1000 || rw.GoalTenths > 1000) {
-		return fmt.Errorf("reward: stage %.1f, goal %.1f: want 0 to 100", float64(rw.StageTenths)/10, float64(rw.GoalTenths)/10)
+	return nil
+}
+
+// reachesOnMap checks that every reach goal in g, at any depth, lies on
+// the map.
+func reachesOnMap(g *Goal, side int) error {
+	if g.Kind == KindReach {
+		if err := onMap("goal reach", [2]int{g.X, g.Y}, side); err != nil {
+			return err
+		}
+	}
+	for i := range g.Goals {
+		if err := reachesOnMap(&g.Goals[i], side); err != nil {
+			return err
+		}
 	}
 	return nil
 }
