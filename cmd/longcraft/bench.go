@@ -14,16 +14,20 @@ import (
 )
 
 func newBenchCmd() *cobra.Command {
-	var o perf.Options
-	var out, baseline string
-	var threshold float64
-	var crafter perf.Crafter
-	var failOnRegression bool
-	var python string
+	var bf benchFlags
 	cmd := &cobra.Command{
-		Use:   "bench",
-		Short: "Measure Longcraft's speed and size: one table with targets, JSON, and a baseline comparison",
-		Long: `bench runs the Go benchmarks behind every figure Longcraft claims (sim steps
+		Use:     "bench",
+		Short:   "Measure Longcraft's speed and size: one table with targets, JSON, and a baseline comparison",
+		Long:    benchLong,
+		Example: benchExample,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return bf.bench(cmd) },
+	}
+	bf.define(cmd)
+	return cmd
+}
+
+const benchLong = `bench runs the Go benchmarks behind every figure Longcraft claims (sim steps
 and resets per second per core, frames at 64/256/512 px and the full map,
 trace bytes per step and encode/replay speed, scoring throughput on 1 and all
 cores and the scaling ratio, the core under Node as WebAssembly, allocations
@@ -44,89 +48,124 @@ alternates), so that each ratio compares runs made under the same load.
 --json writes the report; --baseline compares with a saved one (regressions:
 worse by more than --threshold with the ranges apart). --crafter-steps and
 --crafter-resets take the Python Crafter's figures measured as described in
-bench/README.md and print the ratios.`,
-		Example: `  longcraft bench
+bench/README.md and print the ratios.`
+
+const benchExample = `  longcraft bench
   longcraft bench --count 10 --json build/bench.json
   longcraft bench --baseline bench/baseline.json
-  longcraft bench --crafter-steps 3500 --crafter-resets 25`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch {
-			case o.Count < 1:
-				return fmt.Errorf("--count %d: at least 1", o.Count)
-			case o.BenchTime <= 0:
-				return fmt.Errorf("--benchtime %s: must be positive", o.BenchTime)
-			case threshold <= 0 || threshold >= 1:
-				return fmt.Errorf("--threshold %g: between 0 and 1 (0.1 is 10%%)", threshold)
-			}
-			var base *perf.Report
-			var err error
-			if baseline != "" {
-				if base, err = perf.ReadReport(baseline); err != nil {
-					return err
-				}
-			}
-			if o.Wasm {
-				if _, err := exec.LookPath("node"); err != nil {
-					return fmt.Errorf("--wasm needs Node.js (apt-get install nodejs), or pass --wasm=false")
-				}
-			}
-			if o.Python, err = findPython(python, cmd.ErrOrStderr()); err != nil {
-				return err
-			}
-			wd, err := os.Getwd()
-			if err != nil {
-				return err
-			}
-			if o.Root, err = moduleRoot(wd); err != nil {
-				return err
-			}
-			r, err := perf.Run(cmd.Context(), o, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			if crafter.StepsPerSec > 0 || crafter.ResetsPerSec > 0 {
-				r.Crafter = &crafter
-			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "\n%s/%s, %d CPUs, %s, %s; %d runs of %s each\n", r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs,
-				r.Machine.CPU, r.Machine.GoVersion, o.Count, o.BenchTime)
-			if err := r.WriteTable(w); err != nil {
-				return err
-			}
-			if out != "" {
-				if err := r.WriteJSON(out); err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "wrote %s\n", out)
-			}
-			if base != nil {
-				fmt.Fprintf(w, "\ncompared with %s (%s, %s):\n", baseline, base.Date, base.Machine.CPU)
-				changes := perf.Compare(base, r, threshold)
-				if err := perf.WriteComparison(w, changes); err != nil {
-					return err
-				}
-				for _, c := range changes {
-					if c.Regressed && failOnRegression {
-						return fmt.Errorf("%s regressed: %.3g → %.3g %s", c.Name, c.Base.Median, c.Now.Median, c.Unit)
-					}
-				}
-			}
-			return nil
-		},
-	}
+  longcraft bench --crafter-steps 3500 --crafter-resets 25`
+
+// benchFlags are bench's flags: the measurement's options, and what is
+// done with its report.
+type benchFlags struct {
+	o                perf.Options
+	out, baseline    string
+	threshold        float64
+	crafter          perf.Crafter
+	failOnRegression bool
+	python           string
+}
+
+// define defines bench's flags on cmd.
+func (bf *benchFlags) define(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.IntVar(&o.Count, "count", 5, "runs of each benchmark (min/median/max over them)")
-	f.DurationVar(&o.BenchTime, "benchtime", time.Second, "duration of each benchmark run")
-	f.BoolVar(&o.Wasm, "wasm", true, "also measure the core as WebAssembly under Node.js")
-	f.StringVar(&python, "python", "auto", "python3 with NumPy for the Python figures: a path, auto, or none")
-	f.StringVar(&out, "json", "", "write the report as JSON to this file")
-	f.StringVar(&baseline, "baseline", "", "compare with this saved report (e.g. bench/baseline.json)")
-	f.Float64Var(&threshold, "threshold", 0.10, "relative change counted as a regression (with the ranges apart)")
-	f.BoolVar(&failOnRegression, "fail-on-regression", false, "exit with an error when a figure regressed")
-	f.Float64Var(&crafter.StepsPerSec, "crafter-steps", 0, "the Python Crafter's env.step rate (steps/s, random actions, 64×64 image), to print the ratio")
-	f.Float64Var(&crafter.ResetsPerSec, "crafter-resets", 0, "the Python Crafter's env.reset rate (resets/s), to print the ratio")
-	return cmd
+	f.IntVar(&bf.o.Count, "count", 5, "runs of each benchmark (min/median/max over them)")
+	f.DurationVar(&bf.o.BenchTime, "benchtime", time.Second, "duration of each benchmark run")
+	f.BoolVar(&bf.o.Wasm, "wasm", true, "also measure the core as WebAssembly under Node.js")
+	f.StringVar(&bf.python, "python", "auto", "python3 with NumPy for the Python figures: a path, auto, or none")
+	f.StringVar(&bf.out, "json", "", "write the report as JSON to this file")
+	f.StringVar(&bf.baseline, "baseline", "", "compare with this saved report (e.g. bench/baseline.json)")
+	f.Float64Var(&bf.threshold, "threshold", 0.10, "relative change counted as a regression (with the ranges apart)")
+	f.BoolVar(&bf.failOnRegression, "fail-on-regression", false, "exit with an error when a figure regressed")
+	f.Float64Var(&bf.crafter.StepsPerSec, "crafter-steps", 0, "the Python Crafter's env.step rate (steps/s, random actions, 64×64 image), to print the ratio")
+	f.Float64Var(&bf.crafter.ResetsPerSec, "crafter-resets", 0, "the Python Crafter's env.reset rate (resets/s), to print the ratio")
+}
+
+// bench checks the flags and what the measurement needs, measures, and
+// prints the table, the JSON and the baseline comparison.
+func (bf *benchFlags) bench(cmd *cobra.Command) error {
+	base, err := bf.prepare(cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	o := bf.o
+	r, err := perf.Run(cmd.Context(), o, cmd.ErrOrStderr())
+	if err != nil {
+		return err
+	}
+	if bf.crafter.StepsPerSec > 0 || bf.crafter.ResetsPerSec > 0 {
+		r.Crafter = &bf.crafter
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "\n%s/%s, %d CPUs, %s, %s; %d runs of %s each\n", r.Machine.GOOS, r.Machine.GOARCH, r.Machine.CPUs,
+		r.Machine.CPU, r.Machine.GoVersion, o.Count, o.BenchTime)
+	if err := r.WriteTable(w); err != nil {
+		return err
+	}
+	if bf.out != "" {
+		if err := r.WriteJSON(bf.out); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", bf.out)
+	}
+	if base == nil {
+		return nil
+	}
+	return bf.compare(w, base, r)
+}
+
+// prepare checks the flags, reads the baseline (nil without one), and
+// finds what the measurement needs: Node.js, the Python and the checkout,
+// into the options.
+func (bf *benchFlags) prepare(log io.Writer) (*perf.Report, error) {
+	o := &bf.o
+	switch {
+	case o.Count < 1:
+		return nil, fmt.Errorf("--count %d: at least 1", o.Count)
+	case o.BenchTime <= 0:
+		return nil, fmt.Errorf("--benchtime %s: must be positive", o.BenchTime)
+	case bf.threshold <= 0 || bf.threshold >= 1:
+		return nil, fmt.Errorf("--threshold %g: between 0 and 1 (0.1 is 10%%)", bf.threshold)
+	}
+	var base *perf.Report
+	var err error
+	if bf.baseline != "" {
+		if base, err = perf.ReadReport(bf.baseline); err != nil {
+			return nil, err
+		}
+	}
+	if o.Wasm {
+		if _, err := exec.LookPath("node"); err != nil {
+			return nil, fmt.Errorf("--wasm needs Node.js (apt-get install nodejs), or pass --wasm=false")
+		}
+	}
+	if o.Python, err = findPython(bf.python, log); err != nil {
+		return nil, err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if o.Root, err = moduleRoot(wd); err != nil {
+		return nil, err
+	}
+	return base, nil
+}
+
+// compare prints the comparison of r with the baseline base, and fails
+// on the first regression with --fail-on-regression.
+func (bf *benchFlags) compare(w io.Writer, base, r *perf.Report) error {
+	fmt.Fprintf(w, "\ncompared with %s (%s, %s):\n", bf.baseline, base.Date, base.Machine.CPU)
+	changes := perf.Compare(base, r, bf.threshold)
+	if err := perf.WriteComparison(w, changes); err != nil {
+		return err
+	}
+	for _, c := range changes {
+		if c.Regressed && bf.failOnRegression {
+			return fmt.Errorf("%s regressed: %.3g → %.3g %s", c.Name, c.Base.Median, c.Now.Median, c.Unit)
+		}
+	}
+	return nil
 }
 
 // findPython resolves --python: a path is checked for NumPy; auto takes
