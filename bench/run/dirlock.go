@@ -215,3 +215,28 @@ func lockMerge(out string, dirs []string) (func(), error) {
 	}
 	return release, nil
 }
+
+// ReadLockDirs holds the run directories dirs against writers while they
+// are read (ReadLockDir), skipping those that do not exist (their reader
+// names them); the returned func releases them, the last taken first. On
+// an error the locks taken are released and the func is nil.
+func ReadLockDirs(dirs []string) (func(), error) {
+	var held []*DirLock
+	release := func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			_ = held[i].Unlock()
+		}
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(d); err != nil {
+			continue
+		}
+		l, err := ReadLockDir(d)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		held = append(held, l)
+	}
+	return release, nil
+}

@@ -58,6 +58,33 @@ func TestDirLockModes(t *testing.T) {
 	require.NoError(t, w.Unlock())
 }
 
+// TestReadLockDirs: the directories that exist are held against writers
+// until the release; one a writer holds refuses them all, releasing those
+// already taken.
+func TestReadLockDirs(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	release, err := ReadLockDirs([]string{a, filepath.Join(a, "missing"), b})
+	require.NoError(t, err)
+	for _, d := range []string{a, b} {
+		_, err := LockDir(d, nil)
+		require.ErrorIs(t, err, ErrDirInUse, "%s is held", d)
+	}
+	release()
+	for _, d := range []string{a, b} {
+		assert.NoFileExists(t, filepath.Join(d, DirLockFile), "released")
+	}
+
+	w, err := LockDir(b, []string{"longcraft", "score"})
+	require.NoError(t, err)
+	release, err = ReadLockDirs([]string{a, b})
+	require.ErrorIs(t, err, ErrDirInUse)
+	assert.Nil(t, release)
+	l, err := LockDir(a, nil)
+	require.NoError(t, err, "the lock taken before the refusal is released")
+	require.NoError(t, l.Unlock())
+	require.NoError(t, w.Unlock())
+}
+
 // TestTwoRunsOneDirectory: while a score run writes a directory, a second
 // score, a --resume and a merge into it are refused at once, naming the
 // run that holds it; the first run ends as if alone. Before the lock, the

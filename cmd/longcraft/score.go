@@ -445,12 +445,21 @@ is still writing (each directory's .longcraft.lock names its holder).`,
 }
 
 func newReportCmd() *cobra.Command {
-	var out string
-	var allowMixed bool
+	var rf reportFlags
 	cmd := &cobra.Command{
-		Use:   "report RUN_DIR...",
-		Short: "Compare the runs of several agents on one suite in one HTML page",
-		Long: `report reads the summary.json and results.jsonl of finished runs (one agent
+		Use:     "report RUN_DIR...",
+		Short:   "Compare the runs of several agents on one suite in one HTML page",
+		Long:    reportLong,
+		Example: reportExample,
+		Args:    cobra.MinimumNArgs(1),
+		RunE:    func(cmd *cobra.Command, args []string) error { return rf.report(cmd, args) },
+	}
+	cmd.Flags().StringVarP(&rf.out, "out", "o", "compare.html", "the page to write")
+	cmd.Flags().BoolVar(&rf.allowMixed, "allow-mixed", false, "compare runs of different suite locks, unpaired")
+	return cmd
+}
+
+const reportLong = `report reads the summary.json and results.jsonl of finished runs (one agent
 each, same suite) and writes a self-contained page: success by group per agent
 with 95% Wilson intervals and every metric, for the groups each run's own
 report has (family, tier, view, feedback, budget, rules: none pooled), and
@@ -461,91 +470,105 @@ and paired bootstrap intervals for steps, milestones, return and valid
 actions). It prints the
 comparisons as sentences. Runs played from different suite locks did not
 play the same episodes: they are refused unless --allow-mixed, which
-compares them unpaired (Newcombe's interval, no test).`,
-		Example: "  longcraft report --out runs/compare.html runs/random runs/explorer runs/planner",
-		Args:    cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			// No run may write a directory while it is read.
-			for _, d := range args {
-				if _, err := os.Stat(d); err != nil {
-					continue // Compare names it
-				}
-				l, err := run.ReadLockDir(d)
-				if err != nil {
-					return err
-				}
-				defer func() { _ = l.Unlock() }()
-			}
-			for _, d := range args { // what is compared must be what the traces say
-				if _, err := os.Stat(d); err != nil {
-					continue // Compare names it
-				}
-				v, err := run.Verify(d)
-				if err != nil {
-					return err
-				}
-				if err := v.Refuse("report", d); err != nil {
-					return err
-				}
-			}
-			c, err := report.Compare(args, report.CompareOptions{AllowMixed: allowMixed})
-			if err != nil {
-				return err
-			}
-			if err := report.WriteComparison(out, c); err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			// The runs' own groups, as their reports and tables show them.
-			aw := 10
-			for _, a := range c.Agents {
-				aw = max(aw, len(a))
-			}
-			// Open-ended episodes: each run's Crafter score and progression
-			// per ruleset; where no task defines success, no success figure.
-			for _, row := range c.Rulesets {
-				fmt.Fprintf(w, "open-ended, %s rules\n", row.Ruleset)
-				for i, l := range row.Runs {
-					switch {
-					case l == nil:
-					case l.Err != "":
-						fmt.Fprintf(w, "  %-*s %5d  no score: %s\n", aw, c.Agents[i], l.Episodes, l.Err)
-					default:
-						fmt.Fprintf(w, "  %-*s %5d  Crafter score %.2f%%, progression %.2f%% ± %.2f\n", aw, c.Agents[i], l.Episodes, l.CrafterScore, l.Progression, l.ProgressionSE)
-					}
-				}
-			}
-			for _, k := range c.Keys {
-				if c.Open {
-					break
-				}
-				fmt.Fprintln(w, k)
-				for i, g := range c.Groups[k] {
-					if g.Episodes == 0 && g.Missing == 0 {
-						continue
-					}
-					fmt.Fprintf(w, "  %-*s %5d  %5.1f%% [%5.1f, %5.1f]", aw, c.Agents[i], g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
-					if g.AgentErrors > 0 || g.Missing > 0 {
-						fmt.Fprintf(w, "  (%d agent errors, %d missing)", g.AgentErrors, g.Missing)
-					}
-					fmt.Fprintln(w)
-				}
-			}
-			for i, r := range c.Runs {
-				if r != nil {
-					fmt.Fprintf(w, "%s: %s\n", c.Agents[i], task.SeedsLabel(r.SaltCommitment))
-				}
-			}
-			for _, p := range c.Pairs {
-				if !c.Open && p.Sentence != "" { // the sentences compare success (none where no task defines it)
-					fmt.Fprintln(w, p.Sentence)
-				}
-			}
-			fmt.Fprintf(w, "wrote %s\n", out)
-			return nil
-		},
+compares them unpaired (Newcombe's interval, no test).`
+
+const reportExample = "  longcraft report --out runs/compare.html runs/random runs/explorer runs/planner"
+
+// reportFlags are report's flags.
+type reportFlags struct {
+	out        string
+	allowMixed bool
+}
+
+// report compares the runs in dirs, each verified against its traces
+// while no run may write it, writes the page and prints the comparison.
+func (rf *reportFlags) report(cmd *cobra.Command, dirs []string) error {
+	release, err := run.ReadLockDirs(dirs)
+	if err != nil {
+		return err
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "compare.html", "the page to write")
-	cmd.Flags().BoolVar(&allowMixed, "allow-mixed", false, "compare runs of different suite locks, unpaired")
-	return cmd
+	defer release()
+	for _, d := range dirs { // what is compared must be what the traces say
+		if _, err := os.Stat(d); err != nil {
+			continue // Compare names it
+		}
+		v, err := run.Verify(d)
+		if err != nil {
+			return err
+		}
+		if err := v.Refuse("report", d); err != nil {
+			return err
+		}
+	}
+	c, err := report.Compare(dirs, report.CompareOptions{AllowMixed: rf.allowMixed})
+	if err != nil {
+		return err
+	}
+	if err := report.WriteComparison(rf.out, c); err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	printComparison(w, c)
+	fmt.Fprintf(w, "wrote %s\n", rf.out)
+	return nil
+}
+
+// printComparison prints the runs' open-ended figures, their groups as
+// their reports and tables show them, their seeds, and the sentences
+// comparing their success.
+func printComparison(w io.Writer, c *report.Comparison) {
+	aw := 10
+	for _, a := range c.Agents {
+		aw = max(aw, len(a))
+	}
+	printOpenEnded(w, c, aw)
+	if !c.Open {
+		printGroups(w, c, aw)
+	}
+	for i, r := range c.Runs {
+		if r != nil {
+			fmt.Fprintf(w, "%s: %s\n", c.Agents[i], task.SeedsLabel(r.SaltCommitment))
+		}
+	}
+	for _, p := range c.Pairs {
+		if !c.Open && p.Sentence != "" { // the sentences compare success (none where no task defines it)
+			fmt.Fprintln(w, p.Sentence)
+		}
+	}
+}
+
+// printOpenEnded prints each run's Crafter score and progression per
+// ruleset on open-ended episodes; where no task defines success, no
+// success figure. aw is the agents' column width.
+func printOpenEnded(w io.Writer, c *report.Comparison, aw int) {
+	for _, row := range c.Rulesets {
+		fmt.Fprintf(w, "open-ended, %s rules\n", row.Ruleset)
+		for i, l := range row.Runs {
+			switch {
+			case l == nil:
+			case l.Err != "":
+				fmt.Fprintf(w, "  %-*s %5d  no score: %s\n", aw, c.Agents[i], l.Episodes, l.Err)
+			default:
+				fmt.Fprintf(w, "  %-*s %5d  Crafter score %.2f%%, progression %.2f%% ± %.2f\n", aw, c.Agents[i], l.Episodes, l.CrafterScore, l.Progression, l.ProgressionSE)
+			}
+		}
+	}
+}
+
+// printGroups prints each group's success per run, with its interval and
+// its agent errors and missing episodes. aw is the agents' column width.
+func printGroups(w io.Writer, c *report.Comparison, aw int) {
+	for _, k := range c.Keys {
+		fmt.Fprintln(w, k)
+		for i, g := range c.Groups[k] {
+			if g.Episodes == 0 && g.Missing == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "  %-*s %5d  %5.1f%% [%5.1f, %5.1f]", aw, c.Agents[i], g.Episodes, 100*g.Rate, 100*g.Low, 100*g.High)
+			if g.AgentErrors > 0 || g.Missing > 0 {
+				fmt.Fprintf(w, "  (%d agent errors, %d missing)", g.AgentErrors, g.Missing)
+			}
+			fmt.Fprintln(w)
+		}
+	}
 }
