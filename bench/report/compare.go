@@ -2,15 +2,9 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
-	"maps"
 	"math"
-	"os"
-	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/longcraft/longcraft/bench/results"
@@ -62,129 +56,18 @@ type CompareOptions struct {
 // overall: no figure pools groups that a run's own report keeps apart. Runs of different suite locks
 // are refused unless o.AllowMixed.
 func Compare(dirs []string, o CompareOptions) (*Comparison, error) {
-	c := &Comparison{Groups: map[string][]results.Group{}}
-	order := map[string]results.GroupKey{}
-	var missing []map[string]int // each run's missing episodes by scope
-	var all [][]results.Result
-	var locks, salts []string
-	c.Open = len(dirs) > 0
-	rulesets := map[string]*RulesetRow{}
+	cs := comparing{
+		c:        &Comparison{Groups: map[string][]results.Group{}, Open: len(dirs) > 0},
+		o:        o,
+		order:    map[string]results.GroupKey{},
+		rulesets: map[string]*RulesetRow{},
+	}
 	for _, d := range dirs {
-		data, err := os.ReadFile(filepath.Join(d, results.SummaryFile))
-		if err != nil {
-			return nil, fmt.Errorf("compare: %w", err)
-		}
-		var s results.Summary
-		if err := json.Unmarshal(data, &s); err != nil {
-			return nil, fmt.Errorf("compare: %s: %w", filepath.Join(d, results.SummaryFile), err)
-		}
-		if c.Suite != "" && s.Suite != c.Suite {
-			return nil, fmt.Errorf("compare: %s ran suite %s, not %s", d, s.Suite, c.Suite)
-		}
-		if s.Lock == "" && s.Episodes == 0 && s.Run != nil {
-			s.Lock = s.Run.Lock // no result yet (an agent that could not start): the lock it was to play
-		}
-		if len(locks) > 0 && s.Lock != locks[0] {
-			if !o.AllowMixed {
-				return nil, fmt.Errorf("compare: %s played from suite lock %s, %s from %s: not the same episodes (--allow-mixed compares them unpaired)",
-					d, lockName(s.Lock), dirs[0], lockName(locks[0]))
-			}
-			c.Mixed = true
-		}
-		locks = append(locks, s.Lock)
-		if len(salts) > 0 && s.SaltCommitment != salts[0] {
-			if !o.AllowMixed {
-				return nil, fmt.Errorf("compare: %s played on %s, %s on %s: salt commitment differs, not the same worlds (--allow-mixed compares them unpaired)",
-					d, task.SeedsLabel(s.SaltCommitment), dirs[0], task.SeedsLabel(salts[0]))
-			}
-			c.Mixed = true
-		}
-		salts = append(salts, s.SaltCommitment)
-		rs, err := results.Read(filepath.Join(d, results.ResultsFile))
-		if err != nil {
-			return nil, fmt.Errorf("compare: %w", err)
-		}
-		all = append(all, rs)
-		missing = append(missing, missingByScope(s))
-		c.Overall = append(c.Overall, s.Overall)
-		ts, err := results.ReadTimings(d)
-		if err != nil {
-			return nil, fmt.Errorf("compare: %w", err)
-		}
-		c.Times = append(c.Times, results.SummarizeTimings(ts))
-		c.Suite = s.Suite
-		label := s.Agent
-		if s.Run != nil && s.Run.Model != "" {
-			label += " (" + s.Run.Model + ")"
-		}
-		c.Agents, c.Dirs, c.Runs = append(c.Agents, label), append(c.Dirs, d), append(c.Runs, s.Run)
-		c.Open = c.Open && s.SuccessUndefined()
-		for _, l := range s.OpenEnded {
-			row := rulesets[l.Ruleset]
-			if row == nil {
-				row = &RulesetRow{Ruleset: l.Ruleset}
-				rulesets[l.Ruleset] = row
-			}
-			for len(row.Runs) < len(c.Agents)-1 {
-				row.Runs = append(row.Runs, nil)
-			}
-			row.Runs = append(row.Runs, &l)
-		}
-		c.Builds = append(c.Builds, buildsLine(s))
-		for _, g := range s.Groups {
-			if g.AgentErrors == 0 {
-				g.AgentErrors = g.Ends[string(task.EndAgentError)] // a summary written before groups counted them
-			}
-			key := g.Key()
-			k := key.Label()
-			if _, ok := c.Groups[k]; !ok {
-				c.Keys = append(c.Keys, k)
-				order[k] = key
-			}
-			// One cell per run, in the runs' order: a run that did not
-			// play this group leaves its cell empty (Episodes 0, shown
-			// "–") rather than shifting the others under the wrong run.
-			run := len(c.Agents) - 1
-			for len(c.Groups[k]) < run {
-				c.Groups[k] = append(c.Groups[k], results.Group{})
-			}
-			c.Groups[k] = append(c.Groups[k], g)
+		if err := cs.add(d, dirs[0]); err != nil {
+			return nil, err
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(rulesets)) {
-		row := rulesets[name]
-		for len(row.Runs) < len(c.Agents) {
-			row.Runs = append(row.Runs, nil)
-		}
-		c.Rulesets = append(c.Rulesets, *row)
-	}
-	for k := range c.Groups {
-		for len(c.Groups[k]) < len(c.Agents) {
-			c.Groups[k] = append(c.Groups[k], results.Group{})
-		}
-	}
-	// Two runs of one agent are told apart by their directories.
-	count := map[string]int{}
-	for _, a := range c.Agents {
-		count[a]++
-	}
-	for i, a := range c.Agents {
-		if count[a] > 1 {
-			c.Agents[i] = a + " [" + filepath.Base(filepath.Clean(dirs[i])) + "]"
-		}
-	}
-	sort.SliceStable(c.Keys, func(i, j int) bool { return results.KeyLess(order[c.Keys[i]], order[c.Keys[j]]) })
-	var planned []results.GroupKey
-	for _, k := range c.Keys {
-		planned = append(planned, order[k])
-	}
-	c.Metrics = metricTables(c)
-	for i := range dirs {
-		for j := i + 1; j < len(dirs); j++ {
-			c.Pairs = append(c.Pairs, comparePair(c.Agents[i], c.Agents[j], all[i], all[j], locks[i] == locks[j], missing[i], missing[j], planned)...)
-		}
-	}
-	return c, nil
+	return cs.finish(dirs), nil
 }
 
 func lockName(h string) string {

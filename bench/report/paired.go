@@ -57,130 +57,169 @@ const resamples = 2000
 // neither played (a run that could not start), so that they are refused
 // in words rather than left out.
 func comparePair(a, b string, ra, rb []results.Result, sameLock bool, missA, missB map[string]int, planned []results.GroupKey) []Paired {
-	byID := map[string]*results.Result{}
+	pr := pairing{a: a, b: b, ra: ra, rb: rb, missA: missA, missB: missB, byID: map[string]*results.Result{}}
 	if sameLock {
 		for i := range rb {
 			if rb[i].Err == "" {
-				byID[rb[i].ID] = &rb[i]
+				pr.byID[rb[i].ID] = &rb[i]
 			}
 		}
 	}
 	var out []Paired
 	for _, sc := range scopesOf(ra, rb, planned) {
-		scope := allTiers
-		if sc != nil {
-			scope = sc.Label()
-		}
-		in := func(r *results.Result) bool { return r.Err == "" && (sc == nil || results.KeyOf(*r) == *sc) }
-		p := Paired{A: a, B: b, Scope: scope}
-		why := refusal(scope, unfinishedRun{a, agentErrorsIn(ra, in), missingIn(missA, sc)}, unfinishedRun{b, agentErrorsIn(rb, in), missingIn(missB, sc)})
-		var pairs [][2]*results.Result
-		for i := range ra {
-			if !in(&ra[i]) {
-				continue
-			}
-			// The same episode: the same id, and the same task (the world
-			// seed and the goal), not merely the same spec, which uncertified
-			// suites or other builds may generate differently.
-			if q := byID[ra[i].ID]; q != nil && in(q) && q.Seed == ra[i].Seed && q.Goal == ra[i].Goal {
-				pairs = append(pairs, [2]*results.Result{&ra[i], q})
-			}
-		}
-		pairs = onePerWorld(pairs)
-		if len(pairs) == 0 {
-			// Unpaired: the runs' episodes in this scope, independent.
-			playedA, playedB := false, false
-			for i := range ra {
-				if in(&ra[i]) {
-					playedA = true
-					if results.HasSuccess(ra[i]) {
-						p.NA++
-						p.SuccA += b2i(ra[i].Success)
-					}
-				}
-			}
-			for i := range rb {
-				if in(&rb[i]) {
-					playedB = true
-					if results.HasSuccess(rb[i]) {
-						p.NB++
-						p.SuccB += b2i(rb[i].Success)
-					}
-				}
-			}
-			if !playedA || !playedB {
-				if why != "" { // planned, not played: say so
-					refuse(&p, why)
-					out = append(out, p)
-				}
-				continue // a group one of them did not play
-			}
-			if p.NA == 0 || p.NB == 0 {
-				continue // no task here defines success: nothing to compare unpaired
-			}
-			p.Unpaired = true
-			p.Diff, p.Lo, p.Hi = results.NewcombeDiff(p.SuccA, p.NA, p.SuccB, p.NB)
-			p.Sentence = sentence(p)
-			if why != "" {
-				refuse(&p, why)
-			}
+		if p, ok := pr.compare(sc); ok {
 			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pairing is two runs being compared: their labels, results and missing
+// episodes by scope, and B's results by episode id (empty when the runs
+// played from different locks, so that nothing pairs).
+type pairing struct {
+	a, b         string
+	ra, rb       []results.Result
+	missA, missB map[string]int
+	byID         map[string]*results.Result
+}
+
+// compare compares the runs on scope sc (nil: all episodes): paired on
+// the episodes both played, else unpaired; ok is false when there is
+// nothing to say.
+func (pr *pairing) compare(sc *results.GroupKey) (p Paired, ok bool) {
+	scope := allTiers
+	if sc != nil {
+		scope = sc.Label()
+	}
+	in := func(r *results.Result) bool { return r.Err == "" && (sc == nil || results.KeyOf(*r) == *sc) }
+	p = Paired{A: pr.a, B: pr.b, Scope: scope}
+	why := refusal(scope, unfinishedRun{pr.a, agentErrorsIn(pr.ra, in), missingIn(pr.missA, sc)}, unfinishedRun{pr.b, agentErrorsIn(pr.rb, in), missingIn(pr.missB, sc)})
+	pairs := pr.pairsIn(in)
+	if len(pairs) == 0 {
+		return pr.unpaired(p, in, why)
+	}
+	p.N = len(pairs)
+	pairedSuccess(&p, pairs)
+	p.Metrics = metricDiffs(pairs, seedOf(pr.a, pr.b, scope))
+	if !p.NoSuccess {
+		p.Sentence = sentence(p)
+	}
+	if why != "" {
+		refuse(&p, why)
+	}
+	return p, true
+}
+
+// pairsIn is the episodes of scope in that both runs played, one per
+// world.
+func (pr *pairing) pairsIn(in func(*results.Result) bool) [][2]*results.Result {
+	var pairs [][2]*results.Result
+	for i := range pr.ra {
+		if !in(&pr.ra[i]) {
 			continue
 		}
-		p.N = len(pairs)
-		// Success is compared on the pairs whose task defines it; the
-		// metrics below on every pair.
-		judged := 0
-		for _, q := range pairs {
-			if !results.HasSuccess(*q[0]) {
-				continue
-			}
-			judged++
-			sa, sb := q[0].Success, q[1].Success
-			p.SuccA, p.SuccB = p.SuccA+b2i(sa), p.SuccB+b2i(sb)
-			switch {
-			case sa && !sb:
-				p.OnlyA++
-			case sb && !sa:
-				p.OnlyB++
-			}
+		// The same episode: the same id, and the same task (the world
+		// seed and the goal), not merely the same spec, which uncertified
+		// suites or other builds may generate differently.
+		if q := pr.byID[pr.ra[i].ID]; q != nil && in(q) && q.Seed == pr.ra[i].Seed && q.Goal == pr.ra[i].Goal {
+			pairs = append(pairs, [2]*results.Result{&pr.ra[i], q})
 		}
-		seed := seedOf(a, b, scope)
-		// Success is binary: Newcombe's paired interval, which does not
-		// collapse when every discordant pair goes one way (a bootstrap
-		// does); the continuous metrics below are bootstrapped.
-		p.Judged = judged
-		if p.NoSuccess = judged == 0; !p.NoSuccess {
-			both := p.SuccA - p.OnlyA
-			p.Diff, p.Lo, p.Hi = results.NewcombePaired(both, p.OnlyA, p.OnlyB, judged)
-			p.P = results.McNemarExact(p.OnlyA, p.OnlyB)
-		}
-		for _, m := range results.Metrics() {
-			if !slices.Contains(pairedMetrics, m.Name) {
-				continue
-			}
-			var ds []float64
-			for _, q := range pairs {
-				x, okA := m.Of(*q[0])
-				y, okB := m.Of(*q[1])
-				if okA && okB {
-					ds = append(ds, x-y)
-				}
-			}
-			if len(ds) == 0 {
-				continue
-			}
-			md := MetricDiff{Name: m.Name, Title: m.Title, N: len(ds), Percent: m.Percent}
-			md.Diff, md.Lo, md.Hi = results.PairedBootstrap(ds, resamples, seed^fnvOf(m.Name))
-			p.Metrics = append(p.Metrics, md)
-		}
-		if !p.NoSuccess {
-			p.Sentence = sentence(p)
-		}
-		if why != "" {
+	}
+	return onePerWorld(pairs)
+}
+
+// unpaired compares the runs' episodes of scope in as independent
+// samples, where they share none; ok is false for a group one of them did
+// not play (unless it was planned: why says so) and where no task defines
+// success.
+func (pr *pairing) unpaired(p Paired, in func(*results.Result) bool, why string) (Paired, bool) {
+	playedA, na, succA := tally(pr.ra, in)
+	playedB, nb, succB := tally(pr.rb, in)
+	p.NA, p.SuccA, p.NB, p.SuccB = na, succA, nb, succB
+	if !playedA || !playedB {
+		if why != "" { // planned, not played: say so
 			refuse(&p, why)
+			return p, true
 		}
-		out = append(out, p)
+		return p, false // a group one of them did not play
+	}
+	if p.NA == 0 || p.NB == 0 {
+		return p, false // no task here defines success: nothing to compare unpaired
+	}
+	p.Unpaired = true
+	p.Diff, p.Lo, p.Hi = results.NewcombeDiff(p.SuccA, p.NA, p.SuccB, p.NB)
+	p.Sentence = sentence(p)
+	if why != "" {
+		refuse(&p, why)
+	}
+	return p, true
+}
+
+// tally says whether rs has an episode of scope in, and counts those
+// whose task defines success and their successes.
+func tally(rs []results.Result, in func(*results.Result) bool) (played bool, n, succ int) {
+	for i := range rs {
+		if in(&rs[i]) {
+			played = true
+			if results.HasSuccess(rs[i]) {
+				n++
+				succ += b2i(rs[i].Success)
+			}
+		}
+	}
+	return played, n, succ
+}
+
+// pairedSuccess compares success on the pairs whose task defines it (the
+// metrics are compared on every pair): Newcombe's paired interval, which
+// does not collapse when every discordant pair goes one way (a bootstrap
+// does), and the exact McNemar test.
+func pairedSuccess(p *Paired, pairs [][2]*results.Result) {
+	for _, q := range pairs {
+		if !results.HasSuccess(*q[0]) {
+			continue
+		}
+		p.Judged++
+		sa, sb := q[0].Success, q[1].Success
+		p.SuccA, p.SuccB = p.SuccA+b2i(sa), p.SuccB+b2i(sb)
+		switch {
+		case sa && !sb:
+			p.OnlyA++
+		case sb && !sa:
+			p.OnlyB++
+		}
+	}
+	if p.NoSuccess = p.Judged == 0; !p.NoSuccess {
+		both := p.SuccA - p.OnlyA
+		p.Diff, p.Lo, p.Hi = results.NewcombePaired(both, p.OnlyA, p.OnlyB, p.Judged)
+		p.P = results.McNemarExact(p.OnlyA, p.OnlyB)
+	}
+}
+
+// metricDiffs is the mean paired difference of each of pairedMetrics
+// over the pairs that measured it, with its paired bootstrap interval
+// seeded from seed and the metric's name.
+func metricDiffs(pairs [][2]*results.Result, seed uint64) []MetricDiff {
+	var out []MetricDiff
+	for _, m := range results.Metrics() {
+		if !slices.Contains(pairedMetrics, m.Name) {
+			continue
+		}
+		var ds []float64
+		for _, q := range pairs {
+			x, okA := m.Of(*q[0])
+			y, okB := m.Of(*q[1])
+			if okA && okB {
+				ds = append(ds, x-y)
+			}
+		}
+		if len(ds) == 0 {
+			continue
+		}
+		md := MetricDiff{Name: m.Name, Title: m.Title, N: len(ds), Percent: m.Percent}
+		md.Diff, md.Lo, md.Hi = results.PairedBootstrap(ds, resamples, seed^fnvOf(m.Name))
+		out = append(out, md)
 	}
 	return out
 }
