@@ -191,29 +191,16 @@ func lockRun(o Options) (func(), error) {
 // lockMerge takes out for a merge, and holds its shard directories
 // against writers while they are read; the returned func releases all.
 func lockMerge(out string, dirs []string) (func(), error) {
-	var held []*DirLock
-	release := func() {
-		for _, l := range held {
-			_ = l.Unlock()
-		}
-	}
 	l, err := LockDir(out, append([]string{"longcraft", "merge", "--out", out}, dirs...))
 	if err != nil {
 		return nil, err
 	}
-	held = append(held, l)
-	for _, d := range dirs {
-		if _, err := os.Stat(d); err != nil {
-			continue // merge names the missing shard
-		}
-		l, err := ReadLockDir(d)
-		if err != nil {
-			release()
-			return nil, err
-		}
-		held = append(held, l)
+	release, err := ReadLockDirs(dirs) // a missing shard is skipped: merge names it
+	if err != nil {
+		_ = l.Unlock()
+		return nil, err
 	}
-	return release, nil
+	return func() { release(); _ = l.Unlock() }, nil
 }
 
 // ReadLockDirs holds the run directories dirs against writers while they

@@ -75,18 +75,25 @@ func Load(nameOrPath string) (*Suite, error) { return LoadWith(nameOrPath, nil) 
 // it. The suite's name gains the overrides ("default budget=50"), so that
 // results, summaries and locks never pass it off as the suite itself.
 func LoadWith(nameOrPath string, sets []Set) (*Suite, error) {
-	if err := checkSets(sets); err != nil {
-		return nil, err
-	}
-	src, err := read(nameOrPath)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := src.parse()
+	src, doc, err := open(nameOrPath, sets)
 	if err != nil {
 		return nil, err
 	}
 	return src.build(doc, sets)
+}
+
+// open checks the overrides, then reads and parses the suite once: the
+// first steps of LoadWith and LoadSweep.
+func open(nameOrPath string, sets []Set) (source, *yaml.Node, error) {
+	if err := checkSets(sets); err != nil {
+		return source{}, nil, err
+	}
+	src, err := read(nameOrPath)
+	if err != nil {
+		return source{}, nil, err
+	}
+	doc, err := src.parse()
+	return src, doc, err
 }
 
 // Parse reads a suite from YAML; file names the source in errors, which

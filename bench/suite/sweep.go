@@ -61,14 +61,7 @@ func LoadSweep(nameOrPath string, sets []Set, sweeps []Sweep) (*Suite, error) {
 	if err := checkSweeps(sets, sweeps); err != nil {
 		return nil, err
 	}
-	if err := checkSets(sets); err != nil {
-		return nil, err
-	}
-	src, err := read(nameOrPath)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := src.parse()
+	src, doc, err := open(nameOrPath, sets)
 	if err != nil {
 		return nil, err
 	}
