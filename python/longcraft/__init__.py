@@ -249,7 +249,10 @@ class VecEnv:
         self._bind()
         shapes = {s.name: s.shape[1:] for s in self._specs}
         dtypes = {s.name: s.dtype.name for s in self._specs}
-        self.single_observation_space = {k: {"shape": shapes[k], "dtype": dtypes[k], "low": 0, "high": 255} for k in obs}
+        # Each space's bounds come from its buffer's type (bytes are 0 to 255),
+        # so a wider buffer in the descriptor table needs no edit here.
+        highs = {k: int(np.iinfo(dtypes[k]).max) for k in obs}
+        self.single_observation_space = {k: {"shape": shapes[k], "dtype": dtypes[k], "low": 0, "high": highs[k]} for k in obs}
         self.single_action_space = {"n": self.num_actions, "dtype": "int64"}
         self.observation_space = {k: {"shape": (n,) + shapes[k], "dtype": dtypes[k]} for k in obs}
         self.action_space = {"shape": (n,), "n": self.num_actions, "dtype": "int64"}
@@ -410,7 +413,7 @@ def _make_vec(num_envs=1, **kwargs):
         env.metadata = dict(VecEnv.metadata, autoreset_mode=mode.NEXT_STEP)
     env.single_action_space = spaces.Discrete(env.num_actions)
     env.single_observation_space = spaces.Dict(
-        {k: spaces.Box(0, 255, shape=v["shape"], dtype=np.uint8) for k, v in env.single_observation_space.items()})
+        {k: spaces.Box(v["low"], v["high"], shape=v["shape"], dtype=np.dtype(v["dtype"])) for k, v in env.single_observation_space.items()})
     env.action_space = batch_space(env.single_action_space, env.num_envs)
     env.observation_space = batch_space(env.single_observation_space, env.num_envs)
     return env
