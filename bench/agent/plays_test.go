@@ -35,6 +35,14 @@ var (
 		{Family: task.FamilySurvive, Tier: "easy", Split: task.Eval, Index: 1},
 		{Family: task.FamilyObtain, Tier: "hard", Split: task.Eval, Index: 1},
 		{Family: task.FamilyObtain, Tier: "hard", Split: task.Eval, Index: 2},
+		{Family: task.FamilyObtain, Tier: "hard", Split: task.Eval, Index: 3},
+		{Family: task.FamilyObtain, Tier: "expert", Split: task.Eval, Index: 1},
+		{Family: task.FamilyObtain, Tier: "expert", Split: task.Eval, Index: 2},
+		{Family: task.FamilyCollect, Tier: "hard", Split: task.Eval, Index: 1},
+		{Family: task.FamilyAchievements, Tier: "easy", Split: task.Eval, Index: 1},
+		{Family: task.FamilyObtainReturn, Tier: "medium", Split: task.Eval, Index: 1},
+		{Family: task.FamilyWaypoints, Tier: "hard", Split: task.Eval, Index: 1},
+		{Family: task.FamilySurvive, Tier: "medium", Split: task.Eval, Index: 1},
 	}
 	skillAgents = []string{"planner", "explorer", "random"}
 	// skillEpisodes picks episodes of explorer-chain by scenario name and
