@@ -513,26 +513,44 @@ func (p *Planner) unitCost(it sim.Item) int64 {
 // placing the missing ones when the inventory affords them.
 func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 	mi := p.tab.makeIndex(m)
-	if mi < 0 || !p.tab.makeOK[mi] {
+	if mi < 0 || !p.tab.makeOK[mi] || len(m.Nearby) > 8 {
 		return 0, false
 	}
-	S := m.Nearby
-	if len(S) > 8 {
-		return 0, false
-	}
-	p.markNear(S)
-	all := uint8(1)<<len(S) - 1
-	if p.near[p.pos]&all == all {
+	ms := makeSite{S: m.Nearby, all: uint8(1)<<len(m.Nearby) - 1}
+	p.markNear(ms.S)
+	if p.near[p.pos]&ms.all == ms.all {
 		return p.tab.makeAct[mi], true
 	}
-	// What the inventory affords after the recipe's own uses.
+	p.affordStations(m, &ms)
+	best := p.bestMakeSite(&ms)
+	if best < 0 {
+		return 0, false
+	}
+	if best != p.pos {
+		return p.stepToward(best), true
+	}
+	return p.placeStations(ms.S, ms.all&^p.near[p.pos])
+}
+
+// makeSite is what doMake weighs a standing tile by: the rule's stations
+// S (bit k of a mask is S[k]), the mask of all of them, those the
+// inventory affords to place, and what placing each costs.
+type makeSite struct {
+	S       []sim.Material
+	all     uint8
+	afford  uint8
+	penalty [8]int64
+}
+
+// affordStations sets ms's affordable stations and their penalties: a
+// station the planner may place whose uses the inventory holds after the
+// recipe's own, at 4 steps plus the worth of what it uses.
+func (p *Planner) affordStations(m *sim.MakeRule, ms *makeSite) {
 	rem := p.inv
 	for _, u := range m.Uses {
 		rem[u.Item] -= int(u.Amount)
 	}
-	var afford uint8
-	var penalty [8]int64
-	for k, s := range S {
+	for k, s := range ms.S {
 		pr := p.tab.stationRule(s)
 		if pr == nil || !p.tab.placeOK[p.tab.placeIndex(pr)] {
 			continue
@@ -546,73 +564,74 @@ func (p *Planner) doMake(m *sim.MakeRule) (sim.Action, bool) {
 		if !ok {
 			continue
 		}
-		afford |= 1 << k
-		penalty[k] = 4
+		ms.afford |= 1 << k
+		ms.penalty[k] = 4
 		for _, u := range pr.Uses {
-			penalty[k] += int64(u.Amount) * p.unitCost(u.Item)
+			ms.penalty[k] += int64(u.Amount) * p.unitCost(u.Item)
 		}
 	}
-	// The cheapest standing tile, counting the stations to place there
-	// (the lowest of equal ones).
-	cost := func(u int) (int64, bool) {
-		if u != p.pos && p.obj[u] != sim.ObjNone {
-			return 0, false
-		}
-		missing := all &^ p.near[u]
-		if missing&^afford != 0 {
-			return 0, false
-		}
-		c := int64(p.nav.Dist[u])
-		for k := range S {
-			if missing&(1<<k) != 0 {
-				c += penalty[k]
-			}
-		}
-		if missing != 0 {
-			pc := p.placeCost(S, missing, u)
-			if pc < 0 {
-				return 0, false
-			}
-			c += pc
-		}
-		return c, true
-	}
+}
+
+// bestMakeSite returns the cheapest standing tile to make at, counting
+// the stations to place there (the lowest of equal ones), or -1.
+func (p *Planner) bestMakeSite(ms *makeSite) int {
 	best, bestCost := -1, int64(inf)
 	if p.ref {
 		for u := range p.mat {
 			if p.nav.Dist[u] == inf {
 				continue
 			}
-			if c, ok := cost(u); ok && c < bestCost {
+			if c, ok := p.makeSiteCost(ms, u); ok && c < bestCost {
 				best, bestCost = u, c
 			}
 		}
-	} else {
-		// Nearest first: the extra costs are never negative, so no tile
-		// farther than the best cost so far can beat it.
-		n := &p.nav
-		for k := 0; ; {
-			for ; k < len(n.Order); k++ {
-				u := int(n.Order[k])
-				if int64(n.Dist[u]) > bestCost {
-					break
-				}
-				if c, ok := cost(u); ok && (c < bestCost || c == bestCost && u < best) {
-					best, bestCost = u, c
-				}
-			}
-			if k < len(n.Order) || int64(n.Radius) >= bestCost || !n.Next() {
+		return best
+	}
+	// Nearest first: the extra costs are never negative, so no tile
+	// farther than the best cost so far can beat it.
+	n := &p.nav
+	for k := 0; ; {
+		for ; k < len(n.Order); k++ {
+			u := int(n.Order[k])
+			if int64(n.Dist[u]) > bestCost {
 				break
 			}
+			if c, ok := p.makeSiteCost(ms, u); ok && (c < bestCost || c == bestCost && u < best) {
+				best, bestCost = u, c
+			}
+		}
+		if k < len(n.Order) || int64(n.Radius) >= bestCost || !n.Next() {
+			break
 		}
 	}
-	if best < 0 {
+	return best
+}
+
+// makeSiteCost is the cost of making at standing tile u: its distance
+// plus the penalties and placing of the stations missing there; false
+// where u is taken or a missing station cannot be placed.
+func (p *Planner) makeSiteCost(ms *makeSite, u int) (int64, bool) {
+	if u != p.pos && p.obj[u] != sim.ObjNone {
 		return 0, false
 	}
-	if best != p.pos {
-		return p.stepToward(best), true
+	missing := ms.all &^ p.near[u]
+	if missing&^ms.afford != 0 {
+		return 0, false
 	}
-	return p.placeStations(S, all&^p.near[p.pos])
+	c := int64(p.nav.Dist[u])
+	for k := range ms.S {
+		if missing&(1<<k) != 0 {
+			c += ms.penalty[k]
+		}
+	}
+	if missing != 0 {
+		pc := p.placeCost(ms.S, missing, u)
+		if pc < 0 {
+			return 0, false
+		}
+		c += pc
+	}
+	return c, true
 }
 
 // markNear sets bit k of p.near on every tile within the 3×3 square of a
