@@ -378,3 +378,35 @@ func TestDirections(t *testing.T) {
 	a, b = Perpendicular(sim.DirDown)
 	assert.Equal(t, [2]sim.Dir{sim.DirLeft, sim.DirRight}, [2]sim.Dir{a, b})
 }
+
+// TestDijkstraTies: on equal costs, the order cells are settled in and the
+// cell each is reached from follow the package's neighbour order (left,
+// right, up, down), the queue's order within a bucket. The planner's plays
+// depend on it where its costs tie, so it is pinned here: a search that
+// took the neighbours in another order would settle these cells in
+// another order and the corners from other cells.
+func TestDijkstraTies(t *testing.T) {
+	g, cost, start := parse(t, "...\n.S.\n...")
+	var s Dijkstra
+	s.Init(g, cost)
+	s.Reset(start)
+	s.SettleAll()
+	rank := make([]byte, g.Len())
+	for k, c := range s.Order {
+		rank[c] = byte('0' + k)
+	}
+	var got strings.Builder
+	for y := range g.H {
+		got.Write(rank[y*g.W : (y+1)*g.W])
+		got.WriteByte('\n')
+	}
+	// The centre 0, then its left, right, up and down neighbours 1-4, then
+	// the corners reached from the left (5, 6) and right (7, 8) cells.
+	assert.Equal(t, "537\n102\n648\n", got.String(), "settling order")
+	for _, c := range []struct{ corner, from [2]int }{
+		{[2]int{0, 0}, [2]int{0, 1}}, {[2]int{0, 2}, [2]int{0, 1}},
+		{[2]int{2, 0}, [2]int{2, 1}}, {[2]int{2, 2}, [2]int{2, 1}},
+	} {
+		assert.Equal(t, int32(g.Index(c.from[0], c.from[1])), s.Prev[g.Index(c.corner[0], c.corner[1])], "corner %v", c.corner)
+	}
+}
