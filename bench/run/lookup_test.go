@@ -21,7 +21,7 @@ import (
 	"github.com/longcraft/longcraft/bench/trace"
 )
 
-// The memorisation attack (issue 33): an agent that keys the step-0
+// The memorisation attack: an agent that keys the step-0
 // observation (the task text and the view) into a table built from one
 // planner run on the public suite, and replays the planner's actions
 // blind; noop when it does not know the observation. It is a model
