@@ -184,6 +184,17 @@ class _Call:
             raise LongcraftError(self.buf.value.decode("utf-8", "replace"))
 
 
+def _bounds(dtype):
+    """The range of a buffer's element type: (0, 255) for bytes, the type's
+    own limits for other integers and for floats."""
+    dt = np.dtype(dtype)
+    info = np.iinfo(dt) if np.issubdtype(dt, np.integer) else np.finfo(dt)
+    lo, hi = info.min, info.max
+    if np.issubdtype(dt, np.integer):
+        return int(lo), int(hi)
+    return float(lo), float(hi)
+
+
 class VecEnv:
     """num_envs Longcraft worlds stepped together (Gymnasium's vector API).
 
@@ -250,9 +261,9 @@ class VecEnv:
         shapes = {s.name: s.shape[1:] for s in self._specs}
         dtypes = {s.name: s.dtype.name for s in self._specs}
         # Each space's bounds come from its buffer's type (bytes are 0 to 255),
-        # so a wider buffer in the descriptor table needs no edit here.
-        highs = {k: int(np.iinfo(dtypes[k]).max) for k in obs}
-        self.single_observation_space = {k: {"shape": shapes[k], "dtype": dtypes[k], "low": 0, "high": highs[k]} for k in obs}
+        # so another buffer in the descriptor table needs no edit here.
+        bounds = {k: _bounds(dtypes[k]) for k in obs}
+        self.single_observation_space = {k: {"shape": shapes[k], "dtype": dtypes[k], "low": bounds[k][0], "high": bounds[k][1]} for k in obs}
         self.single_action_space = {"n": self.num_actions, "dtype": "int64"}
         self.observation_space = {k: {"shape": (n,) + shapes[k], "dtype": dtypes[k]} for k in obs}
         self.action_space = {"shape": (n,), "n": self.num_actions, "dtype": "int64"}

@@ -63,6 +63,19 @@ class VecEnvTest(unittest.TestCase):
             self.assertEqual(out.returncode, 0, "Gymnasium %s: %s" % (version, out.stderr))
             self.assertEqual(out.stdout.strip(), "ok")
 
+    def test_space_bounds_follow_the_buffer_type(self):
+        # Every buffer's space is bounded by its element type, signed and
+        # float types included, so a buffer added to the descriptor table
+        # is described without an edit to the package.
+        self.assertEqual(longcraft._bounds("uint8"), (0, 255))
+        self.assertEqual(longcraft._bounds("int32"), (-2**31, 2**31 - 1))
+        self.assertEqual(longcraft._bounds("uint64"), (0, 2**64 - 1))
+        lo, hi = longcraft._bounds("float32")
+        self.assertEqual((lo, hi), (float(np.finfo(np.float32).min), float(np.finfo(np.float32).max)))
+        with longcraft.VecEnv(2, size=16, threads=1) as env:
+            for k, space in env.single_observation_space.items():
+                self.assertEqual((space["low"], space["high"]), (0, 255), k)
+
     def test_shapes_and_dtypes(self):
         with longcraft.VecEnv(5, size=32, obs=("symbolic", "inventory", "semantic", "rgb"), image_size=48) as env:
             obs, infos = env.reset(seed=1)
