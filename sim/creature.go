@@ -152,6 +152,10 @@ func (r *Rules) KindAchievement(k ObjectKind) (Achievement, bool) {
 // Hostile reports whether kind k hunts the player.
 func (r *Rules) Hostile(k ObjectKind) bool { return r.hostile.Has(k) }
 
+// Missile reports whether kind k is some row's Missile: what a creature
+// shoots, flying its way.
+func (r *Rules) Missile(k ObjectKind) bool { return r.missiles.Has(k) }
+
 // Edible reports whether eating an object of kind k gives food: an
 // attackable creature with Food (a cow), or a harvest once ripe (a plant).
 func (r *Rules) Edible(k ObjectKind) bool { return r.Kind(k).Food > 0 }

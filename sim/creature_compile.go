@@ -44,7 +44,7 @@ func (r *Rules) compileCreatures() error {
 		return fmt.Errorf("rules %s: the player's row must look like a player and be drawn '@' in ASCII maps", r.Name)
 	}
 	r.update = [256]func(*World, int){}
-	r.hostile, r.tramples = KindSet{}, KindSet{}
+	r.hostile, r.tramples, r.missiles = KindSet{}, KindSet{}, KindSet{}
 	r.starts = [numStartPlaces]ObjectKind{}
 	r.glyphs = [256]glyphObject{}
 	r.balance = r.balance[:0]
@@ -136,6 +136,9 @@ func (r *Rules) compileKind(k ObjectKind, c *CreatureInfo) error {
 	}
 	if c.Hostile {
 		r.hostile.add(k)
+	}
+	if c.Missile != ObjNone {
+		r.missiles.add(c.Missile)
 	}
 	if c.Tramples {
 		r.tramples.add(k)

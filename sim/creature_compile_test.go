@@ -3,6 +3,7 @@ package sim
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -73,4 +74,21 @@ func TestCompileRefusesRows(t *testing.T) {
 	}
 	require.NoError(t, Classic().Clone().Compile(), "classic's own rows")
 	require.NoError(t, Extended().Clone().Compile(), "extended's own rows")
+}
+
+// TestDerivedKindSets: the sets Compile derives from the rows name the
+// kinds the rows say, and follow an edited clone.
+func TestDerivedKindSets(t *testing.T) {
+	r := Classic()
+	for k := range r.Creatures {
+		kind := ObjectKind(k)
+		assert.Equal(t, kind == ObjArrow, r.Missile(kind), r.KindName(kind))
+		assert.Equal(t, kind == ObjZombie || kind == ObjSkeleton, r.Hostile(kind), r.KindName(kind))
+	}
+	c := r.Clone()
+	c.Creatures = append([]CreatureInfo(nil), c.Creatures...)
+	c.Creatures[ObjSkeleton].Missile, c.Creatures[ObjSkeleton].Shoot = ObjNone, 0
+	require.NoError(t, c.Compile())
+	assert.False(t, c.Missile(ObjArrow), "no row shoots arrows any more")
+	assert.True(t, r.Missile(ObjArrow), "the original is untouched")
 }

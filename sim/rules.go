@@ -48,8 +48,9 @@ type Rules struct {
 	// update is each kind's Update (nil: it does nothing), indexed by any
 	// byte so that the update loop needs no bounds check.
 	update [256]func(w *World, i int)
-	// hostile and tramples are the kinds with Hostile and Tramples set.
-	hostile, tramples KindSet
+	// hostile and tramples are the kinds with Hostile and Tramples set;
+	// missiles the kinds some row shoots.
+	hostile, tramples, missiles KindSet
 	// starts maps each start place to the kind scattered there (ObjNone:
 	// none).
 	starts [numStartPlaces]ObjectKind

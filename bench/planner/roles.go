@@ -20,18 +20,12 @@ const (
 // roles derives every kind's role from r's rows.
 func roles(r *sim.Rules) [256]role {
 	var out [256]role
-	missile := map[sim.ObjectKind]bool{}
-	for _, c := range r.Creatures {
-		if c.Missile != sim.ObjNone {
-			missile[c.Missile] = true
-		}
-	}
 	for i := range r.Creatures {
 		k, c := sim.ObjectKind(i), &r.Creatures[i]
 		switch {
 		case k == sim.ObjNone || k == sim.ObjPlayer:
 			out[k] = roleNone
-		case missile[k]:
+		case r.Missile(k):
 			out[k] = roleMissile
 		case c.Hostile && c.Missile != sim.ObjNone:
 			out[k] = roleShooter

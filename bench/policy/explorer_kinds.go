@@ -23,13 +23,5 @@ func (p *Explorer) prey(k sim.ObjectKind) bool {
 // still reports whether an object of kind k stays where it is and blocks
 // (plants, landmarks): it is no creature to hit and no missile in flight.
 func (p *Explorer) still(k sim.ObjectKind) bool {
-	if k == sim.ObjNone || k == sim.ObjPlayer || p.rules.Kind(k).Interact == sim.InteractAttack {
-		return false
-	}
-	for i := range p.rules.Creatures {
-		if p.rules.Creatures[i].Missile == k {
-			return false
-		}
-	}
-	return true
+	return k != sim.ObjNone && k != sim.ObjPlayer && p.rules.Kind(k).Interact != sim.InteractAttack && !p.rules.Missile(k)
 }
