@@ -52,22 +52,32 @@ type Options struct {
 	Build buildinfo.Build
 }
 
-// Episode is one task being played.
+// Episode is one task being played. The fields every step reads and
+// writes come first, within the struct's first cache lines: a host
+// stepping thousands of episodes in turn (bench/vec) then brings in
+// those lines, not the whole struct, whose coverage, tracker and skill
+// executor a bare episode never touches.
 type Episode struct {
-	t          *task.Task
-	w          *sim.World
-	opts       Options
-	prog       *task.Progress
-	tr         Tracker
-	cov        Coverage
-	milestones sim.AchievementSet
-	start      time.Time
-
-	out, seen    sim.Outcome // the last step's outcome, in full and as the agent may see it
+	t            *task.Task
+	w            *sim.World
+	prog         *task.Progress
+	out          sim.Outcome // the last step's outcome, in full
 	steps        int
 	rewardTenths int64
 	end          task.End
 	success      bool
+	milestones   sim.AchievementSet
+	opts         Options
+
+	// seen is out as the agent may see it, derived from out by Last on
+	// demand: seenAt is the step it was derived at (0: not yet), so a
+	// host that never asks (bench/vec) never filters.
+	seen   sim.Outcome
+	seenAt int
+
+	start time.Time
+	tr    Tracker
+	cov   Coverage
 
 	// The skill level (t.Actions == skills): the executor, the decisions
 	// taken, the last skill's result, and the decision of the last
@@ -168,6 +178,9 @@ func (e *Episode) Last() *sim.Outcome {
 	if e.steps == 0 {
 		return nil
 	}
+	if e.seenAt != e.steps {
+		e.seen, e.seenAt = e.t.Seen(e.out), e.steps
+	}
 	return &e.seen
 }
 
@@ -205,7 +218,6 @@ func (e *Episode) Step(a sim.Action) bool {
 		return false
 	}
 	e.out = e.w.Step(a)
-	e.seen = e.t.Seen(e.out)
 	e.steps++
 	before := e.prog.StagesReached()
 	reached := e.prog.Update(e.w)
