@@ -26,10 +26,29 @@ func cells8AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32)
 //go:noescape
 func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32)
 
+// cells16AVX2 is cells8AVX2 for cells of 16 tiles.
+//
+//go:noescape
+func cells16AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32)
+
+// cells2AVX2 fills quads of cells of 2 tiles, plus bias, as cells4AVX2
+// does pairs of cells of 4. It reads vals up to index 4·quads.
+//
+//go:noescape
+func cells2AVX2(dst, vals *int32, quads int, w *cellSplit, bias int32)
+
 // drawsAVX2 is drawRow for n tiles, n a multiple of 4.
 //
 //go:noescape
 func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
+
+// decideAVX2 decides the tiles of gen's row, eight at a time for groups
+// groups, from the rows decideRowVector has evaluated into gen: their
+// materials into gen.tileRow, the draws that may start a creature into
+// gen.creatures (see decide.go).
+//
+//go:noescape
+func decideAVX2(gen *generator, groups int)
 
 // fillAVX2 is fill's loop for n values, n a multiple of 16, s spacing the
 // lanes four tiles apart.

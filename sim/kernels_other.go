@@ -16,9 +16,19 @@ func cells4AVX2(dst, vals *int32, pairs int, w *cellSplit, bias int32) {
 	panic("sim: no vector kernels")
 }
 
+func cells16AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32) {
+	panic("sim: no vector kernels")
+}
+
+func cells2AVX2(dst, vals *int32, quads int, w *cellSplit, bias int32) {
+	panic("sim: no vector kernels")
+}
+
 func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup) {
 	panic("sim: no vector kernels")
 }
+
+func decideAVX2(gen *generator, groups int) { panic("sim: no vector kernels") }
 
 func fillAVX2(dst *int32, h uint64, n int, s *hashLanes) { panic("sim: no vector kernels") }
 

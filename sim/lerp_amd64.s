@@ -113,3 +113,79 @@ cells4Loop:
 cells4Done:
 	VZEROUPPER
 	RET
+
+// func cells16AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32)
+TEXT ·cells16AVX2(SB), NOSPLIT, $0-36
+	MOVQ         dst+0(FP), DI
+	MOVQ         vals+8(FP), SI
+	MOVQ         cells+16(FP), CX
+	MOVQ         w+24(FP), AX
+	VMOVDQU      cellSplit_hi(AX), Y6
+	VMOVDQU      cellSplit_lo(AX), Y7
+	VMOVDQU      cellSplit_hi2(AX), Y8
+	VMOVDQU      cellSplit_lo2(AX), Y9
+	MOVL         bias+32(FP), AX
+	VMOVD        AX, X4
+	VPBROADCASTD X4, Y4
+	TESTQ        CX, CX
+	JLE          cells16Done
+
+cells16Loop:
+	// The first eight tiles with hi and lo, the next eight with hi2
+	// and lo2, swapped into the registers LERP8 reads, then back.
+	VPBROADCASTD (SI), Y0
+	VPBROADCASTD 4(SI), Y1
+	LERP8
+	VPADDD       Y4, Y2, Y2
+	VMOVDQU      Y2, (DI)
+	VPBROADCASTD 4(SI), Y1
+	VMOVDQA      Y6, Y10
+	VMOVDQA      Y7, Y11
+	VMOVDQA      Y8, Y6
+	VMOVDQA      Y9, Y7
+	LERP8
+	VMOVDQA      Y10, Y6
+	VMOVDQA      Y11, Y7
+	VPADDD       Y4, Y2, Y2
+	VMOVDQU      Y2, 32(DI)
+	ADDQ         $4, SI
+	ADDQ         $64, DI
+	DECQ         CX
+	JNZ          cells16Loop
+
+cells16Done:
+	VZEROUPPER
+	RET
+
+// func cells2AVX2(dst, vals *int32, quads int, w *cellSplit, bias int32)
+TEXT ·cells2AVX2(SB), NOSPLIT, $0-36
+	MOVQ         dst+0(FP), DI
+	MOVQ         vals+8(FP), SI
+	MOVQ         quads+16(FP), CX
+	MOVQ         w+24(FP), AX
+	VMOVDQU      cellSplit_hi(AX), Y6
+	VMOVDQU      cellSplit_lo(AX), Y7
+	VMOVDQU      cellSplit_cell(AX), Y5
+	MOVL         bias+32(FP), AX
+	VMOVD        AX, X4
+	VPBROADCASTD X4, Y4
+	TESTQ        CX, CX
+	JLE          cells2Done
+
+cells2Loop:
+	// Four cells: a0 a0 a1 a1 a2 a2 a3 a3 against a1 a1 … a4 a4.
+	VMOVDQU (SI), X0
+	VPERMD  Y0, Y5, Y0
+	VMOVDQU 4(SI), X1
+	VPERMD  Y1, Y5, Y1
+	LERP8
+	VPADDD  Y4, Y2, Y2
+	VMOVDQU Y2, (DI)
+	ADDQ    $16, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     cells2Loop
+
+cells2Done:
+	VZEROUPPER
+	RET

@@ -158,8 +158,9 @@ func (g *generator) sweepRow(f, y int, dst *rowBuf) {
 // acrossCells interpolates values given at f's lattice columns across
 // every x of the map into dst, adding bias. Every lattice cell spans the
 // same tiles with the same weights, so the work is one multiply a tile:
-// eight at once in the vector kernels, else cells four and eight tiles
-// wide, the only ones the classic fields use, are unrolled with constant
+// eight at once in the vector kernels (cells of 2, 4, 8 and 16 tiles,
+// every spacing the fields use), else cells four and eight tiles wide,
+// those of the fields every tile reads, are unrolled with constant
 // weights. Whole cells are written, past the map's width if it ends
 // within one. The vector kernels are exact while neighbouring values
 // differ by less than 2^23, as lattice values do (TestLatticeAmplitude).
@@ -176,6 +177,12 @@ func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias i
 		case 4:
 			cells4AVX2(&dst[0], &vals[0], cells/2, &f.split, bias)
 			c = cells &^ 1
+		case 16:
+			cells16AVX2(&dst[0], &vals[0], cells, &f.split, bias)
+			c = cells
+		case 2:
+			cells2AVX2(&dst[0], &vals[0], cells/4, &f.split, bias)
+			c = cells &^ 3
 		}
 	}
 	switch span {
@@ -222,23 +229,31 @@ func (g *generator) lerpRows(dst, top, bot []int32, t int32) {
 	}
 }
 
-// cellSplit holds the weights of a lattice cell 4 or 8 tiles wide, for
-// the vector kernels: eight lanes of weight>>8 and of weight&255 (two
-// cells of 4 tiles, or one of 8), and the lanes of the two cells of 4
-// (see cells4AVX2).
+// cellSplit holds the weights of a lattice cell 2, 4, 8 or 16 tiles
+// wide, for the vector kernels: eight lanes of weight>>8 and of
+// weight&255 (four cells of 2 tiles, two of 4, or one of 8, or the
+// first half of a cell of 16, whose second half is hi2 and lo2), and
+// the cell of each lane (see cells4AVX2 and cells2AVX2).
 type cellSplit struct {
 	hi, lo, cell [8]int32
+	hi2, lo2     [8]int32
 }
 
 func newCellSplit(weights []int32) cellSplit {
 	var s cellSplit
-	if len(weights) != 4 && len(weights) != 8 {
+	switch len(weights) {
+	case 2, 4, 8, 16:
+	default:
 		return s
 	}
 	for k := range s.hi {
 		w := weights[k%len(weights)]
 		s.hi[k], s.lo[k] = w>>8, w&255
-		s.cell[k] = int32(k / 4)
+		s.cell[k] = int32(k / len(weights))
+		if len(weights) == 16 {
+			w2 := weights[8+k]
+			s.hi2[k], s.lo2[k] = w2>>8, w2&255
+		}
 	}
 	return s
 }

@@ -88,6 +88,14 @@ type generator struct {
 	// treeRow and startRow hold the tree and start fields on the row
 	// being generated.
 	treeRow, startRow rowBuf
+	// The vector path's rows (decideRowVector): the fields the scalar
+	// loop reads only on the tiles that need them, evaluated on every
+	// tile of the row; what each tile's draws may start (passCow and the
+	// others); and the kernel's thresholds.
+	tunnelH, tunnelV             rowBuf
+	sand, cave, coal, iron, lava rowBuf
+	creatures                    [MaxSide]uint8
+	decide                       decideSetup
 	// counts accumulates, per chunk column, the packed balance counts
 	// (see tileInfo) of the chunk row being generated: at most cs² ≤ 255
 	// tiles a lane (New bounds the chunk size), so no lane overflows.
@@ -264,6 +272,7 @@ func (w *World) generate(px, py int) {
 	}
 	g.setRarities(&w.rules.Gen)
 	g.setDraws()
+	g.setDecide()
 	// Each material's entry in tileInfo adds one to the chunk count lane
 	// (countLaneBits each) of every balance rule counting it, and carries the
 	// walkable flag: one load a tile, no branch, no memory round trip.
@@ -341,6 +350,25 @@ func (w *World) generateRow(y int, key uint64) {
 	if n > MaxSide {
 		panic("sim: a row wider than MaxSide") // New refuses them; this lets the compiler drop bounds checks
 	}
+	if g.vector && !g.row.extraOres {
+		w.decideRowVector(y, n)
+	} else {
+		w.decideRow(y, n)
+	}
+	copy(tiles, g.tileRow[:n])
+	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {
+		w.flushCounts(y)
+	}
+}
+
+// decideRow is the plain tile loop of generateRow: the reference the
+// vector path (decideRowVector) must match tile for tile, and what
+// machines without AVX2, WebAssembly, and rulesets with extra ores run.
+func (w *World) decideRow(y, n int) {
+	g := w.gen
+	if n > MaxSide {
+		panic("sim: a row wider than MaxSide")
+	}
 	for x := 0; x < n; x++ {
 		wv := g.water[x]
 		m, creatures := MatGrass, uint8(passCow|passZombie)
@@ -397,10 +425,6 @@ func (w *World) generateRow(y int, key uint64) {
 		if int(pass&creatures)&-int(t>>63) != 0 {
 			w.scatterCreature(x, y, m, creatures&passSkeleton != 0, g.hashes[x])
 		}
-	}
-	copy(tiles, g.tileRow[:n])
-	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {
-		w.flushCounts(y)
 	}
 }
 
