@@ -48,7 +48,7 @@ func fill8(v int32) (l lanes) {
 // so that each product fits 32 bits: ⌊w·19660/65536⌋ = (w·76 + (w·204 >> 8)) >> 8
 // with arithmetic shifts, exactly, for |w| < 2^23.
 const _ = uint(mountainWaterWeight - (76*256 + 204)) // compile-time: the split is exact…
-const _ = uint(76*256 + 204 - mountainWaterWeight) // …both ways
+const _ = uint(76*256 + 204 - mountainWaterWeight)   // …both ways
 
 // setDecide prepares decideAVX2 for this generation's rarities.
 func (g *generator) setDecide() {

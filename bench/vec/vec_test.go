@@ -259,7 +259,7 @@ func BenchmarkStep(b *testing.B) {
 		n     int
 		rgb   bool
 		plain bool // without prefetching, or RGB drawn straight into the buffer
-	}{{"symbolic-N64", 64, false, false}, {"symbolic-N512", 512, false, false}, {"symbolic-N4096", 4096, false, false},
+	}{{"symbolic-N8", 8, false, false}, {"symbolic-N64", 64, false, false}, {"symbolic-N512", 512, false, false}, {"symbolic-N4096", 4096, false, false},
 		{"symbolic-N64-noprefetch", 64, false, true}, {"symbolic-N512-noprefetch", 512, false, true}, {"symbolic-N4096-noprefetch", 4096, false, true}, {"rgb64-N512", 512, true, false}, {"rgb64-N512-direct", 512, true, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			var atlas *render.Atlas
