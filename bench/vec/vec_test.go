@@ -254,13 +254,17 @@ func TestMemoryPerWorld(t *testing.T) {
 }
 
 func BenchmarkStep(b *testing.B) {
+	const auto, on, off = 0, 1, 2 // prefetching: as New decides, forced on, forced off
 	for _, c := range []struct {
-		name  string
-		n     int
-		rgb   bool
-		plain bool // without prefetching, or RGB drawn straight into the buffer
-	}{{"symbolic-N8", 8, false, false}, {"symbolic-N64", 64, false, false}, {"symbolic-N512", 512, false, false}, {"symbolic-N4096", 4096, false, false},
-		{"symbolic-N64-noprefetch", 64, false, true}, {"symbolic-N512-noprefetch", 512, false, true}, {"symbolic-N4096-noprefetch", 4096, false, true}, {"rgb64-N512", 512, true, false}, {"rgb64-N512-direct", 512, true, true}} {
+		name     string
+		n        int
+		rgb      bool
+		prefetch int
+		direct   bool // RGB drawn straight into the buffer
+	}{{"symbolic-N8", 8, false, auto, false}, {"symbolic-N64", 64, false, auto, false}, {"symbolic-N64-prefetch", 64, false, on, false},
+		{"symbolic-N512", 512, false, auto, false}, {"symbolic-N512-noprefetch", 512, false, off, false},
+		{"symbolic-N4096", 4096, false, auto, false}, {"symbolic-N4096-noprefetch", 4096, false, off, false},
+		{"rgb64-N512", 512, true, auto, false}, {"rgb64-N512-direct", 512, true, auto, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			var atlas *render.Atlas
 			if c.rgb {
@@ -268,8 +272,10 @@ func BenchmarkStep(b *testing.B) {
 			}
 			batch, err := New(Config{N: c.n}, atlas)
 			require.NoError(b, err)
-			batch.noPrefetch = c.plain && !c.rgb
-			batch.directRGB = c.plain && c.rgb
+			if c.prefetch != auto {
+				batch.noPrefetch = c.prefetch == off
+			}
+			batch.directRGB = c.direct
 			buf := buffers(batch, c.rgb)
 			buf.Inventory = nil
 			require.NoError(b, batch.SetBuffers(buf))
@@ -286,10 +292,39 @@ func BenchmarkStep(b *testing.B) {
 			b.ReportMetric(float64(b.N*c.n)/b.Elapsed().Seconds(), "env-steps/s")
 			// 1 where this build has the fast path the -noprefetch and
 			// -direct twins turn off (longcraft bench reads them).
-			b.ReportMetric(b2f(sim.Prefetching()), "prefetch")
+			b.ReportMetric(b2f(sim.Prefetching() && !batch.noPrefetch), "prefetch")
 			b.ReportMetric(b2f(streamed), "streamed")
 		})
 	}
+}
+
+// TestPrefetchBySize: a batch asks for its next worlds' memory once its
+// worlds outgrow the caches (the 4,096 worlds of the prefetch guard in
+// longcraft bench), not while they fit (64); either way the same worlds.
+func TestPrefetchBySize(t *testing.T) {
+	small, err := New(Config{N: 64, Threads: 1}, nil)
+	require.NoError(t, err)
+	defer small.Close()
+	large, err := New(Config{N: 4096, Threads: 1}, nil)
+	require.NoError(t, err)
+	defer large.Close()
+	assert.True(t, small.noPrefetch, "64 worlds fit the caches")
+	assert.False(t, large.noPrefetch, "4,096 worlds do not")
+	hashes := func(prefetch bool) []uint64 {
+		b, err := New(Config{N: 64, Size: 16, Budget: 50, Threads: 2}, nil)
+		require.NoError(t, err)
+		defer b.Close()
+		b.noPrefetch = !prefetch
+		require.NoError(t, b.SetBuffers(buffers(b, false)))
+		require.NoError(t, b.Reset(nil))
+		for k := range 120 {
+			require.NoError(t, b.Step(actionsAt(k, 64, b.Actions())))
+		}
+		h := make([]uint64, 64)
+		require.NoError(t, b.Hashes(h))
+		return h
+	}
+	assert.Equal(t, hashes(false), hashes(true), "prefetching changes when memory arrives, never a world")
 }
 
 // TestPythonReference writes, and checks, the hashes the Python package's
