@@ -16,7 +16,7 @@ func randomActions(n int, seed uint64) []Action {
 	return acts
 }
 
-func newBenchWorld(b *testing.B) *World {
+func newBenchWorld(b testing.TB) *World {
 	w, err := New(Config{})
 	require.NoError(b, err)
 	w.Reset(1)

@@ -116,13 +116,20 @@ func (w *World) LocalView(dst []uint8) {
 	kinds := len(w.rules.Materials) - int(ObjPlayer) // SemanticID's offset
 	for dy := 0; dy < ViewSize; dy++ {
 		i := (py-half+dy)*w.width + px - half
-		tiles, slots := w.tiles[i:i+ViewSize], w.objAt[i:i+ViewSize]
+		tiles, slots := w.tiles[i:i+ViewSize], (*[ViewSize]uint16)(w.objAt[i:i+ViewSize])
 		row := dst[dy*ViewSize : (dy+1)*ViewSize]
-		for dx := range row {
-			if j := slots[dx]; j != 0 {
+		var any uint16
+		for dx, m := range tiles {
+			row[dx] = uint8(m)
+			any |= slots[dx]
+		}
+		// Most rows hold no object: one test a row, not a branch a tile.
+		if any == 0 {
+			continue
+		}
+		for dx, j := range slots {
+			if j != 0 {
 				row[dx] = uint8(kinds + int(w.objects[j-1].Kind))
-			} else {
-				row[dx] = uint8(tiles[dx])
 			}
 		}
 	}

@@ -58,6 +58,9 @@ type Rules struct {
 	glyphs [256]glyphObject
 	// walkable holds the materials with Walkable set.
 	walkable MaterialSet
+	// balanceDiv is ⌈2^64 / Creature.BalanceEvery⌉, which tells whether
+	// a step is a balance step without a division (balanceStep).
+	balanceDiv uint64
 	// collectOf maps a material to 1 + its index in Collect (0: none).
 	collectOf [MaxMaterials]uint8
 	// achByName is filled by compile for lookups by name.
@@ -379,5 +382,6 @@ func (r *Rules) compile() error {
 	if r.Creature.ChunkSize <= 0 || r.Creature.BalanceEvery <= 0 {
 		return fmt.Errorf("rules %s: chunk size and balance period must be positive", r.Name)
 	}
+	r.balanceDiv = ^uint64(0)/uint64(r.Creature.BalanceEvery) + 1
 	return r.compileCreatures()
 }

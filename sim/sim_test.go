@@ -261,3 +261,26 @@ func TestEndlessEpisodeEndsAtTheCounter(t *testing.T) {
 	assert.Equal(t, math.MaxInt32, w.StepCount())
 	assert.NotPanics(t, func() { _ = w.Daylight() })
 }
+
+// TestBalanceStep: the division-free test of a balance step agrees with
+// the remainder for every period up to 100 and steps up to 10^5, and at
+// the ends of the step counter's range.
+func TestBalanceStep(t *testing.T) {
+	w := newBenchWorld(t)
+	for d := int32(1); d <= 100; d++ {
+		r := w.rules.Clone()
+		r.Creature.BalanceEvery = d
+		require.NoError(t, r.Compile())
+		w.rules = r
+		steps := []int32{math.MaxInt32, math.MaxInt32 - 1, math.MaxInt32 - d, math.MaxInt32 / d * d}
+		for n := int32(0); n < 100_000; n++ {
+			steps = append(steps, n)
+		}
+		for _, n := range steps {
+			w.s.Step = n
+			if w.balanceStep() != (n%d == 0) {
+				require.Fail(t, "balanceStep", "step %d, period %d: got %v", n, d, w.balanceStep())
+			}
+		}
+	}
+}

@@ -217,7 +217,7 @@ func (e *Episode) Step(a sim.Action) bool {
 	if e.end != "" {
 		return false
 	}
-	e.out = e.w.Step(a)
+	e.w.StepTo(a, &e.out)
 	e.steps++
 	before := e.prog.StagesReached()
 	reached := e.prog.Update(e.w)
