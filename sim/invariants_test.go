@@ -46,7 +46,7 @@ func invariantError(w *World) string {
 		if !w.Inside(x, y) {
 			return fmt.Sprintf("object %d (%s) outside the map at (%d, %d)", i, o.Kind, x, y)
 		}
-		if got := int(w.objAt[w.index(x, y)]) - 1; got != i {
+		if got := w.objectAt(w.index(x, y)); got != i {
 			return fmt.Sprintf("grid at (%d, %d) points at %d, not object %d (%s)", x, y, got, i, o.Kind)
 		}
 		if i > 0 && !w.canStand(o.Kind, w.Material(x, y)) {
@@ -176,4 +176,37 @@ func FuzzLoadASCII(f *testing.F) {
 		require.Equal(t, strings.Join(rows, "\n")+"\n", w.ASCII())
 		require.Empty(t, invariantError(w))
 	})
+}
+
+// TestFarObjectSlots plays worlds that hold more objects than the slot
+// grid's bytes number (slotFar), so that objects are found by position
+// past it, and checks after every step that each live object is the one
+// on its tile, that its tile reads as it in the local view's semantics,
+// and the other invariants: as objects are removed and the array is
+// compacted, objects move from far slots to near ones.
+func TestFarObjectSlots(t *testing.T) {
+	w, err := New(Config{Width: 200, Height: 200})
+	require.NoError(t, err)
+	for seed := uint64(0); seed < 2; seed++ {
+		w.Reset(seed)
+		require.Greater(t, int(w.s.NumObjects), slotFar+100, "a world of more objects than the slots reach")
+		r := RNG{State: seed}
+		for step := 0; step < 200; step++ {
+			w.Step(Action(1 + r.Intn(5)))
+			require.Empty(t, invariantError(w), "seed %d, step %d", seed, step)
+			far := 0
+			for i, o := range w.Objects() {
+				x, y := int(o.X), int(o.Y)
+				require.Equal(t, i, w.objectIndex(x, y), "seed %d, step %d", seed, step)
+				got, ok := w.ObjectAt(x, y)
+				require.True(t, ok)
+				require.Equal(t, o, got)
+				require.Equal(t, w.rules.SemanticID(o.Kind), w.SemanticAt(x, y))
+				if w.objAt[w.index(x, y)] == slotFar {
+					far++
+				}
+			}
+			require.Equal(t, max(int(w.s.NumObjects)-(slotFar-1), 0), far, "the objects past the slots' reach, and only they, read slotFar")
+		}
+	}
 }

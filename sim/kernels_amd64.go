@@ -83,4 +83,4 @@ func prefetchChunks(c *chunkCounts, n int)
 func prefetchTileRows(p *Material, n, stride, rows int)
 
 //go:noescape
-func prefetchSlotRows(p *uint16, n, stride, rows int)
+func prefetchSlotRows(p *uint8, n, stride, rows int)

@@ -46,4 +46,4 @@ func prefetchWorld(w *World)                            {}
 func prefetchObjects(o *Object, n int)                  {}
 func prefetchChunks(c *chunkCounts, n int)              {}
 func prefetchTileRows(p *Material, n, stride, rows int) {}
-func prefetchSlotRows(p *uint16, n, stride, rows int)   {}
+func prefetchSlotRows(p *uint8, n, stride, rows int)    {}

@@ -66,8 +66,8 @@ func (w *World) SemanticAt(x, y int) uint8 {
 		return 0
 	}
 	i := w.index(x, y)
-	if j := w.objAt[i]; j != 0 {
-		return w.rules.SemanticID(w.objects[j-1].Kind)
+	if j := w.objectAt(i); j >= 0 {
+		return w.rules.SemanticID(w.objects[j].Kind)
 	}
 	return uint8(w.tiles[i])
 }
@@ -116,9 +116,9 @@ func (w *World) LocalView(dst []uint8) {
 	kinds := len(w.rules.Materials) - int(ObjPlayer) // SemanticID's offset
 	for dy := 0; dy < ViewSize; dy++ {
 		i := (py-half+dy)*w.width + px - half
-		tiles, slots := w.tiles[i:i+ViewSize], (*[ViewSize]uint16)(w.objAt[i:i+ViewSize])
+		tiles, slots := w.tiles[i:i+ViewSize], (*[ViewSize]uint8)(w.objAt[i:i+ViewSize])
 		row := dst[dy*ViewSize : (dy+1)*ViewSize]
-		var any uint16
+		var any uint8
 		for dx, m := range tiles {
 			row[dx] = uint8(m)
 			any |= slots[dx]
@@ -129,7 +129,7 @@ func (w *World) LocalView(dst []uint8) {
 		}
 		for dx, j := range slots {
 			if j != 0 {
-				row[dx] = uint8(kinds + int(w.objects[j-1].Kind))
+				row[dx] = uint8(kinds + int(w.objects[w.objectAt(i+dx)].Kind))
 			}
 		}
 	}

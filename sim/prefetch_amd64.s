@@ -61,12 +61,10 @@ TEXT ·prefetchTileRows(SB), NOSPLIT, $0-32
 	MOVQ rows+24(FP), BX
 	PREFETCH_ROWS
 
-// func prefetchSlotRows(p *uint16, n, stride, rows int)
+// func prefetchSlotRows(p *uint8, n, stride, rows int)
 TEXT ·prefetchSlotRows(SB), NOSPLIT, $0-32
 	MOVQ p+0(FP), AX
 	MOVQ n+8(FP), CX
-	SHLQ $1, CX
 	MOVQ stride+16(FP), DX
-	SHLQ $1, DX
 	MOVQ rows+24(FP), BX
 	PREFETCH_ROWS

@@ -45,7 +45,7 @@ func TestPrefetchChangesNothing(t *testing.T) {
 // and rows that straddle lines; there is nothing to check but that (an
 // endless loop or a fault hangs or kills the test).
 func TestPrefetchKernelsEnd(t *testing.T) {
-	tiles, slots := make([]Material, 4096), make([]uint16, 4096)
+	tiles, slots := make([]Material, 4096), make([]uint8, 4096)
 	for _, c := range [][3]int{{0, 64, 5}, {1, 0, 1}, {64, 64, 0}, {64, 64, -1}, {65, 100, 3}, {2048, 0, 1}, {11, 64, 11}} {
 		prefetchTileRows(&tiles[0], c[0], c[1], c[2])
 		prefetchSlotRows(&slots[0], c[0], c[1], c[2])
