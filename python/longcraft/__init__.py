@@ -14,7 +14,10 @@ world, ignores its action and returns reward 0 with both flags clear.
 Results do not depend on the number of threads.
 
 Only ctypes and NumPy are needed; the shared library liblongcraft.so is
-built into this directory by `make python` (docs/python.md). Its buffers
+built into this directory by `pip install ./python` (python/setup.py) or
+`make python` (docs/python.md). Names (action_names, achievement_names,
+inventory_names, symbolic_names), spaces (gymnasium.spaces, or
+longcraft.spaces without Gymnasium) and render() follow Gymnasium. Its buffers
 are not positional: the library describes each (name, dtype, shape,
 flags) and this package allocates and binds what the table says, refusing
 at load a table it cannot read.
