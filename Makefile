@@ -19,8 +19,9 @@ test: deps fmt vet race certify fidelity-test tasks-test models-test python-test
 ## 1,000 seeds a tier, fidelity over 100,000 episodes, bench/run's tests at
 ## full size, a real one-node Slurm
 ## cluster running docs/scale-out.md's array script, and the Kubernetes
-## manifest checked against the Job API and its shards merged.
-test-long: certify-long fidelity-long run-long test-slurm test-k8s
+## manifest checked against the Job API and its shards merged, and a PPO
+## policy that learns from the Python package (ppo-long).
+test-long: certify-long fidelity-long run-long test-slurm test-k8s ppo-long
 
 ## run-long: bench/run's tests at full size, without the race detector:
 ## the tests that make test's race step shrinks under -short (the
@@ -29,6 +30,17 @@ test-long: certify-long fidelity-long run-long test-slurm test-k8s
 ## standard suite's lines). A couple of minutes on a 2-core machine.
 run-long:
 	$(GO) test ./bench/run -count=1 -timeout 60m -skip '^TestCertification$$'
+
+## ppo-long: python/examples/ppo.py trains PPO (Debian's python3-torch) on
+## the obtain-easy tasks and on the open-ended classic game, and fails
+## unless its held-out success beats random's by 0.2 and 3 standard
+## errors, and its Crafter score beats 1.6% (Crafter's random agent) and
+## our random agent's; the learning curves go to $(PPO_OUT). Under 10
+## minutes on a 2-core machine (timeout: 10 minutes).
+PPO_OUT ?= $(or $(TMPDIR),/tmp)/longcraft-ppo
+ppo-long: python deps-ppo
+	mkdir -p $(PPO_OUT)
+	timeout 600 $(VENV)/bin/python python/examples/ppo.py check --json $(PPO_OUT)/figures.json --plot $(PPO_OUT)/curve.png
 
 ## test-slurm: installs slurm-wlm when missing (apt-get), starts munged,
 ## slurmctld and slurmd on a private state directory, submits

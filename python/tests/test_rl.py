@@ -233,6 +233,40 @@ class VectorContractTest(unittest.TestCase):
             a.close()
             b.close()
 
+    def test_reward_timing_and_the_observation_after_autoreset(self):
+        # What a policy that does not learn points to first: the reward of
+        # a new achievement comes on the step that earns it (the first
+        # wood of an episode: +1, give or take 0.2 of health), and the
+        # observation of the step after an episode ends is the new
+        # episode's first (full vitals, empty pockets, player in the
+        # middle), with reward 0.
+        with longcraft.VecEnv(64, size=32, budget=200, threads=1) as env:
+            rng = np.random.default_rng(3)
+            obs, _ = env.reset(seed=3)
+            wood = env.inventory_names.index("wood")
+            first = obs["inventory"][0].copy()
+            self.assertEqual(first[:4].tolist(), [9, 9, 9, 9])
+            self.assertFalse(first[4:].any())
+            had = obs["inventory"][:, wood] > 0
+            ended = np.zeros(64, dtype=bool)
+            woods = resets = 0
+            for _ in range(600):
+                obs, rew, term, trunc, _ = env.step(rng.integers(0, env.num_actions, 64))
+                inv = obs["inventory"]
+                for i in np.flatnonzero(ended):
+                    np.testing.assert_array_equal(inv[i], first, "world %d after its reset" % i)
+                    self.assertEqual(env.symbolic_names[obs["symbolic"][i, 4, 4]], "player")
+                    self.assertEqual(rew[i], 0)
+                    resets += 1
+                got = ~ended & ~had & (inv[:, wood] > 0)
+                for i in np.flatnonzero(got):
+                    self.assertGreaterEqual(rew[i], 0.8, "world %d: its first wood's reward" % i)
+                    woods += 1
+                had = np.where(ended, False, had | (inv[:, wood] > 0))
+                ended = term | trunc
+            self.assertGreater(woods, 5)
+            self.assertGreater(resets, 64)
+
     def test_seeding(self):
         def run(env, seed):
             env.reset(seed=seed)
