@@ -279,9 +279,13 @@ def plot(figs, path):
         ax.axhline(rnd, color="grey", ls="--", label="random")
         if f["task"] == "obtain":
             ax.plot([p["env_steps"] / 1e6 for p in c], [p["success"] for p in c], color="C1", alpha=0.5, label="training success")
-        ax.set_xlabel("env-steps (M); wall time: " + ", ".join("%.1fM=%ds" % (p[0] / 1e6, p[1]) for p in pts[-1:]))
+        ax.set_xlabel("env-steps (M)")
+        # Wall time of training (evaluations left out) on the top axis.
+        steps_m, secs = [0.0] + [p["env_steps"] / 1e6 for p in c], [0.0] + [p["seconds"] for p in c]
+        top = ax.secondary_xaxis("top", functions=(lambda x: np.interp(x, steps_m, secs), lambda t: np.interp(t, secs, steps_m)))
+        top.set_xlabel("seconds of training (one core)")
         ax.set_ylabel(label)
-        ax.set_title("%s (%d s of training on this machine)" % (f["task"], f["train_seconds"]))
+        ax.set_title({"obtain": "obtain a wood pickaxe, easy tier", "classic": "open-ended classic game"}[f["task"]], fontsize=10)
         ax.legend(loc="best")
         ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -291,7 +295,7 @@ def plot(figs, path):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("task", choices=("obtain", "classic", "check"))
-    p.add_argument("--steps", type=int, default=0, help="env-steps of training per task (default: obtain 1.5M, classic 1.5M)")
+    p.add_argument("--steps", type=int, default=0, help="env-steps of training per task (default: obtain 1M, classic 1.5M)")
     p.add_argument("--threads", type=int, default=0, help="Go threads stepping the worlds (0: every core)")
     p.add_argument("--plot", help="write the learning curves to this PNG (needs matplotlib)")
     p.add_argument("--json", help="write the figures to this JSON file")
@@ -308,15 +312,20 @@ def main():
         sys.exit(check(figs))
 
 
-DEFAULT_STEPS = {"obtain": 1_500_000, "classic": 1_500_000}
+#: Training per task: about 4 and 3.5 minutes on one core of the project's
+#: 2-core VM (4,000 to 7,000 env-steps/s with PyTorch on one thread), so
+#: that make ppo-long stays within 10 minutes with its evaluations.
+DEFAULT_STEPS = {"obtain": 1_000_000, "classic": 1_500_000}
 
 
 def check(figs):
-    """make test-long's bar. obtain: held-out success at least 0.2 above
-    random's and 3 standard errors of the difference above it (256
-    episodes each: the standard error is at most 0.044). classic: a Crafter
-    score above 1.6% (Crafter's random agent) and above our random
-    agent's on the same held-out seeds. Returns the exit code."""
+    """make test-long's bar (docs/python.md says why these margins).
+    obtain: held-out success at least 0.2 above random's and 3 standard
+    errors of the difference above it (256 episodes each: that standard
+    error is at most 0.044, so 0.2 is over 4.5 of them: no chance passes
+    it). classic: a Crafter score at least 1.5 times the larger of 1.6%
+    (Crafter's random agent) and our random agent's on the same held-out
+    seeds (1.40% here). Returns the exit code."""
     failed = []
     for f in figs:
         ppo, rnd = f["ppo"], f["random"]
@@ -328,8 +337,9 @@ def check(figs):
                               % (p, q, p - q, (p - q) / se))
         else:
             s, r = ppo["crafter_score"], rnd["crafter_score"]
-            if not (s > 1.6 and s > r):
-                failed.append("classic: PPO's Crafter score %.2f%% against random's %.2f%% here and 1.6%% in Crafter's paper" % (s, r))
+            if not s >= 1.5 * max(1.6, r):
+                failed.append("classic: PPO's Crafter score %.2f%% against random's %.2f%% here and 1.6%% in Crafter's paper: want 1.5 times the larger"
+                              % (s, r))
     for msg in failed:
         print("FAIL " + msg)
     print("ppo check: %d passed, %d failed" % (len(figs) - len(failed), len(failed)))
