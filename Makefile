@@ -6,7 +6,7 @@ GO        ?= go
 WASM_EXEC := $(shell $(GO) env GOROOT)/lib/wasm
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run-long models-test python python-test bench-python test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
+.PHONY: run-long models-test python python-test ppo-long deps-python deps-ppo bench-python test test-long test-slurm test-k8s certify-long fidelity-long deps fmt vet race certify fidelity-test tasks-test fidelity benchmarks-once wasm-test wasm browser demo bench bench-compare build clean
 
 ## test: every check, sized to run in minutes: formatting, vet,
 ## race-enabled tests, the certification test on 200 seeds a tier, the
@@ -19,8 +19,9 @@ test: deps fmt vet race certify fidelity-test tasks-test models-test python-test
 ## 1,000 seeds a tier, fidelity over 100,000 episodes, bench/run's tests at
 ## full size, a real one-node Slurm
 ## cluster running docs/scale-out.md's array script, and the Kubernetes
-## manifest checked against the Job API and its shards merged.
-test-long: certify-long fidelity-long run-long test-slurm test-k8s
+## manifest checked against the Job API and its shards merged, and a PPO
+## policy that learns from the Python package (ppo-long).
+test-long: certify-long fidelity-long run-long test-slurm test-k8s ppo-long
 
 ## run-long: bench/run's tests at full size, without the race detector:
 ## the tests that make test's race step shrinks under -short (the
@@ -29,6 +30,17 @@ test-long: certify-long fidelity-long run-long test-slurm test-k8s
 ## standard suite's lines). A couple of minutes on a 2-core machine.
 run-long:
 	$(GO) test ./bench/run -count=1 -timeout 60m -skip '^TestCertification$$'
+
+## ppo-long: python/examples/ppo.py trains PPO (Debian's python3-torch) on
+## the obtain-easy tasks and on the open-ended classic game, and fails
+## unless its held-out success beats random's by 0.2 and 3 standard
+## errors, and its Crafter score beats 1.6% (Crafter's random agent) and
+## our random agent's; the learning curves go to $(PPO_OUT). Under 10
+## minutes on a 2-core machine (timeout: 10 minutes).
+PPO_OUT ?= $(or $(TMPDIR),/tmp)/longcraft-ppo
+ppo-long: python deps-ppo
+	mkdir -p $(PPO_OUT)
+	timeout 600 $(VENV)/bin/python python/examples/ppo.py check --json $(PPO_OUT)/figures.json --plot $(PPO_OUT)/curve.png
 
 ## test-slurm: installs slurm-wlm when missing (apt-get), starts munged,
 ## slurmctld and slurmd on a private state directory, submits
@@ -57,6 +69,30 @@ deps:
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	/usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	/usr/bin/python3 -c "import msgpack" >/dev/null 2>&1 || missing="$$missing python3-msgpack"; \
+	/usr/bin/python3 -c "import ensurepip, setuptools" >/dev/null 2>&1 || missing="$$missing python3-venv python3-setuptools"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## deps-python: what `make python` needs, from Debian: gcc (cgo), NumPy,
+## venv and setuptools (the package's build, offline).
+deps-python:
+	@missing=""; \
+	command -v gcc  >/dev/null 2>&1 || missing="$$missing gcc libc6-dev"; \
+	/usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
+	/usr/bin/python3 -c "import ensurepip, setuptools" >/dev/null 2>&1 || missing="$$missing python3-venv python3-setuptools"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## deps-ppo: what python/examples/ppo.py needs beyond the package, from
+## Debian: PyTorch and matplotlib (its learning-curve picture).
+deps-ppo:
+	@missing=""; \
+	/usr/bin/python3 -c "import torch" >/dev/null 2>&1 || missing="$$missing python3-torch"; \
+	/usr/bin/python3 -c "import matplotlib" >/dev/null 2>&1 || missing="$$missing python3-matplotlib"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
@@ -109,19 +145,26 @@ certify-long:
 fidelity-test:
 	$(GO) test ./bench/fidelity -run '^TestFidelity$$' -count=1 -v
 
-## python: the Python package's shared library, python/longcraft/liblongcraft.so
-## (cgo, -buildmode=c-shared; needs gcc and nothing from the network).
-python:
-	CGO_ENABLED=1 $(GO) build -buildmode=c-shared -o python/longcraft/liblongcraft.so ./cmd/liblongcraft
+## python: the Python package installed the one way docs/python.md gives
+## users, `pip install -e ./python`, into $(VENV) (made with Debian's
+## /usr/bin/python3, seeing its NumPy: --system-site-packages): setup.py
+## builds python/longcraft/liblongcraft.so (cgo, -buildmode=c-shared;
+## needs gcc and nothing from the network). Then `$(VENV)/bin/python`
+## imports longcraft from anywhere, and the examples and tests run from
+## the checkout as they are.
+VENV ?= .venv
+python: deps-python
+	test -x $(VENV)/bin/python || /usr/bin/python3 -m venv --system-site-packages $(VENV)
+	GO=$(GO) $(VENV)/bin/pip install --no-index --quiet -e ./python
 
 ## python-test: the Python package's tests with Debian's python3-numpy:
 ## shapes and dtypes, determinism across threads and against the Go loop,
 ## NEXT_STEP autoreset, clone/restore, errors, a smoke loop; then the
 ## examples, briefly.
 python-test: python
-	/usr/bin/python3 -m unittest discover -s python/tests -v
-	/usr/bin/python3 python/examples/dataset.py $$(mktemp -d) 256
-	/usr/bin/python3 python/examples/world_model_probe.py > /dev/null
+	$(VENV)/bin/python -m unittest discover -s python/tests -v
+	$(VENV)/bin/python python/examples/dataset.py $$(mktemp -d) 256
+	$(VENV)/bin/python python/examples/world_model_probe.py > /dev/null
 
 ## bench-python: env-steps/s from Python at 1, 64, 512 and 4,096 worlds
 ## (symbolic), and RGB 64×64 at 512, beside the Go batch's own benchmark

@@ -14,7 +14,10 @@ world, ignores its action and returns reward 0 with both flags clear.
 Results do not depend on the number of threads.
 
 Only ctypes and NumPy are needed; the shared library liblongcraft.so is
-built into this directory by `make python` (docs/python.md). Its buffers
+built into this directory by `pip install ./python` (python/setup.py) or
+`make python` (docs/python.md). Names (action_names, achievement_names,
+inventory_names, symbolic_names), spaces (gymnasium.spaces, or
+longcraft.spaces without Gymnasium) and render() follow Gymnasium. Its buffers
 are not positional: the library describes each (name, dtype, shape,
 flags) and this package allocates and binds what the table says, refusing
 at load a table it cannot read.
@@ -22,11 +25,14 @@ at load a table it cannot read.
 
 import ctypes
 import os
+import sys
 import threading
 
 import numpy as np
 
-__all__ = ["VecEnv", "LongcraftError", "OBSERVATIONS"]
+from . import spaces as _builtin_spaces
+
+__all__ = ["VecEnv", "LongcraftError", "OBSERVATIONS", "spaces"]
 
 class LongcraftError(RuntimeError):
     """An error the library reported, or a library this package cannot read."""
@@ -111,7 +117,12 @@ def _load():
     lib.lc_clone.argtypes = [h, ctypes.POINTER(h)] + err
     lib.lc_restore.argtypes = [h, h] + err
     lib.lc_close.argtypes = [h]
-    for f in ("lc_new", "lc_buffers", "lc_scalars", "lc_bind", "lc_reset", "lc_step", "lc_step64", "lc_hashes", "lc_clone", "lc_restore"):
+    for f in ("lc_names", "lc_render"):
+        if not hasattr(lib, f):
+            raise LongcraftError("%s has no %s: it is older than this package; rebuild it with `make python`" % (path, f))
+    lib.lc_names.argtypes = [h, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)] + err
+    lib.lc_render.argtypes = [h, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_void_p] + err
+    for f in ("lc_names", "lc_render", "lc_new", "lc_buffers", "lc_scalars", "lc_bind", "lc_reset", "lc_step", "lc_step64", "lc_hashes", "lc_clone", "lc_restore"):
         getattr(lib, f).restype = ctypes.c_int
     lib.lc_close.restype = None
     return lib
@@ -184,6 +195,53 @@ class _Call:
             raise LongcraftError(self.buf.value.decode("utf-8", "replace"))
 
 
+def _space_classes():
+    """The spaces VecEnv builds: gymnasium.spaces and Gymnasium's
+    batch_space when Gymnasium is importable, else this package's own
+    (longcraft.spaces), which have the same constructors."""
+    try:
+        from gymnasium import spaces
+        from gymnasium.vector.utils import batch_space
+        return spaces, batch_space
+    except ImportError:
+        return _builtin_spaces, _builtin_spaces.batch_space
+
+
+#: Seeds reset takes: what its errors say is allowed.
+_SEED_RULE = "an int in [0, 2**64) (world i then plays seed + i, modulo 2**64), a sequence of %d such ints (one per world), or None"
+
+
+def _seeds(seed, n):
+    """reset's seed as n per-world seed streams (uint64), or a ValueError
+    or TypeError that says what is allowed."""
+    rule = _SEED_RULE % n
+    if isinstance(seed, (bool, np.bool_)):
+        raise TypeError("seed %r: want %s" % (seed, rule))
+    if isinstance(seed, (int, np.integer)):
+        if not 0 <= int(seed) < 1 << 64:
+            raise ValueError("seed %d is out of range: want %s" % (seed, rule))
+        return np.arange(n, dtype=np.uint64) + np.uint64(int(seed))  # wraps modulo 2**64
+    if isinstance(seed, np.ndarray):
+        if seed.dtype.kind not in "iu":
+            raise TypeError("seed: an array of %s, want %s" % (seed.dtype, rule))
+        if seed.shape != (n,):
+            raise ValueError("seed: an array of shape %s, want %s" % (seed.shape, rule))
+        if seed.dtype.kind == "i" and (seed < 0).any():
+            raise ValueError("seed: a negative seed in the array, want %s" % rule)
+        return np.ascontiguousarray(seed, dtype=np.uint64)
+    if isinstance(seed, (str, bytes, dict, set, frozenset)) or not hasattr(seed, "__len__") or not hasattr(seed, "__iter__"):
+        raise TypeError("seed %r (%s): want %s" % (seed, type(seed).__name__, rule))
+    seeds = list(seed)
+    if len(seeds) != n:
+        raise ValueError("seed: %d seeds for %d worlds, want %s" % (len(seeds), n, rule))
+    for i, v in enumerate(seeds):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise TypeError("seed[%d] %r (%s): want %s" % (i, v, type(v).__name__, rule))
+        if not 0 <= int(v) < 1 << 64:
+            raise ValueError("seed[%d] %d is out of range: want %s" % (i, v, rule))
+    return np.array([int(v) for v in seeds], dtype=np.uint64)
+
+
 def _bounds(dtype):
     """The range of a buffer's element type: (0, 255) for bytes, the type's
     own limits for other integers and for floats."""
@@ -210,13 +268,15 @@ class VecEnv:
     them, never to train).
     """
 
-    metadata = {"autoreset_mode": "NextStep", "render_modes": []}
+    metadata = {"autoreset_mode": "NextStep", "render_modes": ["rgb_array"]}
     #: Set by Gymnasium's make_vec to the spec it made this from.
     spec = None
     render_mode = None
 
     def __init__(self, num_envs, ruleset="classic", size=64, budget=0, obs=("symbolic", "inventory"), image_size=64, threads=0, suite=None,
-                 allow_eval=False):
+                 allow_eval=False, render_mode=None):
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError("render_mode %r: want None or 'rgb_array'" % (render_mode,))
         if isinstance(obs, str):
             obs = (obs,)
         observations = _observation_names()
@@ -231,6 +291,7 @@ class VecEnv:
             if not lo <= int(v) <= hi:
                 raise ValueError("%s %d: want %d to %d" % (name, v, lo, hi))
         num_envs = int(num_envs)
+        self.render_mode, self._render_size = render_mode, int(image_size)
         self._lock = threading.Lock()  # one call at a time: the arrays are shared
         self._lib = _library()
         self._call = _Call()
@@ -257,16 +318,29 @@ class VecEnv:
         self._ended = np.zeros(1, dtype=np.int32)
         self._shape = (n,)
         self._done = np.zeros(n, dtype=bool)
-        self._bind()
         shapes = {s.name: s.shape[1:] for s in self._specs}
-        dtypes = {s.name: s.dtype.name for s in self._specs}
+        dtypes = {s.name: s.dtype for s in self._specs}
         # Each space's bounds come from its buffer's type (bytes are 0 to 255),
         # so another buffer in the descriptor table needs no edit here.
         bounds = {k: _bounds(dtypes[k]) for k in obs}
-        self.single_observation_space = {k: {"shape": shapes[k], "dtype": dtypes[k], "low": bounds[k][0], "high": bounds[k][1]} for k in obs}
-        self.single_action_space = {"n": self.num_actions, "dtype": "int64"}
-        self.observation_space = {k: {"shape": (n,) + shapes[k], "dtype": dtypes[k]} for k in obs}
-        self.action_space = {"shape": (n,), "n": self.num_actions, "dtype": "int64"}
+        spaces, batch_space = _space_classes()
+        self.single_observation_space = spaces.Dict(
+            {k: spaces.Box(bounds[k][0], bounds[k][1], shape=shapes[k], dtype=dtypes[k]) for k in obs})
+        self.single_action_space = spaces.Discrete(self.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
+        # Names, from the library (the ruleset's): actions by id,
+        # achievements by bit, inventory columns, symbolic ids (the legend).
+        self.action_names, self.achievement_names, self.inventory_names, self.symbolic_names = (
+            self._names(k) for k in ("actions", "achievements", "inventory", "symbolic"))
+        self._bind()
+
+    def _names(self, kind):
+        n = ctypes.c_int()
+        self._call(self._lib.lc_names, self._h, kind.encode(), None, 0, ctypes.byref(n))
+        buf = ctypes.create_string_buffer(n.value + 1)
+        self._call(self._lib.lc_names, self._h, kind.encode(), buf, len(buf), ctypes.byref(n))
+        return tuple(buf.value.decode("utf-8").split("\n")) if n.value else ()
 
     def _bind(self):
         # The arrays by role, views the step returns (the boolean buffers
@@ -277,6 +351,21 @@ class VecEnv:
         view = {s.name: b[s.name].view(bool) if "boolean" in s.flags else b[s.name] for s in self._specs if s.name in b}
         self._term_bool, self._trunc_bool = view["terminated"], view["truncated"]
         self._episode_infos, self._no_infos = {s.name: view[s.name] for s in self._specs if "episode_info" in s.flags}, {}
+        # infos["achievements"]: the bit set as named per-world booleans,
+        # one column of one (N, achievements) array each, remade in place
+        # when an episode ends; the bit set stays as "achievement_bits".
+        self._bits = self._episode_infos.pop("achievements", None)
+        if self._bits is not None:
+            k = len(self.achievement_names)
+            if k > 64:
+                raise LongcraftError("liblongcraft names %d achievements, more than its 64-bit sets hold" % k)
+            # The bit sets' bytes, least significant first, which
+            # np.unpackbits spreads into booleans (3× faster than shifts).
+            self._bits_bytes = (self._bits if sys.byteorder == "little" else self._bits.byteswap()).view(np.uint8).reshape(self.num_envs, 8)
+            self._unlocked_u8 = np.zeros((self.num_envs, k), dtype=np.uint8)
+            self._unlocked = self._unlocked_u8.view(bool)
+            self._episode_infos["achievement_bits"] = self._bits
+            self._episode_infos["achievements"] = {name: self._unlocked[:, j] for j, name in enumerate(self.achievement_names)}
         # The step's calls with plain addresses (c_void_p): the cheapest
         # arguments ctypes converts.
         self._actions64_ptr, self._ended_ptr = self._actions64.ctypes.data, self._ended.ctypes.data
@@ -293,15 +382,7 @@ class VecEnv:
         """Start every world's episode: world i plays the stream seed+i (or
         seed[i] for a list). Returns (observations, infos)."""
         self._check()
-        seeds = None
-        if seed is not None:
-            if isinstance(seed, (int, np.integer)):
-                seeds = np.arange(self.num_envs, dtype=np.uint64) + np.uint64(seed)
-            else:
-                seeds = np.asarray(seed, dtype=np.uint64)
-                if seeds.shape != (self.num_envs,):
-                    raise ValueError("seed: %d seeds for %d worlds" % (seeds.size, self.num_envs))
-                seeds = np.ascontiguousarray(seeds)
+        seeds = None if seed is None else _seeds(seed, self.num_envs)
         self._call(self._lib.lc_reset, self._h, _ptr(seeds, ctypes.c_uint64))
         return self._obs, {}
 
@@ -342,7 +423,37 @@ class VecEnv:
             # set (the worlds whose episode ended on this step).
             done = np.logical_or(self._term_bool, self._trunc_bool, out=self._done)
             infos = dict(self._episode_infos, _episode=done)
+            if self._bits is not None:
+                bits = self._bits_bytes if sys.byteorder == "little" else self._bits.byteswap().view(np.uint8).reshape(self.num_envs, 8)
+                np.copyto(self._unlocked_u8, np.unpackbits(bits, axis=1, count=self._unlocked_u8.shape[1], bitorder="little"))
+                infos["_achievements"] = done
         return self._obs, self.rewards, self._term_bool, self._trunc_bool, infos
+
+    def render(self, world=None, size=None):
+        """The worlds' agent views as RGB frames (render_mode "rgb_array",
+        the only mode): a new (num_envs, S, S, 3) uint8 array of every
+        world as it is now, or with world=i world i's (S, S, 3) frame. S
+        is size when given (9 to 4096), else image_size (64 by default).
+        The frames are what obs["rgb"] holds at that size."""
+        self._check()
+        if size is None:
+            size = self._render_size
+        if not isinstance(size, (int, np.integer)) or isinstance(size, bool):
+            raise TypeError("size must be an int, not %r" % (size,))
+        if not 9 <= size <= 4096:
+            raise ValueError("size %d: want 9 to 4096" % size)
+        first, count = 0, self.num_envs
+        if world is not None:
+            if not isinstance(world, (int, np.integer)) or isinstance(world, bool):
+                raise TypeError("world must be an int, not %r" % (world,))
+            if not 0 <= world < self.num_envs:
+                raise ValueError("world %d: want 0 to %d" % (world, self.num_envs - 1))
+            first, count = int(world), 1
+        out = np.zeros((count, int(size), int(size), 3), dtype=np.uint8)
+        with self._lock:
+            self._check()
+            self._call(self._lib.lc_render, self._h, first, count, int(size), out.ctypes.data)
+        return out[0] if world is not None else out
 
     def hashes(self):
         """Every world's state hash (uint64): what determinism tests compare."""
@@ -374,11 +485,17 @@ class VecEnv:
         other._check()
         self._call(self._lib.lc_restore, self._h, other._h)
 
+    #: Whether close() has run (Gymnasium's VectorEnv.closed).
+    closed = False
+
     def close(self):
+        """Frees the worlds; a second close does nothing, and any other
+        call after it raises LongcraftError."""
         with self._lock:  # not while another thread's call runs
             if self._h is not None:
                 self._lib.lc_close(self._h)
                 self._h = None
+            self.closed = True
 
     def __del__(self):
         try:
@@ -408,8 +525,6 @@ def _make_vec(num_envs=1, **kwargs):
     AutoresetMode in the metadata."""
     try:
         import gymnasium
-        from gymnasium import spaces
-        from gymnasium.vector.utils import batch_space
     except ImportError:
         return VecEnv(num_envs, **kwargs)
     base = getattr(gymnasium.vector, "VectorEnv", None)
@@ -422,12 +537,7 @@ def _make_vec(num_envs=1, **kwargs):
     mode = getattr(gymnasium.vector, "AutoresetMode", None)  # Gymnasium 1.1 and later
     if mode is not None:
         env.metadata = dict(VecEnv.metadata, autoreset_mode=mode.NEXT_STEP)
-    env.single_action_space = spaces.Discrete(env.num_actions)
-    env.single_observation_space = spaces.Dict(
-        {k: spaces.Box(v["low"], v["high"], shape=v["shape"], dtype=np.dtype(v["dtype"])) for k, v in env.single_observation_space.items()})
-    env.action_space = batch_space(env.single_action_space, env.num_envs)
-    env.observation_space = batch_space(env.single_observation_space, env.num_envs)
-    return env
+    return env  # its spaces are Gymnasium's already (VecEnv uses them when Gymnasium imports)
 
 
 def _register():

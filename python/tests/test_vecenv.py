@@ -74,7 +74,7 @@ class VecEnvTest(unittest.TestCase):
         self.assertEqual((lo, hi), (float(np.finfo(np.float32).min), float(np.finfo(np.float32).max)))
         with longcraft.VecEnv(2, size=16, threads=1) as env:
             for k, space in env.single_observation_space.items():
-                self.assertEqual((space["low"], space["high"]), (0, 255), k)
+                self.assertEqual((space.low.min(), space.high.max()), (0, 255), k)
 
     def test_shapes_and_dtypes(self):
         with longcraft.VecEnv(5, size=32, obs=("symbolic", "inventory", "semantic", "rgb"), image_size=48) as env:
@@ -91,7 +91,7 @@ class VecEnvTest(unittest.TestCase):
             self.assertEqual(rew.dtype, np.float32)
             self.assertEqual(term.dtype, bool)
             self.assertEqual(env.metadata["autoreset_mode"], "NextStep")
-            self.assertEqual(env.single_action_space["n"], 17)
+            self.assertEqual(env.single_action_space.n, 17)
 
     def test_threads_change_nothing(self):
         want = None
@@ -239,7 +239,8 @@ class VecEnvTest(unittest.TestCase):
             env.reset(seed=0)
             _, _, _, trunc, infos = env.step(np.zeros(3, dtype=np.int64))
             self.assertTrue(trunc.all(), "a budget of 1 ends every episode on its first step")
-            self.assertEqual(set(infos), {"episode_return", "episode_length", "achievements", "success", "_episode"})
+            self.assertEqual(set(infos), {"episode_return", "episode_length", "achievements", "achievement_bits", "success", "_episode",
+                                          "_achievements"})
             self.assertEqual(infos["success"].dtype, bool)
             np.testing.assert_array_equal(infos["episode_length"], [1, 1, 1])
 
