@@ -1,5 +1,18 @@
 package sim
 
+import (
+	"encoding/binary"
+	"unsafe"
+)
+
+// The row copies of LocalView read eight tiles at a time.
+var _ = [1]struct{}{}[ViewSize-9]
+
+// materialBytes is m's bytes: a Material is a byte.
+func materialBytes(m []Material) []byte {
+	return unsafe.Slice((*byte)(unsafe.SliceData(m)), len(m))
+}
+
 // ViewSize is the side of the player's local view: Longcraft's 9×9
 // square (Crafter's image is 9×9 units, of which the world takes 9×7).
 const ViewSize = 9
@@ -116,15 +129,15 @@ func (w *World) LocalView(dst []uint8) {
 	kinds := len(w.rules.Materials) - int(ObjPlayer) // SemanticID's offset
 	for dy := 0; dy < ViewSize; dy++ {
 		i := (py-half+dy)*w.width + px - half
-		tiles, slots := w.tiles[i:i+ViewSize], (*[ViewSize]uint8)(w.objAt[i:i+ViewSize])
+		// A row is nine bytes of tiles and nine of slots: eight and one
+		// at a time, the tiles copied as they are (a tile's semantic id is
+		// its material), and the slots tested at once, since most rows
+		// hold no object.
+		tiles, slots := materialBytes(w.tiles[i:i+ViewSize]), w.objAt[i:i+ViewSize]
 		row := dst[dy*ViewSize : (dy+1)*ViewSize]
-		var any uint8
-		for dx, m := range tiles {
-			row[dx] = uint8(m)
-			any |= slots[dx]
-		}
-		// Most rows hold no object: one test a row, not a branch a tile.
-		if any == 0 {
+		binary.LittleEndian.PutUint64(row, binary.LittleEndian.Uint64(tiles))
+		row[8] = tiles[8]
+		if binary.LittleEndian.Uint64(slots)|uint64(slots[8]) == 0 {
 			continue
 		}
 		for dx, j := range slots {
