@@ -291,8 +291,9 @@ func BenchmarkStep(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N*c.n)/b.Elapsed().Seconds(), "env-steps/s")
 			// 1 where this build has the fast path the -noprefetch and
-			// -direct twins turn off (longcraft bench reads them).
-			b.ReportMetric(b2f(sim.Prefetching() && !batch.noPrefetch), "prefetch")
+			// -direct twins turn off (longcraft bench reads them; that a
+			// batch uses it is TestPrefetchBySize's).
+			b.ReportMetric(b2f(sim.Prefetching()), "prefetch")
 			b.ReportMetric(b2f(streamed), "streamed")
 		})
 	}
