@@ -1,17 +1,9 @@
 package sim
 
-import (
-	"encoding/binary"
-	"unsafe"
-)
+import "encoding/binary"
 
-// The row copies of LocalView read eight tiles at a time.
+// LocalView copies and tests a row of nine tiles as eight and one.
 var _ = [1]struct{}{}[ViewSize-9]
-
-// materialBytes is m's bytes: a Material is a byte.
-func materialBytes(m []Material) []byte {
-	return unsafe.Slice((*byte)(unsafe.SliceData(m)), len(m))
-}
 
 // ViewSize is the side of the player's local view: Longcraft's 9×9
 // square (Crafter's image is 9×9 units, of which the world takes 9×7).
@@ -129,14 +121,16 @@ func (w *World) LocalView(dst []uint8) {
 	kinds := len(w.rules.Materials) - int(ObjPlayer) // SemanticID's offset
 	for dy := 0; dy < ViewSize; dy++ {
 		i := (py-half+dy)*w.width + px - half
-		// A row is nine bytes of tiles and nine of slots: eight and one
-		// at a time, the tiles copied as they are (a tile's semantic id is
-		// its material), and the slots tested at once, since most rows
-		// hold no object.
-		tiles, slots := materialBytes(w.tiles[i:i+ViewSize]), w.objAt[i:i+ViewSize]
+		// A row's tiles are copied as they are (a tile's semantic id is
+		// its material), and its nine slots tested in two loads, since
+		// most rows hold no object.
+		// The eight-byte form of the copy is one load and one store (the
+		// compiler merges the byte loads).
+		t, slots := (*[ViewSize]Material)(w.tiles[i:i+ViewSize]), w.objAt[i:i+ViewSize]
 		row := dst[dy*ViewSize : (dy+1)*ViewSize]
-		binary.LittleEndian.PutUint64(row, binary.LittleEndian.Uint64(tiles))
-		row[8] = tiles[8]
+		binary.LittleEndian.PutUint64(row, uint64(t[0])|uint64(t[1])<<8|uint64(t[2])<<16|uint64(t[3])<<24|
+			uint64(t[4])<<32|uint64(t[5])<<40|uint64(t[6])<<48|uint64(t[7])<<56)
+		row[8] = uint8(t[8])
 		if binary.LittleEndian.Uint64(slots)|uint64(slots[8]) == 0 {
 			continue
 		}

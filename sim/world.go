@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 	"math"
-	"unsafe"
 )
 
 // DefaultSize is the side of the default square world, as Crafter's.
@@ -306,15 +305,6 @@ func (w *World) Clone() *World {
 	}
 	c.CopyFrom(w)
 	return c
-}
-
-// StateBytes is the memory of w's state, what a host stepping many
-// worlds in turn streams through its caches: the World itself, its
-// tiles, object slots, objects and chunk counts (not the generation
-// scratch, which worlds may share).
-func (w *World) StateBytes() int {
-	return int(unsafe.Sizeof(*w)) + len(w.tiles)*int(unsafe.Sizeof(Material(0))) + len(w.objAt)*int(unsafe.Sizeof(w.objAt[0])) +
-		len(w.objects)*int(unsafe.Sizeof(Object{})) + len(w.chunks)*int(unsafe.Sizeof(chunkCounts{}))
 }
 
 // ShareScratch makes w generate its worlds in owner's generation scratch

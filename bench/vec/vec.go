@@ -24,7 +24,6 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/longcraft/longcraft/bench/episode"
 	"github.com/longcraft/longcraft/bench/suite"
@@ -202,11 +201,11 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	// Prefetching pays where the worlds outgrow the caches: 2.5× at
 	// 4,096 worlds (about 80 MB) on the 2-core AMD EPYC VM, nothing at
 	// 512 (10 MB), and it cost 7 % at 64 and 3 % at 256, whose worlds
-	// the caches hold anyway (bench/README.md). Below prefetchAbove the
-	// batch does without; the threshold is low, since prefetching where
-	// it was not needed costs a few per cent and going without where it
-	// was cost more than half.
-	b.noPrefetch = cfg.N*(tpl.StateBytes()+int(unsafe.Sizeof(episode.Episode{}))) < prefetchAbove
+	// the caches hold anyway (bench/README.md). Below prefetchAbove tiles
+	// the batch does without; the threshold is low, since prefetching
+	// where it was not needed costs a few per cent and going without
+	// where it was cost more than half.
+	b.noPrefetch = cfg.N*cfg.Size*cfg.Size < prefetchAbove
 	if b.pool = cfg.Pool; b.pool == nil {
 		if b.pool, err = NewPool(threads); err != nil {
 			return nil, err
@@ -219,9 +218,10 @@ func New(cfg Config, atlas *render.Atlas) (*Batch, error) {
 	return b, nil
 }
 
-// prefetchAbove is the state, in bytes, of the smallest batch that asks
-// the caches for its next worlds' memory (see New).
-const prefetchAbove = 4 << 20
+// prefetchAbove is the tiles of the smallest batch that asks the caches
+// for its next worlds' memory (see New): 256 worlds of 64×64, about 4 MiB
+// of state with their episodes (a world's state is about 4 bytes a tile).
+const prefetchAbove = 1 << 20
 
 // span is the range of worlds thread k takes first: contiguous, so that
 // from operation to operation a thread mostly plays the same worlds, in
