@@ -18,7 +18,6 @@ package sim
 // and material as eight equal 32-bit lanes, set once per generation
 // (setDecide).
 type decideSetup struct {
-	start                                    lanes // startTile
 	w76, w204                                lanes // mountainWaterWeight = 76·256 + 204
 	mountainLevel, caveMountain, caveLevel   lanes
 	tunnelLevel, coalLevel, ironLevel        lanes
@@ -33,6 +32,9 @@ type decideSetup struct {
 	pack                                     [32]uint8
 	order                                    lanes
 }
+
+// decideAVX2 stores a tile's material as one byte.
+var _ = [1]struct{}{}[^Material(0)-0xff]
 
 // lanes is one 32-bit value in each of a vector's eight lanes.
 type lanes [8]int32
@@ -54,7 +56,7 @@ const _ = uint(76*256 + 204 - mountainWaterWeight)   // …both ways
 func (g *generator) setDecide() {
 	r := &g.rarity
 	g.decide = decideSetup{
-		start: fill8(startTile), w76: fill8(76), w204: fill8(204),
+		w76: fill8(76), w204: fill8(204),
 		mountainLevel: fill8(mountainLevel), caveMountain: fill8(caveMountain), caveLevel: fill8(caveLevel),
 		tunnelLevel: fill8(tunnelLevel), coalLevel: fill8(coalLevel), ironLevel: fill8(ironLevel),
 		diamondMountain: fill8(diamondMountain), lavaMountain: fill8(lavaMountain), lavaLevel: fill8(lavaLevel),

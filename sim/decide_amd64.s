@@ -28,11 +28,10 @@ loop:
 	VMOVDQU  generator_mountain(AX)(R8*4), Y1
 	VPSUBD   Y2, Y1, Y1
 
-	// Y14 = mountain tiles (mv > mountainLevel), less the start area's
-	// (water = startTile), where the split product overflows.
-	VPCMPEQD decideSetup_start(BX), Y0, Y15
+	// Y14 = mountain tiles (mv > mountainLevel). The start area's tiles
+	// (water and mountain startTile) need no mask: there both products
+	// wrap to 0, so mv is startTile and fails the test, as in decideRow.
 	VPCMPGTD decideSetup_mountainLevel(BX), Y1, Y14
-	VPANDN   Y14, Y15, Y14
 
 	// Y6 = draws 0 and 1 (low and high halves), Y7 = draws 2 and 3, a
 	// lane a tile: the low and high dwords of the eight hashes, in order.

@@ -178,6 +178,45 @@ func FuzzLoadASCII(f *testing.F) {
 	})
 }
 
+// TestFarObjectRemoved: a removed object past the slots' reach keeps its
+// place in the array until the step ends, so the search by position must
+// skip it: an object moved onto its tile is the one found there. Both
+// ways of finding far objects: the search (a 64×64 world, capacity 512)
+// and the far slots (200×200).
+func TestFarObjectRemoved(t *testing.T) {
+	for _, side := range []int{64, 200} {
+		w, err := New(Config{Width: side, Height: side})
+		require.NoError(t, err)
+		w.Reset(1)
+		require.Equal(t, side > 64, w.farAt != nil)
+		// Fill the array past the slots' reach with cows on free grass.
+		for y := 0; y < side && int(w.s.NumObjects) < slotFar+10; y++ {
+			for x := 0; x < side && int(w.s.NumObjects) < slotFar+10; x++ {
+				if w.objectIndex(x, y) < 0 && w.tiles[w.index(x, y)] == MatGrass {
+					w.addObject(w.newCreature(ObjCow, x, y))
+				}
+			}
+		}
+		// Two far cows, i before j: remove i, move j onto its tile.
+		var cows []int
+		for k := int(w.s.NumObjects) - 1; k >= slotFar-1 && len(cows) < 2; k-- {
+			if w.objects[k].Kind == ObjCow {
+				cows = append(cows, k)
+			}
+		}
+		require.Len(t, cows, 2, "side %d: two cows past the slots' reach", side)
+		i, j := cows[1], cows[0]
+		ax, ay := int(w.objects[i].X), int(w.objects[i].Y)
+		w.removeObject(i)
+		require.Equal(t, -1, w.objectIndex(ax, ay), "side %d: a removed object's tile is free", side)
+		w.moveObject(j, ax, ay)
+		require.Equal(t, j, w.objectIndex(ax, ay), "side %d: the live object, not the removed one", side)
+		w.compact()
+		require.Equal(t, j-1, w.objectIndex(ax, ay), "side %d: after compaction", side)
+		require.Empty(t, invariantError(w))
+	}
+}
+
 // TestFarObjectSlots plays worlds that hold more objects than the slot
 // grid's bytes number (slotFar), so that objects are found by position
 // past it, and checks after every step that each live object is the one

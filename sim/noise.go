@@ -22,7 +22,7 @@ type noiseField struct {
 	rows           int
 	col, wx        []int32   // per x: lattice column and weight
 	cellWeights    []int32   // per x offset within a lattice cell: weight
-	split          cellSplit // the weights of cells 4 or 8 tiles wide, for the vector kernels
+	split          cellSplit // the weights of cells 2, 4, 8 or 16 tiles wide, for the vector kernels
 	rowStart, wy   []int32   // per y: index of the lattice row in generator.lattice, weight
 }
 

@@ -58,9 +58,12 @@ type Rules struct {
 	glyphs [256]glyphObject
 	// walkable holds the materials with Walkable set.
 	walkable MaterialSet
-	// balanceDiv is ⌈2^64 / Creature.BalanceEvery⌉, which tells whether
-	// a step is a balance step without a division (balanceStep).
-	balanceDiv uint64
+	// balanceDiv is ⌈2^64 / balanceDivOf⌉, which tells whether a step is a
+	// balance step without a division (balanceStep); balanceDivOf is the
+	// Creature.BalanceEvery it was computed for, so that a period edited
+	// in place without Compile still counts (as the tests' rules do).
+	balanceDiv   uint64
+	balanceDivOf int32
 	// collectOf maps a material to 1 + its index in Collect (0: none).
 	collectOf [MaxMaterials]uint8
 	// achByName is filled by compile for lookups by name.
@@ -382,6 +385,6 @@ func (r *Rules) compile() error {
 	if r.Creature.ChunkSize <= 0 || r.Creature.BalanceEvery <= 0 {
 		return fmt.Errorf("rules %s: chunk size and balance period must be positive", r.Name)
 	}
-	r.balanceDiv = ^uint64(0)/uint64(r.Creature.BalanceEvery) + 1
+	r.balanceDiv, r.balanceDivOf = ^uint64(0)/uint64(r.Creature.BalanceEvery)+1, r.Creature.BalanceEvery
 	return r.compileCreatures()
 }

@@ -283,4 +283,10 @@ func TestBalanceStep(t *testing.T) {
 			}
 		}
 	}
+	// A period edited in place after Compile (the tests' habit) counts.
+	w.rules.Creature.BalanceEvery = 1 << 30
+	for _, n := range []int32{10, 20, 100, 1 << 30} {
+		w.s.Step = n
+		assert.Equal(t, n == 1<<30, w.balanceStep(), "step %d after an edit without Compile", n)
+	}
 }

@@ -54,8 +54,11 @@ func (w *World) StepTo(a Action, out *Outcome) {
 // 2019): a multiplication where the remainder took a division, about 2 %
 // of a batch's time.
 func (w *World) balanceStep() bool {
-	c := w.rules.balanceDiv
-	return uint64(uint32(w.s.Step))*c <= c-1
+	r := w.rules
+	if r.balanceDivOf != r.Creature.BalanceEvery { // edited since Compile
+		return w.s.Step%r.Creature.BalanceEvery == 0
+	}
+	return uint64(uint32(w.s.Step))*r.balanceDiv <= r.balanceDiv-1
 }
 
 // beginStep counts the step, or reports false (and out.Done) once the

@@ -56,6 +56,7 @@ type World struct {
 	// Derived from the state, kept in step for speed, copied by CopyFrom
 	// and left out of Hash.
 	objAt  []uint8       // per tile: no object, or which (see slotOf)
+	farAt  []uint16      // per tile: index+1 of an object past objAt's reach, in worlds of many objects (see slotOf); else nil
 	chunks []chunkCounts // per 12×12 chunk, row-major
 
 	// Balance's due chunks per rule (balance.go), kept between balances
@@ -155,6 +156,7 @@ func New(cfg Config) (*World, error) {
 		tiles:   make([]Material, area),
 		objects: make([]Object, cfg.MaxObjects),
 		objAt:   make([]uint8, area),
+		farAt:   newFarAt(cfg.MaxObjects, area),
 
 		vectorNear: hasVectorKernels(),
 	}
@@ -297,6 +299,7 @@ func (w *World) Clone() *World {
 		tiles:      make([]Material, len(w.tiles)),
 		objects:    make([]Object, len(w.objects)),
 		objAt:      make([]uint8, len(w.objAt)),
+		farAt:      newFarAt(len(w.objects), len(w.objAt)),
 		chunks:     make([]chunkCounts, len(w.chunks)),
 		vectorNear: w.vectorNear,
 		// Constant tables are shared.
@@ -340,6 +343,7 @@ func (w *World) CopyFrom(src *World) {
 	copy(w.tiles, src.tiles)
 	copy(w.objects[:src.s.NumObjects], src.objects[:src.s.NumObjects])
 	copy(w.objAt, src.objAt)
+	copy(w.farAt, src.farAt)
 	copy(w.chunks, src.chunks)
 	w.due, w.dueFresh, w.dueLimits = src.due, src.dueFresh, src.dueLimits
 }
@@ -392,7 +396,7 @@ func (w *World) addObject(o Object) bool {
 	w.objects[n] = o
 	w.s.NumObjects++
 	x, y := int(o.X), int(o.Y)
-	w.objAt[w.index(x, y)] = slotOf(n)
+	w.setSlot(w.index(x, y), n)
 	w.chunkChanged(w.chunkOf(x, y))
 	c := &w.chunks[w.chunkOf(x, y)]
 	c.held = true
@@ -425,7 +429,7 @@ func (w *World) moveObject(i, x, y int) {
 	o := &w.objects[i]
 	ox, oy := int(o.X), int(o.Y)
 	w.objAt[w.index(ox, oy)] = 0
-	w.objAt[w.index(x, y)] = slotOf(i)
+	w.setSlot(w.index(x, y), i)
 	if from, to := w.chunkOf(ox, oy), w.chunkOf(x, y); from != to {
 		w.chunkChanged(from)
 		w.chunkChanged(to)
@@ -458,7 +462,7 @@ func (w *World) compactFrom(j int) {
 		}
 		if i != j {
 			w.objects[j] = o
-			w.objAt[w.index(int(o.X), int(o.Y))] = slotOf(j)
+			w.setSlot(w.index(int(o.X), int(o.Y)), j)
 		}
 		j++
 	}
@@ -478,12 +482,35 @@ func (w *World) objectIndex(x, y int) int {
 // the player that every step reads (the local view, the moves) take one
 // cache line, not two, and a world's state 4 KiB less at 64×64: 0 for
 // no object, index+1 for the first slotFar−1 objects, and slotFar for an
-// object further along the array, which objectAt finds by its position
-// (Crafter's worlds hold 60 to 150 objects, so that is rare).
-const slotFar = 255
+// object further along the array. In a world that may hold more than
+// farObjects objects (over 8,192 tiles by default), where most of them
+// are that far along, farAt holds their index; in the others (Crafter's
+// 64×64 worlds hold 60 to 150 objects, at most 512) objectAtFar finds
+// them by position among the few past slotFar−1.
+const (
+	slotFar    = 255
+	farObjects = 1024
+)
+
+// newFarAt is the far slots of a world of capacity objects and area
+// tiles: none where objectAtFar's search is short.
+func newFarAt(capacity, area int) []uint16 {
+	if capacity <= farObjects {
+		return nil
+	}
+	return make([]uint16, area)
+}
 
 // slotOf is the slot of object i.
 func slotOf(i int) uint8 { return uint8(min(i+1, slotFar)) }
+
+// setSlot records object i on tile t.
+func (w *World) setSlot(t, i int) {
+	w.objAt[t] = slotOf(i)
+	if i >= slotFar-1 && w.farAt != nil {
+		w.farAt[t] = uint16(i + 1)
+	}
+}
 
 // objectAt returns the index of the object on tile t, or -1.
 func (w *World) objectAt(t int) int {
@@ -494,13 +521,17 @@ func (w *World) objectAt(t int) int {
 	return w.objectAtFar(t)
 }
 
-// objectAtFar finds the live object on tile t among those past the
-// slots' reach (removed objects keep their place until the step ends, so
-// they are skipped: only a live one holds its tile). It is kept out of
-// line so that objectAt, on every step's path, inlines.
+// objectAtFar returns the object on tile t past the slots' reach: from
+// farAt, or found among the objects past slotFar−1 (removed objects keep
+// their place until the step ends, so they are skipped: only a live one
+// holds its tile). It is kept out of line so that objectAt, on every
+// step's path, inlines.
 //
 //go:noinline
 func (w *World) objectAtFar(t int) int {
+	if w.farAt != nil {
+		return int(w.farAt[t]) - 1
+	}
 	x, y := int16(t%w.width), int16(t/w.width)
 	for i := slotFar - 1; i < int(w.s.NumObjects); i++ {
 		if o := &w.objects[i]; o.X == x && o.Y == y && o.Kind != ObjNone {

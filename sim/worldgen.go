@@ -62,8 +62,8 @@ func fieldAcrossFirst(f int) bool {
 // by a clone's first Reset).
 type generator struct {
 	fields [numFields]noiseField
-	// vector is set when the vector kernels (lerp_amd64.s, draws_amd64.s)
-	// run here; fillLanes is fill's setup for them.
+	// vector is set when the vector kernels (lerp_amd64.s, draws_amd64.s,
+	// decide_amd64.s) run here; fillLanes is fill's setup for them.
 	vector    bool
 	fillLanes hashLanes
 	lattice   []int32
@@ -318,8 +318,11 @@ const (
 //
 // The row's water, mountain, tree and start fields and its tiles' hashes
 // are computed first, for the whole row, by the vector kernels where the
-// machine has them (lerp_amd64.s, draws_amd64.s). Then one pass decides
-// the tiles; the other fields are read only on the tiles that need them,
+// machine has them (lerp_amd64.s, draws_amd64.s). Then the tiles are
+// decided: where the machine has the vector kernels, by decideRowVector
+// (decide.go), eight at a time from every field evaluated on the whole
+// row; elsewhere by decideRow, the reference, below. There the other
+// fields are read only on the tiles that need them,
 // inline: one interpolation there, their lattice having been brought down
 // to the row (rowCols, once per row) or across x (acrossPair, once per
 // lattice row). Row values live in the generator's fixed arrays, indexed

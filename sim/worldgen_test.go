@@ -99,6 +99,12 @@ func TestVectorKernelsSameWorlds(t *testing.T) {
 		"classic": Classic, "extended": Extended,
 		"extended, scaled":  func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 150, 40; return r },
 		"extended, extreme": func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 100000, 1; return r },
+		// Rulesets without extra ores take the vector decision
+		// (decideAVX2), at every rarity.
+		"classic, scaled":   func() *Rules { r := Classic(); r.Gen.Abundance, r.Gen.Hostility = 150, 40; return r },
+		"classic, abundant": func() *Rules { r := Classic(); r.Gen.Abundance, r.Gen.Hostility = 100000, 1; return r },
+		"classic, hostile":  func() *Rules { r := Classic(); r.Gen.Abundance, r.Gen.Hostility = 1, 100000; return r },
+		"extended, no ores": func() *Rules { r := Extended(); r.Gen.Ores = nil; return r },
 	}
 	for name, rules := range rulesets {
 		for _, size := range [][2]int{{3, 3}, {5, 7}, {17, 9}, {64, 64}, {65, 63}, {250, 70}, {1024, 12}, {13, 300}} {

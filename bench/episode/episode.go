@@ -173,7 +173,9 @@ func (e *Episode) Steps() int { return e.steps }
 
 // Last is the last step's outcome as the agent may see it: filtered by
 // the task's feedback level (at none a failure looks like nothing
-// happened). Nil before the first step.
+// happened). Nil before the first step. It derives that outcome on its
+// first call after a step and keeps it in e, so it writes: like every
+// method of an Episode, it is not for concurrent use.
 func (e *Episode) Last() *sim.Outcome {
 	if e.steps == 0 {
 		return nil
