@@ -59,17 +59,14 @@ test-slurm:
 test-k8s:
 	cd internal/k8sjob && $(GO) vet ./... && $(GO) test -count=1 -timeout 20m ./...
 
-## deps: install what the tests need on a fresh Debian machine (gcc for -race,
-## Node for wasm, NumPy and msgpack to check datasets and traces from Python,
-## Chromium for the browser test).
-deps:
+## deps: install what the tests need on a fresh Debian machine (deps-python's
+## gcc, for -race too, and NumPy, also to check datasets from Python; Node for
+## wasm, msgpack to check traces from Python, Chromium for the browser test).
+deps: deps-python
 	@missing=""; \
-	command -v gcc  >/dev/null 2>&1 || missing="$$missing gcc libc6-dev"; \
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	/usr/bin/python3 -c "import numpy" >/dev/null 2>&1 || missing="$$missing python3-numpy"; \
 	/usr/bin/python3 -c "import msgpack" >/dev/null 2>&1 || missing="$$missing python3-msgpack"; \
-	/usr/bin/python3 -c "import ensurepip, setuptools" >/dev/null 2>&1 || missing="$$missing python3-venv python3-setuptools"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \

@@ -104,8 +104,9 @@ func (w *World) decideRowVector(y, n int) {
 }
 
 // countRow counts row y's decided tiles (g.tileRow) into the chunk counts
-// and starts creatures on them, in order along the row, as decideRow does
-// tile by tile.
+// and starts creatures on them (g.creatures: the draws each tile's
+// terrain allows), in order along the row: both decideRow and
+// decideRowVector end with it.
 func (w *World) countRow(y, n int) {
 	g := w.gen
 	if n > MaxSide {
@@ -115,6 +116,10 @@ func (w *World) countRow(y, n int) {
 		m := g.tileRow[x]
 		t := g.info[m]
 		g.counts[g.chunkCol[x]&rowMask] += t
+		// Few tiles start a creature, but which tiles are walkable
+		// changes at random (trees), so the walkable flag and the draws
+		// are combined before the one branch; scatterCreature checks the
+		// rest.
 		if creatures := g.creatures[x]; int(g.passes[x]&creatures)&-int(t>>63) != 0 {
 			w.scatterCreature(x, y, m, creatures&passSkeleton != 0, g.hashes[x])
 		}

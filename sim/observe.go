@@ -122,10 +122,9 @@ func (w *World) LocalView(dst []uint8) {
 	for dy := 0; dy < ViewSize; dy++ {
 		i := (py-half+dy)*w.width + px - half
 		// A row's tiles are copied as they are (a tile's semantic id is
-		// its material), and its nine slots tested in two loads, since
+		// its material), eight in one load and store (the compiler merges
+		// the byte loads), and its nine slots tested in two loads, since
 		// most rows hold no object.
-		// The eight-byte form of the copy is one load and one store (the
-		// compiler merges the byte loads).
 		t, slots := (*[ViewSize]Material)(w.tiles[i:i+ViewSize]), w.objAt[i:i+ViewSize]
 		row := dst[dy*ViewSize : (dy+1)*ViewSize]
 		binary.LittleEndian.PutUint64(row, uint64(t[0])|uint64(t[1])<<8|uint64(t[2])<<16|uint64(t[3])<<24|

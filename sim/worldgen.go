@@ -419,16 +419,9 @@ func (w *World) decideRow(y, n int) {
 			isTree := b2i(pass&passTree != 0) & b2i(g.treeRow[x] > treeLevel)
 			m += Material(isTree) * (MatTree - MatGrass)
 		}
-		g.tileRow[x] = m
-		t := g.info[m]
-		g.counts[g.chunkCol[x]&rowMask] += t
-		// Few tiles start a creature, but which tiles are walkable changes
-		// at random (trees), so the walkable flag and the draws are
-		// combined before the one branch; scatterCreature checks the rest.
-		if int(pass&creatures)&-int(t>>63) != 0 {
-			w.scatterCreature(x, y, m, creatures&passSkeleton != 0, g.hashes[x])
-		}
+		g.tileRow[x], g.creatures[x] = m, creatures
 	}
+	w.countRow(y, n)
 }
 
 // rowInputs are the inputs of generateRow's decisions on the row being
