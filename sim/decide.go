@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // The vector path of world generation's tile loop. The plain loop
 // (decideRow) decides each tile by a chain of tests, reading the rarer
 // fields (caves, tunnels, ores, lava, sand) only on the tiles that need
@@ -107,21 +112,142 @@ func (w *World) decideRowVector(y, n int) {
 // and starts creatures on them (g.creatures: the draws each tile's
 // terrain allows), in order along the row: both decideRow and
 // decideRowVector end with it.
+//
+// It reads the row eight tiles at a time. Adding each tile's count to its
+// chunk's counter took about eighteen instructions a tile; here each
+// material a balance rule counts adds one to a byte per column
+// (g.columns) where the tile is of that material, eight columns in one
+// add, and flushCounts sums each chunk's columns once per chunk row. The
+// creature draws, which few tiles pass, become a mask of candidates
+// visited in order.
 func (w *World) countRow(y, n int) {
 	g := w.gen
 	if n > MaxSide {
 		panic("sim: a row wider than MaxSide")
 	}
-	for x := 0; x < n; x++ {
-		m := g.tileRow[x]
-		t := g.info[m]
-		g.counts[g.chunkCol[x]&rowMask] += t
-		// Few tiles start a creature, but which tiles are walkable
-		// changes at random (trees), so the walkable flag and the draws
-		// are combined before the one branch; scatterCreature checks the
-		// rest.
-		if creatures := g.creatures[x]; int(g.passes[x]&creatures)&-int(t>>63) != 0 {
-			w.scatterCreature(x, y, m, creatures&passSkeleton != 0, g.hashes[x])
+	if g.plainCount {
+		w.countRowPlain(y, n)
+		return
+	}
+	words := (n + 7) / 8
+	for _, k := range g.counted[:g.countedRules] {
+		pat, cols := bytesOf(uint64(g.countedMaterial[k])), &g.columns[k]
+		for i := range words {
+			i &= MaxSide/8 - 1
+			cols[i] += zeroBytes(materials8((*[8]Material)(g.tileRow[i*8:])) ^ pat)
+		}
+	}
+	for i := range words {
+		i &= MaxSide/8 - 1
+		c := binary.LittleEndian.Uint64(g.passes[i*8:]) & binary.LittleEndian.Uint64(g.creatures[i*8:])
+		for c = nonzeroBytes(c); c != 0; c &= c - 1 {
+			x := i*8 + bits.TrailingZeros64(c)/8
+			if x >= n {
+				break // the tail past the row holds no tile
+			}
+			if m := g.tileRow[x&rowMask]; g.walkable[m] {
+				w.scatterCreature(x, y, m, g.creatures[x&rowMask]&passSkeleton != 0, g.hashes[x&rowMask])
+			}
 		}
 	}
 }
+
+// countRowPlain is countRow tile by tile, straight into the chunks: the
+// reference TestCountRow compares countRow with.
+func (w *World) countRowPlain(y, n int) {
+	g := w.gen
+	for x := range n {
+		m := g.tileRow[x&rowMask]
+		for r, b := range w.rules.balance {
+			if b.Material == m {
+				w.chunks[w.chunkOf(x, y)].space[r]++
+			}
+		}
+		if g.walkable[m] && g.passes[x&rowMask]&g.creatures[x&rowMask] != 0 {
+			w.scatterCreature(x, y, m, g.creatures[x&rowMask]&passSkeleton != 0, g.hashes[x&rowMask])
+		}
+	}
+}
+
+// flushCounts adds the column counts accumulated over the chunk row of
+// row y (countRow) to its chunks and clears them. A column holds at most
+// one tile a row of the chunk row, and New bounds the chunk size below
+// 16, so no byte overflows.
+func (w *World) flushCounts(y int) {
+	g := w.gen
+	chunks := w.chunks[int(w.chunkRow[y]):][:w.chunksX]
+	for r := range w.rules.balance[:min(len(w.rules.balance), maxBalanceRules)] {
+		cols := &g.columns[g.countedAs[r]]
+		for c := range chunks {
+			s := &g.chunkSpans[c]
+			// A byte sum: the multiply adds every byte into the top one.
+			sum := (cols[s.word[0]&(MaxSide/8-1)]&s.mask[0] + cols[s.word[1]&(MaxSide/8-1)]&s.mask[1] +
+				cols[s.word[2]&(MaxSide/8-1)]&s.mask[2]) * 0x0101010101010101 >> 56
+			chunks[c].space[r] += uint8(sum)
+		}
+	}
+	for _, k := range g.counted[:g.countedRules] {
+		clear(g.columns[k][:])
+	}
+}
+
+// chunkSpan is a chunk column's bytes in a row of columns: the bytes of
+// mask[k] in word[k]. New bounds the chunk size below 16, so a chunk
+// spans at most three words; the masks of the words it does not span are
+// empty.
+type chunkSpan struct {
+	word [3]uint
+	mask [3]uint64
+}
+
+// newChunkSpans returns the span of each chunk column of the map's
+// columns (World.chunkCol).
+func newChunkSpans(chunkCol []int32) []chunkSpan {
+	var spans []chunkSpan
+	for x, c := range chunkCol {
+		if int(c) == len(spans) {
+			spans = append(spans, chunkSpan{})
+		}
+		s := &spans[c]
+		k := 0
+		for k < 2 && s.mask[k] != 0 && s.word[k] != uint(x/8) {
+			k++
+		}
+		if s.mask[k] != 0 && s.word[k] != uint(x/8) {
+			panic("sim: a chunk over three words of columns")
+		}
+		s.word[k], s.mask[k] = uint(x/8), s.mask[k]|0xff<<(x%8*8)
+	}
+	return spans
+}
+
+// setCounted lists the balance rules' materials for countRow: a material
+// two rules count is counted once.
+func (g *generator) setCounted(rules []balanceRule) {
+	g.countedRules = 0
+	for r := range rules[:min(len(rules), maxBalanceRules)] {
+		k := 0
+		for k < r && rules[k].Material != rules[r].Material {
+			k++
+		}
+		if k == r {
+			g.counted[g.countedRules] = r
+			g.countedRules++
+		}
+		g.countedAs[r], g.countedMaterial[r] = k, rules[r].Material
+	}
+}
+
+// bytesOf repeats byte b in each of a word's eight bytes.
+func bytesOf(b uint64) uint64 { return b * 0x0101010101010101 }
+
+// SWAR masks: the low seven bits and the top bit of each byte.
+const low7, high7 = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+
+// zeroBytes returns 1 in each byte of v that is zero, else 0. Each byte is
+// tested on its own: adding low7 to its low seven bits carries into its
+// top bit, never past it.
+func zeroBytes(v uint64) uint64 { return ^((v&low7 + low7) | v) & high7 >> 7 }
+
+// nonzeroBytes returns the top bit of each byte of v that is not zero.
+func nonzeroBytes(v uint64) uint64 { return (v&low7 + low7 | v) & high7 }

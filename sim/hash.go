@@ -32,8 +32,7 @@ func (w *World) Hash() uint64 {
 	h.add(uint64(uint16(s.Hunger)) | uint64(uint16(s.Thirst))<<16 | uint64(uint16(s.Fatigue))<<32 | uint64(uint16(s.Recover))<<48)
 	t := w.tiles
 	for len(t) >= 8 {
-		h.add(uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56)
+		h.add(materials8((*[8]Material)(t)))
 		t = t[8:]
 	}
 	for _, m := range t {

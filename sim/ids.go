@@ -11,6 +11,13 @@ import "strconv"
 // the same numbers as Crafter's semantic view. Later rulesets append ids.
 type Material uint8
 
+// materials8 packs eight tiles into a word, the first in the low byte:
+// the compiler merges the byte loads into one.
+func materials8(t *[8]Material) uint64 {
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
 // Classic materials.
 const (
 	MatNone Material = iota

@@ -127,8 +127,7 @@ func (w *World) LocalView(dst []uint8) {
 		// most rows hold no object.
 		t, slots := (*[ViewSize]Material)(w.tiles[i:i+ViewSize]), w.objAt[i:i+ViewSize]
 		row := dst[dy*ViewSize : (dy+1)*ViewSize]
-		binary.LittleEndian.PutUint64(row, uint64(t[0])|uint64(t[1])<<8|uint64(t[2])<<16|uint64(t[3])<<24|
-			uint64(t[4])<<32|uint64(t[5])<<40|uint64(t[6])<<48|uint64(t[7])<<56)
+		binary.LittleEndian.PutUint64(row, materials8((*[8]Material)(t[:8])))
 		row[8] = uint8(t[8])
 		if binary.LittleEndian.Uint64(slots)|uint64(slots[8]) == 0 {
 			continue

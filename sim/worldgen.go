@@ -62,6 +62,9 @@ func fieldAcrossFirst(f int) bool {
 // by a clone's first Reset).
 type generator struct {
 	fields [numFields]noiseField
+	// plainCount makes countRow count tile by tile (countRowPlain), for
+	// the tests.
+	plainCount bool
 	// vector is set when the vector kernels (lerp_amd64.s, draws_amd64.s,
 	// decide_amd64.s) run here; fillLanes is fill's setup for them.
 	vector    bool
@@ -96,10 +99,18 @@ type generator struct {
 	sand, cave, coal, iron, lava rowBuf
 	creatures                    [MaxSide]uint8
 	decide                       decideSetup
-	// counts accumulates, per chunk column, the packed balance counts
-	// (see tileInfo) of the chunk row being generated: at most cs² ≤ 255
-	// tiles a lane (New bounds the chunk size), so no lane overflows.
-	counts [MaxSide]uint64
+	// columns counts, per balance rule, the tiles of its material in each
+	// column of the chunk row being generated, a byte a column (see
+	// countRow).
+	columns [maxBalanceRules][MaxSide / 8]uint64
+	// countedRules rules, listed in counted, count a material no earlier
+	// rule counts (countedMaterial); countedAs gives each rule the
+	// columns that count its material (setCounted).
+	counted, countedAs [maxBalanceRules]int
+	countedRules       int
+	countedMaterial    [maxBalanceRules]Material
+	// chunkSpans gives each chunk column's columns.
+	chunkSpans []chunkSpan
 	// octave places the fine water and mountain lattice columns in their
 	// coarse octaves (see addOctave).
 	octave octaveColumns
@@ -111,15 +122,13 @@ type generator struct {
 	drawSetup drawSetup
 	// row holds the inputs of the row being generated.
 	row rowInputs
-	// tileRow holds the materials of the row being generated, chunkCol
-	// the chunk column of each x, and info the bookkeeping of each
-	// material (see tileInfo). The first two copy what the world has
-	// (its tiles, World.chunkCol) into fixed arrays of the generator, so
-	// that the tile loop reaches them without bounds checks or registers
-	// of their own; the row is copied to the world's tiles at its end.
+	// tileRow holds the materials of the row being generated, in a fixed
+	// array of the generator so that the tile loop reaches it without
+	// bounds checks or a register of its own; the row is copied to the
+	// world's tiles at its end. walkable marks the walkable materials,
+	// for any byte.
 	tileRow  [MaxSide]Material
-	chunkCol [MaxSide]uint16
-	info     tileInfo
+	walkable [256]bool
 }
 
 // startReach is the distance beyond which the start area no longer shapes
@@ -131,9 +140,7 @@ const startReach = 16
 func newGenerator(w *World) *generator {
 	width, height := w.width, w.height
 	g := &generator{vector: hasVectorKernels(), fillLanes: newHashLanes(4)}
-	for x, c := range w.chunkCol {
-		g.chunkCol[x] = uint16(c)
-	}
+	g.chunkSpans = newChunkSpans(w.chunkCol)
 	n := 0
 	for f := range g.fields {
 		sx, sy := fieldShifts(f)
@@ -271,20 +278,13 @@ func (w *World) generate(px, py int) {
 		g.across[f].row = -1
 	}
 	g.setRarities(&w.rules.Gen)
+	g.setCounted(w.rules.balance)
 	g.setDraws()
 	g.setDecide()
-	// Each material's entry in tileInfo adds one to the chunk count lane
-	// (countLaneBits each) of every balance rule counting it, and carries the
-	// walkable flag: one load a tile, no branch, no memory round trip.
-	// It is built on every Reset, since SetRules may have changed them.
-	clear(g.info[:])
-	for r, b := range w.rules.balance {
-		g.info[b.Material] |= 1 << (countLaneBits * r)
-	}
-	for m := range w.rules.Materials {
-		if w.rules.walkable.Has(Material(m)) {
-			g.info[m] |= walkableFlag
-		}
+	// Which materials are walkable and which the balance counts are set
+	// on every Reset, since SetRules may have changed them.
+	for m := range g.walkable {
+		g.walkable[m] = w.rules.walkable.Has(Material(m))
 	}
 	// Water and mountains are two octaves each: a coarse one and a fine one
 	// weighted less. Folding the coarse octave into the fine lattice's
@@ -293,7 +293,7 @@ func (w *World) generate(px, py int) {
 	g.addOctave(fieldMountain, fieldMountainLow, mountHighNorm, mountLowNorm)
 	g.row.extraOres = len(w.rules.Gen.Ores) > 0
 	g.row.px, g.row.py = px, py
-	// g.counts is zero: flushCounts clears it after the last row. The
+	// g.columns is zero: flushCounts clears it after each chunk row. The
 	// player was added before the clear, so its chunk is marked here.
 	clear(w.chunks)
 	w.dueFresh = 0
@@ -302,16 +302,6 @@ func (w *World) generate(px, py int) {
 		w.generateRow(y, key)
 	}
 }
-
-// tileInfo is per-material bookkeeping for generateRow, indexed by any
-// byte so that no bounds check is needed.
-type tileInfo [256]uint64
-
-const (
-	walkableFlag  = 1 << 63
-	countLaneBits = 12 // a lane per balance rule: 4 lanes hold counts to 4095
-	countLanes    = 1<<(countLaneBits*maxBalanceRules) - 1
-)
 
 // generateRow decides the materials of row y, counts them into the chunks
 // and starts creatures on the row.
@@ -432,20 +422,6 @@ type rowInputs struct {
 	sandWy, caveWy, coalWy, ironWy, lavaWy int64
 	extraOres                              bool
 	px, py                                 int // the player
-}
-
-// flushCounts adds the counts accumulated over the chunk row of row y to
-// its chunks and clears them.
-func (w *World) flushCounts(y int) {
-	g := w.gen
-	chunks := w.chunks[int(w.chunkRow[y]):][:w.chunksX]
-	for c := range chunks {
-		counts := g.counts[c] & countLanes
-		for r := range chunks[c].space {
-			chunks[c].space[r] += uint8(counts >> (countLaneBits * r))
-		}
-		g.counts[c] = 0
-	}
 }
 
 // startTile marks the tiles of the start area in the water, mountain and

@@ -161,3 +161,54 @@ func TestResetAfterSetRules(t *testing.T) {
 		require.Equal(t, fresh.chunks, w.chunks, "seed %d", seed)
 	}
 }
+
+// TestCountRow requires countRow, which counts eight tiles at a time into
+// columns and visits only the tiles whose draws may start a creature, to
+// count and start what the tile-by-tile reference does: every chunk
+// size, widths that end within a word or a chunk, rules that share a
+// counted material and rules that count one of their own, on both
+// decision paths. The chunk counts must also match a recount of the map.
+func TestCountRow(t *testing.T) {
+	rulesets := map[string]func(cs int) *Rules{
+		"classic": func(cs int) *Rules { r := Classic().Clone(); r.Creature.ChunkSize = cs; return r },
+		"extended": func(cs int) *Rules {
+			r := Extended().Clone()
+			r.Creature.ChunkSize = cs
+			return r
+		},
+		// Cows count sand, the skeletons' path is shared with zombies.
+		"own materials": func(cs int) *Rules {
+			r := Classic().Clone()
+			r.Creature.ChunkSize = cs
+			r.Creatures[ObjCow].Balance.Material = MatSand
+			r.Creatures[ObjZombie].Balance.Material = MatPath
+			return r
+		},
+	}
+	for name, rules := range rulesets {
+		for _, cs := range []int{1, 5, 8, 12, 15} {
+			for _, size := range [][2]int{{3, 3}, {9, 17}, {64, 64}, {65, 40}, {250, 20}} {
+				r := rules(cs)
+				require.NoError(t, r.Compile())
+				for _, vector := range []bool{false, true} {
+					fast, err := New(Config{Width: size[0], Height: size[1], Rules: r})
+					require.NoError(t, err)
+					plain, err := New(Config{Width: size[0], Height: size[1], Rules: r})
+					require.NoError(t, err)
+					fast.gen.vector = fast.gen.vector && vector
+					plain.gen.vector = fast.gen.vector
+					plain.gen.plainCount = true
+					for seed := uint64(0); seed < 6; seed++ {
+						at := fmt.Sprintf("%s, chunk size %d, %v, vector %v, seed %d", name, cs, size, fast.gen.vector, seed)
+						fast.Reset(seed * 104729)
+						plain.Reset(seed * 104729)
+						require.Equal(t, plain.Hash(), fast.Hash(), at)
+						require.Equal(t, plain.Objects(), fast.Objects(), at)
+						require.Equal(t, plain.chunks, fast.chunks, at)
+						require.Empty(t, invariantError(fast), at)
+					}
+				}
+			}
+		}
+	}
+}
