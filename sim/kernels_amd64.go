@@ -50,6 +50,12 @@ func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
 //go:noescape
 func decideAVX2(gen *generator, groups int)
 
+// startAreaAVX2 is startArea's loop for 8·groups tiles, every pointer at
+// the first of them: dist at that tile's entry of its startDist row.
+//
+//go:noescape
+func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table *int32)
+
 // fillAVX2 is fill's loop for n values, n a multiple of 16, s spacing the
 // lanes four tiles apart.
 //

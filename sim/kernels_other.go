@@ -30,6 +30,10 @@ func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup) {
 
 func decideAVX2(gen *generator, groups int) { panic("sim: no vector kernels") }
 
+func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table *int32) {
+	panic("sim: no vector kernels")
+}
+
 func fillAVX2(dst *int32, h uint64, n int, s *hashLanes) { panic("sim: no vector kernels") }
 
 func nearMaskAVX2(objs *Object, groups int, pxy uint32, radius int32) uint64 {

@@ -70,9 +70,10 @@ type generator struct {
 	vector    bool
 	fillLanes hashLanes
 	lattice   []int32
-	// sqrt16 holds √n in 1/65536 units for the squared distances of the
-	// start area.
-	sqrt16 [startReach * startReach]int32
+	// startDist holds, per row offset |dy| from the player and column
+	// offset dx + startReach, the start area's score before noise:
+	// startRadius − √(dx² + dy²), in 1/65536 units, inside its disc.
+	startDist [startReach][2 * startReach]int32
 	// startSpan holds, per row offset dy from the player, the greatest
 	// column offset dx inside the start area's disc.
 	startSpan [startReach]int
@@ -158,12 +159,11 @@ func newGenerator(w *World) *generator {
 	}
 	// Both octave pairs have the same lattices (fieldShifts).
 	g.octave = newOctaveColumns(&g.fields[fieldWater], &g.fields[fieldWaterLow])
-	for i := range g.sqrt16 {
-		g.sqrt16[i] = isqrt16(i)
-	}
 	for dy := range g.startSpan {
-		for dx := 0; dx*dx+dy*dy < len(g.sqrt16); dx++ {
+		for dx := 0; dx*dx+dy*dy < startReach*startReach; dx++ {
 			g.startSpan[dy] = dx
+			d := startRadius - isqrt16(dx*dx+dy*dy)
+			g.startDist[dy][startReach+dx], g.startDist[dy][startReach-dx] = d, d
 		}
 	}
 	return g
@@ -439,16 +439,23 @@ func (g *generator) startArea(y, n int) {
 	if dy <= -startReach || dy >= startReach {
 		return
 	}
-	// Only the disc of radius startReach: sqrt16 covers its squared
-	// distances.
+	// Only the disc of radius startReach, which startDist covers; eight
+	// tiles at a time where the machine has the vector kernels
+	// (start_amd64.s), the rest one by one.
 	r := g.startSpan[abs(dy)]
 	x0, x1 := max(px-r, 0), min(px+r+1, n)
 	start := &g.startRow
 	g.sweepRow(fieldStart, y, start)
+	dist := &g.startDist[abs(dy)]
+	const distMask = 2*startReach - 1
+	if groups := (x1 - x0) / 8; g.vector && groups > 0 {
+		i := x0 & rowMask
+		startAreaAVX2(&g.water[i], &g.mountain[i], &g.treeRow[i], &start[i], &dist[(x0-px+startReach)&distMask], groups, &logisticTable[0])
+		x0 += 8 * groups
+	}
 	for x := x0; x < x1; x++ {
 		i := x & rowMask
-		dx := x - px
-		s := startRadius - g.sqrt16[dx*dx+dy*dy] + startNoise*start[i]
+		s := dist[(x-px+startReach)&distMask] + startNoise*start[i]
 		near := logistic(s)
 		g.water[i] -= 2 * near
 		g.mountain[i] -= 5 * near / 2 // Crafter's factor is 4; 2.5 was fitted with the octaves (docs/fidelity.md)

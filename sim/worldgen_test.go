@@ -212,3 +212,25 @@ func TestCountRow(t *testing.T) {
 		}
 	}
 }
+
+// TestStartAreaKernelBounds checks what startAreaAVX2 relies on to
+// compute in 32-bit lanes what logistic computes in 64 bits: the
+// product of a table step and a weight stays below 2^31, the score s
+// (startDist plus twice a lattice value) times 8 fits 32 bits, and the
+// table never decreases, so that near is never negative and 5·near/2
+// is a shift.
+func TestStartAreaKernelBounds(t *testing.T) {
+	for k := 1; k < len(logisticTable); k++ {
+		step := int64(logisticTable[k]) - int64(logisticTable[k-1])
+		require.GreaterOrEqual(t, step, int64(0), "entry %d", k)
+		require.Less(t, step*(one-1), int64(1)<<31, "entry %d", k)
+	}
+	require.Positive(t, logisticTable[0])
+	w, err := New(Config{})
+	require.NoError(t, err)
+	for _, row := range w.gen.startDist {
+		for _, d := range row {
+			require.Less(t, (int64(abs(int(d)))+2*2*one)*8, int64(1)<<31)
+		}
+	}
+}
