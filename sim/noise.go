@@ -23,6 +23,8 @@ type noiseField struct {
 	col, wx        []int32   // per x: lattice column and weight
 	cellWeights    []int32   // per x offset within a lattice cell: weight
 	split          cellSplit // the weights of cells 2, 4, 8 or 16 tiles wide, for the vector kernels
+	cellsKind      int       // the job across a row (addCells)…
+	cellsN         int       // …and its count
 	rowStart, wy   []int32   // per y: index of the lattice row in generator.lattice, weight
 }
 
@@ -44,6 +46,7 @@ func newNoiseField(shiftX, shiftY uint, offset, width, height int) noiseField {
 		f.cellWeights[k] = smoothstep(int32(k) << (5 - shiftX))
 	}
 	f.split = newCellSplit(f.cellWeights)
+	f.cellsKind, f.cellsN = cellsJob(1<<shiftX, width)
 	for x := range f.col {
 		f.col[x] = int32(x >> shiftX)
 		f.wx[x] = smoothstep(int32(x&(1<<shiftX-1)) << (5 - shiftX))

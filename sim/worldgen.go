@@ -62,6 +62,9 @@ func fieldAcrossFirst(f int) bool {
 // by a clone's first Reset).
 type generator struct {
 	fields [numFields]noiseField
+	// jobs are the interpolations of the row being generated, on the
+	// vector path (see generateRowJobs).
+	jobs lerpJobs
 	// plainCount makes countRow count tile by tile (countRowPlain), for
 	// the tests.
 	plainCount bool
@@ -148,16 +151,17 @@ func newGenerator(w *World) *generator {
 		g.fields[f] = newNoiseField(sx, sy, n, width, height)
 		n += g.fields[f].stride * g.fields[f].rows
 	}
-	g.lattice = make([]int32, n)
+	g.lattice = make([]int32, n+latticePad)
 	for f := range g.fields {
 		switch {
 		case fieldAcrossFirst(f):
 			g.across[f] = acrossRows{across: across{top: new(rowBuf), bot: new(rowBuf)}}
 		default: // water and mountain too, though only the vector path reads theirs
-			g.cols[f] = make([]int32, g.fields[f].stride)
+			g.cols[f] = make([]int32, g.fields[f].stride+latticePad)
 		}
 	}
 	// Both octave pairs have the same lattices (fieldShifts).
+	g.newLerpJobs(width)
 	g.octave = newOctaveColumns(&g.fields[fieldWater], &g.fields[fieldWaterLow])
 	for dy := range g.startSpan {
 		for dx := 0; dx*dx+dy*dy < startReach*startReach; dx++ {
@@ -298,6 +302,12 @@ func (w *World) generate(px, py int) {
 	clear(w.chunks)
 	w.dueFresh = 0
 	w.chunks[w.chunkOf(px, py)].held = true
+	if g.vector && !g.row.extraOres {
+		for y := 0; y < w.height; y++ {
+			w.generateRowJobs(y, key)
+		}
+		return
+	}
 	for y := 0; y < w.height; y++ {
 		w.generateRow(y, key)
 	}

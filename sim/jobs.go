@@ -1,0 +1,169 @@
+package sim
+
+// The vector path's interpolations as a job list. A row of world
+// generation interpolates thirteen fields by some twenty kernel calls
+// (lattice rows down to the row, lattice columns across it), and at 64
+// tiles a row the Go around each call (slicing, checks, the call itself)
+// cost about as many instructions as the kernels: a quarter of Reset.
+// generateRowJobs instead lists the row's interpolations (lerpJob) in a
+// fixed array and runs them with one call (runLerpJobs,
+// jobs_amd64.s), which calls the same kernels. What each job computes is
+// what rowCols, acrossPair, sweepRow and lerpRows compute, in the same
+// order; TestVectorKernelsSameWorlds and every golden compare the worlds.
+
+// lerpJob is one interpolation: jobRows sets dst[i] = lerp(a[aOff+i],
+// b[bOff+i], th·256+tl) for i < n; the cell kinds interpolate the
+// lattice values from a[aOff] across cells of 2, 4, 8 or 16 tiles into
+// dst, adding bias, n being the kernel's count (quads, pairs or cells;
+// see acrossCells). The pointers are set once (newLerpJobs) or when
+// their rows change, the offsets and weights row by row: a pointer store
+// into the generator costs a write barrier's check, an offset does not.
+type lerpJob struct {
+	dst, a, b    *int32
+	split        *cellSplit
+	aOff, bOff   int
+	n, kind      int
+	th, tl, bias int32
+	_            int32
+}
+
+// Job kinds.
+const (
+	jobRows = iota
+	jobCells2
+	jobCells4
+	jobCells8
+	jobCells16
+)
+
+// lerpJobs are the interpolations of a row on the vector path: rows
+// holds, in the order they run, water, mountain and tree, each down to
+// the row then across it (before the start area); then the two tunnel
+// fields the same way and the five across-first fields down to the row
+// from their lattice rows across x (after it). updates lists the lattice
+// rows across x that the row reaches first, run before the second part.
+type lerpJobs struct {
+	rows     [numRowJobs]lerpJob
+	updates  [2 * numAcross]lerpJob
+	nupdates int
+}
+
+const (
+	numDownFirst = 5 // water, mountain, tree, tunnel H, tunnel V
+	numAcross    = 5 // sand, cave, coal, iron, lava
+	numRowJobs   = 2*numDownFirst + numAcross
+	rowJobsEarly = 2 * 3 // water, mountain and tree, before the start area
+)
+
+// downFirstFields and acrossFields are the fields of lerpJobs.rows, in
+// order.
+func downFirstFields() [numDownFirst]int {
+	return [...]int{fieldWater, fieldMountain, fieldTree, fieldTunnelH, fieldTunnelV}
+}
+
+func acrossFields() [numAcross]int {
+	return [...]int{fieldSand, fieldCave, fieldCoal, fieldIron, fieldLava}
+}
+
+// newLerpJobs sets the jobs' pointers, kinds and counts, which never
+// change, for a map width tiles wide.
+func (g *generator) newLerpJobs(width int) {
+	downRows := [numDownFirst]*rowBuf{&g.water, &g.mountain, &g.treeRow, &g.tunnelH, &g.tunnelV}
+	for k, f := range downFirstFields() {
+		fd := &g.fields[f]
+		dst, bias := downRows[k], int32(0)
+		if f == fieldWater {
+			bias = waterBias
+		}
+		down, across := &g.jobs.rows[2*k], &g.jobs.rows[2*k+1]
+		*down = lerpJob{dst: &g.cols[f][0], a: &g.lattice[0], b: &g.lattice[0], n: fd.stride, kind: jobRows}
+		*across = lerpJob{dst: &dst[0], a: &g.cols[f][0], split: &fd.split, n: fd.cellsN, kind: fd.cellsKind, bias: bias}
+	}
+	acrossRows := [numAcross]*rowBuf{&g.sand, &g.cave, &g.coal, &g.iron, &g.lava}
+	for k := range acrossRows {
+		g.jobs.rows[2*numDownFirst+k] = lerpJob{dst: &acrossRows[k][0], n: width, kind: jobRows}
+	}
+}
+
+// latticePad is how far past a lattice's values the cell kernels may
+// read: a row ending within a pair or quad of cells is interpolated as a
+// whole pair or quad, past the map's width.
+const latticePad = 4
+
+// cellsJob returns the job kind and count that interpolate across a row
+// of width tiles in cells of span tiles.
+func cellsJob(span, width int) (kind, n int) {
+	cells := (width + span - 1) / span
+	switch span {
+	case 2:
+		return jobCells2, (cells + 3) / 4
+	case 4:
+		return jobCells4, (cells + 1) / 2
+	case 8:
+		return jobCells8, cells
+	case 16:
+		return jobCells16, cells
+	}
+	return -1, 0 // no kernel: the jobs path is not taken (see generate)
+}
+
+// setRowJobs sets the jobs for row y: each down-first field's lattice
+// rows and weight (as rowCols), each across-first field's weight, and,
+// for the lattice rows of across-first fields the row reaches first,
+// their interpolation across x into the field's pair of rows (as
+// acrossPair).
+func (g *generator) setRowJobs(y int) {
+	for k, f := range downFirstFields() {
+		fd, j := &g.fields[f], &g.jobs.rows[2*k]
+		i := int(fd.rowStart[y])
+		t := fd.wy[y]
+		j.aOff, j.bOff, j.th, j.tl = i, i+fd.stride, t>>8, t&255
+	}
+	g.jobs.nupdates = 0
+	for k, f := range acrossFields() {
+		fd, a, j := &g.fields[f], &g.across[f], &g.jobs.rows[2*numDownFirst+k]
+		if r := y >> fd.shiftY; a.row != r {
+			if a.row >= 0 && a.row+1 == r { // the old bottom row is the new top
+				a.top, a.bot = a.bot, a.top
+			} else {
+				g.addAcrossX(fd, r, a.top)
+			}
+			g.addAcrossX(fd, r+1, a.bot)
+			a.row = r
+			j.a, j.b = &a.top[0], &a.bot[0]
+		}
+		t := fd.wy[y]
+		j.th, j.tl = t>>8, t&255
+	}
+}
+
+// addAcrossX lists lattice row r of field f across every x into dst
+// (acrossX).
+func (g *generator) addAcrossX(f *noiseField, r int, dst *rowBuf) {
+	j := &g.jobs.updates[g.jobs.nupdates%len(g.jobs.updates)]
+	*j = lerpJob{dst: &dst[0], a: &g.lattice[0], aOff: f.offset + r*f.stride, split: &f.split, n: f.cellsN, kind: f.cellsKind}
+	g.jobs.nupdates++
+}
+
+// generateRowJobs is generateRow on the vector path for rulesets without
+// extra ores: the same fields, start area, draws and decisions, the
+// interpolations run by three calls.
+func (w *World) generateRowJobs(y int, key uint64) {
+	g := w.gen
+	n := w.width
+	base := y * n
+	g.setRowJobs(y)
+	runLerpJobs(&g.jobs.rows[0], rowJobsEarly)
+	g.startArea(y, n)
+	if u := g.jobs.nupdates; u > 0 {
+		runLerpJobs(&g.jobs.updates[0], min(u, len(g.jobs.updates)))
+	}
+	runLerpJobs(&g.jobs.rows[rowJobsEarly], numRowJobs-rowJobsEarly)
+	g.drawRow(key, base, n)
+	decideAVX2(g, (n+7)/8)
+	w.countRow(y, n)
+	copy(w.tiles[base:base+n], g.tileRow[:n])
+	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {
+		w.flushCounts(y)
+	}
+}

@@ -1,0 +1,116 @@
+#include "go_asm.h"
+#include "textflag.h"
+
+// func runLerpJobs(jobs *lerpJob, n int)
+//
+// Runs n jobs in order (jobs.go): each a call to the kernel of its kind
+// (lerp_amd64.s), its arguments from the job; a jobRows of fewer than
+// eight values, which lerpRowsAVX2 does not take, is done here one value
+// at a time, in 64 bits, as lerp does. The kernels keep no register, so
+// the job pointer and count live in the frame across the calls.
+TEXT ·runLerpJobs(SB), NOSPLIT, $64-16
+	MOVQ  jobs+0(FP), AX
+	MOVQ  n+8(FP), CX
+	MOVQ  AX, 48(SP)
+	MOVQ  CX, 56(SP)
+	TESTQ CX, CX
+	JLE   jobsDone
+
+jobsLoop:
+	MOVQ 48(SP), BX
+	MOVQ lerpJob_kind(BX), AX
+	CMPQ AX, $0 // jobRows
+	JEQ  jobsRows
+
+	// A cell kind: (dst, vals, n, split, bias).
+	MOVQ lerpJob_dst(BX), DX
+	MOVQ DX, 0(SP)
+	MOVQ lerpJob_a(BX), DX
+	MOVQ lerpJob_aOff(BX), R8
+	LEAQ (DX)(R8*4), DX
+	MOVQ DX, 8(SP)
+	MOVQ lerpJob_n(BX), DX
+	MOVQ DX, 16(SP)
+	MOVQ lerpJob_split(BX), DX
+	MOVQ DX, 24(SP)
+	MOVL lerpJob_bias(BX), DX
+	MOVL DX, 32(SP)
+	CMPQ AX, $2 // jobCells4
+	JEQ  jobsCells4
+	CMPQ AX, $3 // jobCells8
+	JEQ  jobsCells8
+	CMPQ AX, $1 // jobCells2
+	JEQ  jobsCells2
+	CALL ·cells16AVX2(SB)
+	JMP  jobsNext
+
+jobsCells4:
+	CALL ·cells4AVX2(SB)
+	JMP  jobsNext
+
+jobsCells8:
+	CALL ·cells8AVX2(SB)
+	JMP  jobsNext
+
+jobsCells2:
+	CALL ·cells2AVX2(SB)
+	JMP  jobsNext
+
+jobsRows:
+	MOVQ lerpJob_n(BX), CX
+	CMPQ CX, $8
+	JLT  jobsRowsShort
+	MOVQ lerpJob_dst(BX), DX
+	MOVQ DX, 0(SP)
+	MOVQ lerpJob_a(BX), DX
+	MOVQ lerpJob_aOff(BX), R8
+	LEAQ (DX)(R8*4), DX
+	MOVQ DX, 8(SP)
+	MOVQ lerpJob_b(BX), DX
+	MOVQ lerpJob_bOff(BX), R8
+	LEAQ (DX)(R8*4), DX
+	MOVQ DX, 16(SP)
+	MOVQ CX, 24(SP)
+	MOVL lerpJob_th(BX), DX
+	MOVL DX, 32(SP)
+	MOVL lerpJob_tl(BX), DX
+	MOVL DX, 36(SP)
+	CALL ·lerpRowsAVX2(SB)
+	JMP  jobsNext
+
+jobsRowsShort:
+	// lerp: a + (b − a)·t >> 16 in 64 bits, t = th·256 + tl.
+	MOVQ    lerpJob_dst(BX), DI
+	MOVQ    lerpJob_a(BX), SI
+	MOVQ    lerpJob_aOff(BX), R8
+	LEAQ    (SI)(R8*4), SI
+	MOVQ    lerpJob_b(BX), DX
+	MOVQ    lerpJob_bOff(BX), R8
+	LEAQ    (DX)(R8*4), DX
+	MOVLQSX lerpJob_th(BX), R8
+	SHLQ    $8, R8
+	MOVLQSX lerpJob_tl(BX), R9
+	ADDQ    R9, R8
+	XORQ    R9, R9
+	TESTQ   CX, CX
+	JLE     jobsNext
+
+jobsShortLoop:
+	MOVLQSX (SI)(R9*4), R10
+	MOVLQSX (DX)(R9*4), R11
+	SUBQ    R10, R11
+	IMULQ   R8, R11
+	SARQ    $16, R11
+	ADDQ    R10, R11
+	MOVL    R11, (DI)(R9*4)
+	INCQ    R9
+	CMPQ    R9, CX
+	JLT     jobsShortLoop
+
+jobsNext:
+	ADDQ $lerpJob__size, 48(SP)
+	DECQ 56(SP)
+	JNZ  jobsLoop
+
+jobsDone:
+	RET
