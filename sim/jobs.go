@@ -16,12 +16,16 @@ package sim
 // lattice values from a[aOff] across cells of 2, 4, 8 or 16 tiles into
 // dst, adding bias, n being the kernel's count (quads, pairs or cells;
 // see acrossCells). The pointers are set once (newLerpJobs) or when
-// their rows change, the offsets and weights row by row: a pointer store
-// into the generator costs a write barrier's check, an offset does not.
+// their rows change. A job of a row's field reads what changes from row
+// to row, on row y, itself: the weight th·256+tl = wy[y] where wy is
+// set, and the lattice rows aOff = rowStart[y], bOff = aOff+stride where
+// rowStart is.
 type lerpJob struct {
 	dst, a, b    *int32
 	split        *cellSplit
+	rowStart, wy *int32
 	aOff, bOff   int
+	stride       int
 	n, kind      int
 	th, tl, bias int32
 	_            int32
@@ -76,12 +80,13 @@ func (g *generator) newLerpJobs(width int) {
 			bias = waterBias
 		}
 		down, across := &g.jobs.rows[2*k], &g.jobs.rows[2*k+1]
-		*down = lerpJob{dst: &g.cols[f][0], a: &g.lattice[0], b: &g.lattice[0], n: fd.stride, kind: jobRows}
+		*down = lerpJob{dst: &g.cols[f][0], a: &g.lattice[0], b: &g.lattice[0], n: fd.stride, kind: jobRows,
+			rowStart: &fd.rowStart[0], wy: &fd.wy[0], stride: fd.stride}
 		*across = lerpJob{dst: &dst[0], a: &g.cols[f][0], split: &fd.split, n: fd.cellsN, kind: fd.cellsKind, bias: bias}
 	}
 	acrossRows := [numAcross]*rowBuf{&g.sand, &g.cave, &g.coal, &g.iron, &g.lava}
-	for k := range acrossRows {
-		g.jobs.rows[2*numDownFirst+k] = lerpJob{dst: &acrossRows[k][0], n: width, kind: jobRows}
+	for k, f := range acrossFields() {
+		g.jobs.rows[2*numDownFirst+k] = lerpJob{dst: &acrossRows[k][0], n: width, kind: jobRows, wy: &g.fields[f].wy[0]}
 	}
 }
 
@@ -107,18 +112,11 @@ func cellsJob(span, width int) (kind, n int) {
 	return -1, 0 // no kernel: the jobs path is not taken (see generate)
 }
 
-// setRowJobs sets the jobs for row y: each down-first field's lattice
-// rows and weight (as rowCols), each across-first field's weight, and,
-// for the lattice rows of across-first fields the row reaches first,
-// their interpolation across x into the field's pair of rows (as
-// acrossPair).
+// setRowJobs lists, for the lattice rows of across-first fields that row
+// y reaches first, their interpolation across x into the field's pair of
+// rows (as acrossPair). The rows' jobs read their lattice rows and
+// weights themselves.
 func (g *generator) setRowJobs(y int) {
-	for k, f := range downFirstFields() {
-		fd, j := &g.fields[f], &g.jobs.rows[2*k]
-		i := int(fd.rowStart[y])
-		t := fd.wy[y]
-		j.aOff, j.bOff, j.th, j.tl = i, i+fd.stride, t>>8, t&255
-	}
 	g.jobs.nupdates = 0
 	for k, f := range acrossFields() {
 		fd, a, j := &g.fields[f], &g.across[f], &g.jobs.rows[2*numDownFirst+k]
@@ -132,8 +130,6 @@ func (g *generator) setRowJobs(y int) {
 			a.row = r
 			j.a, j.b = &a.top[0], &a.bot[0]
 		}
-		t := fd.wy[y]
-		j.th, j.tl = t>>8, t&255
 	}
 }
 
@@ -153,12 +149,12 @@ func (w *World) generateRowJobs(y int, key uint64) {
 	n := w.width
 	base := y * n
 	g.setRowJobs(y)
-	runLerpJobs(&g.jobs.rows[0], rowJobsEarly)
+	runLerpJobs(&g.jobs.rows[0], rowJobsEarly, y)
 	g.startArea(y, n)
 	if u := g.jobs.nupdates; u > 0 {
-		runLerpJobs(&g.jobs.updates[0], min(u, len(g.jobs.updates)))
+		runLerpJobs(&g.jobs.updates[0], min(u, len(g.jobs.updates)), y)
 	}
-	runLerpJobs(&g.jobs.rows[rowJobsEarly], numRowJobs-rowJobsEarly)
+	runLerpJobs(&g.jobs.rows[rowJobsEarly], numRowJobs-rowJobsEarly, y)
 	g.drawRow(key, base, n)
 	decideAVX2(g, (n+7)/8)
 	w.countRow(y, n)

@@ -1,14 +1,14 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// func runLerpJobs(jobs *lerpJob, n int)
+// func runLerpJobs(jobs *lerpJob, n, y int)
 //
 // Runs n jobs in order (jobs.go): each a call to the kernel of its kind
 // (lerp_amd64.s), its arguments from the job; a jobRows of fewer than
 // eight values, which lerpRowsAVX2 does not take, is done here one value
 // at a time, in 64 bits, as lerp does. The kernels keep no register, so
 // the job pointer and count live in the frame across the calls.
-TEXT ·runLerpJobs(SB), NOSPLIT, $64-16
+TEXT ·runLerpJobs(SB), NOSPLIT, $64-24
 	MOVQ  jobs+0(FP), AX
 	MOVQ  n+8(FP), CX
 	MOVQ  AX, 48(SP)
@@ -18,6 +18,28 @@ TEXT ·runLerpJobs(SB), NOSPLIT, $64-16
 
 jobsLoop:
 	MOVQ 48(SP), BX
+	// Row y's weight and lattice rows, where the job reads them.
+	MOVQ y+16(FP), R9
+	MOVQ lerpJob_wy(BX), DX
+	TESTQ DX, DX
+	JZ   jobsNoWeight
+	MOVL (DX)(R9*4), DX
+	MOVL DX, R8
+	SARL $8, R8
+	MOVL R8, lerpJob_th(BX)
+	ANDL $255, DX
+	MOVL DX, lerpJob_tl(BX)
+
+jobsNoWeight:
+	MOVQ  lerpJob_rowStart(BX), DX
+	TESTQ DX, DX
+	JZ    jobsNoRows
+	MOVLQSX (DX)(R9*4), DX
+	MOVQ  DX, lerpJob_aOff(BX)
+	ADDQ  lerpJob_stride(BX), DX
+	MOVQ  DX, lerpJob_bOff(BX)
+
+jobsNoRows:
 	MOVQ lerpJob_kind(BX), AX
 	CMPQ AX, $0 // jobRows
 	JEQ  jobsRows

@@ -56,11 +56,11 @@ func decideAVX2(gen *generator, groups int)
 //go:noescape
 func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table *int32)
 
-// runLerpJobs runs n interpolation jobs in order (jobs.go) by the
-// kernels above.
+// runLerpJobs runs n interpolation jobs of row y in order (jobs.go) by
+// the kernels above.
 //
 //go:noescape
-func runLerpJobs(jobs *lerpJob, n int)
+func runLerpJobs(jobs *lerpJob, n, y int)
 
 // fillAVX2 is fill's loop for n values, n a multiple of 16, s spacing the
 // lanes four tiles apart.
