@@ -56,6 +56,12 @@ func decideAVX2(gen *generator, groups int)
 //go:noescape
 func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table *int32)
 
+// octaveAVX2 is addOctave's sum for the first 8·(n/8) lattice points of
+// a row, the coarse field's values at them in coarse.
+//
+//go:noescape
+func octaveAVX2(pts, coarse *int32, n int, w *octaveSplit)
+
 // runLerpJobs runs n interpolation jobs of row y in order (jobs.go) by
 // the kernels above.
 //

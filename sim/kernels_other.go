@@ -34,6 +34,8 @@ func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table 
 	panic("sim: no vector kernels")
 }
 
+func octaveAVX2(pts, coarse *int32, n int, w *octaveSplit) { panic("sim: no vector kernels") }
+
 func runLerpJobs(jobs *lerpJob, n, y int) { panic("sim: no vector kernels") }
 
 func fillAVX2(dst *int32, h uint64, n int, s *hashLanes) { panic("sim: no vector kernels") }

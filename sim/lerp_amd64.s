@@ -189,3 +189,43 @@ cells2Loop:
 cells2Done:
 	VZEROUPPER
 	RET
+
+// func octaveAVX2(pts, coarse *int32, n int, w *octaveSplit)
+//
+// pts[i] = ⌊(pts[i]·fine + coarse[i]·coarseW) / 65536⌋ for i < 8·(n/8),
+// each weight split as 256·hi + lo so that every product fits 32 bits:
+// ⌊(256·A + B)/65536⌋ = (A + (B >> 8)) >> 8 with arithmetic shifts, A
+// the sum of the products by the high parts, B by the low ones.
+TEXT ·octaveAVX2(SB), NOSPLIT, $0-32
+	MOVQ pts+0(FP), DI
+	MOVQ coarse+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ w+24(FP), AX
+	VMOVDQU octaveSplit_fineHi(AX), Y6
+	VMOVDQU octaveSplit_fineLo(AX), Y7
+	VMOVDQU octaveSplit_coarseHi(AX), Y8
+	VMOVDQU octaveSplit_coarseLo(AX), Y9
+	SHRQ    $3, CX
+	JZ      octaveDone
+
+octaveLoop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPMULLD Y6, Y0, Y2
+	VPMULLD Y8, Y1, Y3
+	VPADDD  Y3, Y2, Y2 // A
+	VPMULLD Y7, Y0, Y4
+	VPMULLD Y9, Y1, Y5
+	VPADDD  Y5, Y4, Y4 // B
+	VPSRAD  $8, Y4, Y4
+	VPADDD  Y4, Y2, Y2
+	VPSRAD  $8, Y2, Y2
+	VMOVDQU Y2, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	DECQ    CX
+	JNZ     octaveLoop
+
+octaveDone:
+	VZEROUPPER
+	RET

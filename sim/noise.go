@@ -345,23 +345,49 @@ func lerp(a, b int32, t int64) int32 {
 func (g *generator) addOctave(fineField, coarseField int, fineWeight, coarseWeight int64) {
 	fine, coarse := &g.fields[fineField], &g.fields[coarseField]
 	ix, wx := g.octave.col[:fine.stride], g.octave.wx[:fine.stride]
+	// The vector path: the first octave.uniform points of a row fall four
+	// to a coarse cell with the weights of fine's own cells (fieldShifts:
+	// spacings 4 and 16), so cells4AVX2 gives the coarse field at them;
+	// octaveAVX2 sums eight points at a time.
+	vector, split := g.vector && fine.shiftX == 2 && coarse.shiftX == 4, &g.octaveSplit
+	if vector {
+		*split = octaveSplit{fineHi: fill8(int32(fineWeight >> 8)), fineLo: fill8(int32(fineWeight & 255)),
+			coarseHi: fill8(int32(coarseWeight >> 8)), coarseLo: fill8(int32(coarseWeight & 255))}
+	}
 	for j := 0; j < fine.rows; j++ {
 		cols := g.rowCols(coarseField, min(j<<fine.shiftY, len(coarse.rowStart)-1))
 		pts := g.lattice[fine.offset+j*fine.stride:][:fine.stride]
-		for i, p := range pts {
+		i := 0
+		if vector {
+			c, u := &g.octaveRow, g.octave.uniform
+			cells4AVX2(&c[0], &cols[0], (u+7)/8, &fine.split, 0)
+			octaveAVX2(&pts[0], &c[0], u, split)
+			for i = u &^ 7; i < u; i++ {
+				pts[i] = int32((int64(pts[i])*fineWeight + int64(c[i])*coarseWeight) >> 16)
+			}
+		}
+		for ; i < len(pts); i++ {
 			c := colsLerp(cols, ix[i], wx[i])
-			pts[i] = int32((int64(p)*fineWeight + int64(c)*coarseWeight) >> 16)
+			pts[i] = int32((int64(pts[i])*fineWeight + int64(c)*coarseWeight) >> 16)
 		}
 	}
 }
 
+// octaveSplit is octaveAVX2's weights, each split as 256·hi + lo.
+type octaveSplit struct{ fineHi, fineLo, coarseHi, coarseLo lanes }
+
 // octaveColumns is where the lattice columns of a fine field fall in a
 // coarse one: for each, the coarse lattice column and weight of its x,
-// clamped onto the map.
-type octaveColumns struct{ col, wx []int32 }
+// clamped onto the map; the first uniform columns lie on the map, where
+// nothing is clamped.
+type octaveColumns struct {
+	col, wx []int32
+	uniform int
+}
 
 func newOctaveColumns(fine, coarse *noiseField) octaveColumns {
 	o := octaveColumns{col: make([]int32, fine.stride), wx: make([]int32, fine.stride)}
+	o.uniform = (len(coarse.col)-1)>>fine.shiftX + 1
 	for i := range o.col {
 		x := min(i<<fine.shiftX, len(coarse.col)-1)
 		o.col[i], o.wx[i] = coarse.col[x], coarse.wx[x]

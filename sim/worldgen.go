@@ -118,6 +118,11 @@ type generator struct {
 	// octave places the fine water and mountain lattice columns in their
 	// coarse octaves (see addOctave).
 	octave octaveColumns
+	// octaveRow and octaveSplit are the vector path's scratch for
+	// addOctave: the coarse field at the fine lattice columns of a row,
+	// and the weights.
+	octaveRow   [MaxSide/4 + 8]int32
+	octaveSplit octaveSplit
 	// hashes holds the hashes of the row's tiles, passes the draws each
 	// passes, and drawSetup the setup of their vector kernel (see
 	// drawRow).
