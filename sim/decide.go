@@ -13,11 +13,11 @@ import (
 // about a third of Reset (BenchmarkResetSameSeed, where the predictor has
 // learnt them all, ran in 28 µs against 45 µs). A branch-free scalar
 // loop that evaluated every field on every tile was slower still (about
-// 1.6×: some forty operations a tile). decideRowVector evaluates every
-// field on the whole row with the vector kernels first, then decides
-// eight tiles at once without a branch (decideAVX2 in decide_amd64.s),
-// then counts the tiles and starts the creatures in order along the row
-// (countRow), as the plain loop does.
+// 1.6×: some forty operations a tile). The vector path (generateRowJobs,
+// jobs.go) evaluates every field on the whole row with the vector kernels
+// first, then decides eight tiles at once without a branch (decideAVX2 in
+// decide_amd64.s), then counts the tiles and starts the creatures in
+// order along the row (countRow), as the plain loop does.
 
 // decideSetup is what decideAVX2 reads besides the rows: every threshold
 // and material as eight equal 32-bit lanes, set once per generation
@@ -89,23 +89,6 @@ func (g *generator) setDecide() {
 			p[t], p[8+t] = uint8(4*t), uint8(4*t+1)
 		}
 	}
-}
-
-// decideRowVector is decideRow for machines with the vector kernels and
-// rulesets without extra ores: the same tiles, the same creatures, in the
-// same order.
-func (w *World) decideRowVector(y, n int) {
-	g := w.gen
-	r := &g.row
-	g.sweepRow(fieldTunnelH, y, &g.tunnelH)
-	g.sweepRow(fieldTunnelV, y, &g.tunnelV)
-	g.lerpRows(g.sand[:n], r.sand.top[:n], r.sand.bot[:n], int32(r.sandWy))
-	g.lerpRows(g.cave[:n], r.cave.top[:n], r.cave.bot[:n], int32(r.caveWy))
-	g.lerpRows(g.coal[:n], r.coal.top[:n], r.coal.bot[:n], int32(r.coalWy))
-	g.lerpRows(g.iron[:n], r.iron.top[:n], r.iron.bot[:n], int32(r.ironWy))
-	g.lerpRows(g.lava[:n], r.lava.top[:n], r.lava.bot[:n], int32(r.lavaWy))
-	decideAVX2(g, (n+7)/8)
-	w.countRow(y, n)
 }
 
 // countRow counts row y's decided tiles (g.tileRow) into the chunk counts

@@ -43,7 +43,7 @@ func cells2AVX2(dst, vals *int32, quads int, w *cellSplit, bias int32)
 func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
 
 // decideAVX2 decides the tiles of gen's row, eight at a time for groups
-// groups, from the rows decideRowVector has evaluated into gen: their
+// groups, from the rows generateRowJobs has evaluated into gen: their
 // materials into gen.tileRow, the draws that may start a creature into
 // gen.creatures (see decide.go).
 //

@@ -95,7 +95,7 @@ type generator struct {
 	// treeRow and startRow hold the tree and start fields on the row
 	// being generated.
 	treeRow, startRow rowBuf
-	// The vector path's rows (decideRowVector): the fields the scalar
+	// The vector path's rows (generateRowJobs): the fields the scalar
 	// loop reads only on the tiles that need them, evaluated on every
 	// tile of the row; what each tile's draws may start (passCow and the
 	// others); and the kernel's thresholds.
@@ -321,14 +321,14 @@ func (w *World) generate(px, py int) {
 // generateRow decides the materials of row y, counts them into the chunks
 // and starts creatures on the row.
 //
-// The row's water, mountain, tree and start fields and its tiles' hashes
-// are computed first, for the whole row, by the vector kernels where the
-// machine has them (lerp_amd64.s, draws_amd64.s). Then the tiles are
-// decided: where the machine has the vector kernels, by decideRowVector
-// (decide.go), eight at a time from every field evaluated on the whole
-// row; elsewhere by decideRow, the reference, below. There the other
-// fields are read only on the tiles that need them,
-// inline: one interpolation there, their lattice having been brought down
+// It is the reference, which machines without AVX2, WebAssembly and
+// rulesets with extra ores run; elsewhere generateRowJobs (jobs.go)
+// decides eight tiles at a time from every field evaluated on the whole
+// row. The row's water, mountain, tree and start fields and its tiles'
+// hashes are computed first, for the whole row, by the vector kernels
+// where the machine has them (lerp_amd64.s, draws_amd64.s). Then the
+// tiles are decided by decideRow, below, which reads the other fields
+// only on the tiles that need them, inline: one interpolation there, their lattice having been brought down
 // to the row (rowCols, once per row) or across x (acrossPair, once per
 // lattice row). Row values live in the generator's fixed arrays, indexed
 // by x, which the check that rows fit MaxSide lets the compiler prove in
@@ -358,11 +358,7 @@ func (w *World) generateRow(y int, key uint64) {
 	if n > MaxSide {
 		panic("sim: a row wider than MaxSide") // New refuses them; this lets the compiler drop bounds checks
 	}
-	if g.vector && !g.row.extraOres {
-		w.decideRowVector(y, n)
-	} else {
-		w.decideRow(y, n)
-	}
+	w.decideRow(y, n)
 	copy(tiles, g.tileRow[:n])
 	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {
 		w.flushCounts(y)
@@ -370,8 +366,8 @@ func (w *World) generateRow(y int, key uint64) {
 }
 
 // decideRow is the plain tile loop of generateRow: the reference the
-// vector path (decideRowVector) must match tile for tile, and what
-// machines without AVX2, WebAssembly, and rulesets with extra ores run.
+// vector path (decideAVX2) must match tile for tile, and what machines
+// without AVX2, WebAssembly, and rulesets with extra ores run.
 func (w *World) decideRow(y, n int) {
 	g := w.gen
 	if n > MaxSide {
