@@ -328,9 +328,9 @@ func (w *World) generate(px, py int) {
 // hashes are computed first, for the whole row, by the vector kernels
 // where the machine has them (lerp_amd64.s, draws_amd64.s). Then the
 // tiles are decided by decideRow, below, which reads the other fields
-// only on the tiles that need them, inline: one interpolation there, their lattice having been brought down
-// to the row (rowCols, once per row) or across x (acrossPair, once per
-// lattice row). Row values live in the generator's fixed arrays, indexed
+// only on the tiles that need them, inline: one interpolation there,
+// their lattice having been brought down to the row (rowCols, once per
+// row) or across x (acrossPair, once per lattice row). Row values live in the generator's fixed arrays, indexed
 // by x, which the check that rows fit MaxSide lets the compiler prove in
 // bounds (only the tunnel tables, read on mountain tiles, keep their
 // checks); the loop holds little more than the generator's address in
