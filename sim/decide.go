@@ -36,6 +36,12 @@ type decideSetup struct {
 	creatures, skeleton                      lanes // passCow|passZombie and passSkeleton, in byte 1
 	pack                                     [32]uint8
 	order                                    lanes
+	// The across-first fields (acrossFields: sand, cave, coal, iron,
+	// lava) on the row: each field's lattice rows around it interpolated
+	// across x (acrossPair's), and its weight between them split as
+	// 256·hi + lo, set row by row by setRowJobs.
+	acrossTop, acrossBot [numAcross]*int32
+	acrossW              [numAcross][2]int32
 }
 
 // decideAVX2 stores a tile's material as one byte.

@@ -43,9 +43,10 @@ const (
 // lerpJobs are the interpolations of a row on the vector path: rows
 // holds, in the order they run, water, mountain and tree, each down to
 // the row then across it (before the start area); then the two tunnel
-// fields the same way and the five across-first fields down to the row
-// from their lattice rows across x (after it). updates lists the lattice
-// rows across x that the row reaches first, run before the second part.
+// fields the same way (after it). updates lists the lattice rows of the
+// five across-first fields that the row reaches first, interpolated
+// across x; decideAVX2 brings those fields down to the row itself, on
+// the tiles that need them.
 type lerpJobs struct {
 	rows     [numRowJobs]lerpJob
 	updates  [2 * numAcross]lerpJob
@@ -55,7 +56,7 @@ type lerpJobs struct {
 const (
 	numDownFirst = 5 // water, mountain, tree, tunnel H, tunnel V
 	numAcross    = 5 // sand, cave, coal, iron, lava
-	numRowJobs   = 2*numDownFirst + numAcross
+	numRowJobs   = 2 * numDownFirst
 	rowJobsEarly = 2 * 3 // water, mountain and tree, before the start area
 )
 
@@ -84,10 +85,6 @@ func (g *generator) newLerpJobs(width int) {
 			rowStart: &fd.rowStart[0], wy: &fd.wy[0], stride: fd.stride}
 		*across = lerpJob{dst: &dst[0], a: &g.cols[f][0], split: &fd.split, n: fd.cellsN, kind: fd.cellsKind, bias: bias}
 	}
-	acrossRows := [numAcross]*rowBuf{&g.sand, &g.cave, &g.coal, &g.iron, &g.lava}
-	for k, f := range acrossFields() {
-		g.jobs.rows[2*numDownFirst+k] = lerpJob{dst: &acrossRows[k][0], n: width, kind: jobRows, wy: &g.fields[f].wy[0]}
-	}
 }
 
 // latticePad is how far past a lattice's values the cell kernels may
@@ -114,12 +111,16 @@ func cellsJob(span, width int) (kind, n int) {
 
 // setRowJobs lists, for the lattice rows of across-first fields that row
 // y reaches first, their interpolation across x into the field's pair of
-// rows (as acrossPair). The rows' jobs read their lattice rows and
-// weights themselves.
+// rows (as acrossPair), and gives decideAVX2 each field's pair and its
+// weight on row y. The rows' jobs read their lattice rows and weights
+// themselves.
 func (g *generator) setRowJobs(y int) {
 	g.jobs.nupdates = 0
+	d := &g.decide
 	for k, f := range acrossFields() {
-		fd, a, j := &g.fields[f], &g.across[f], &g.jobs.rows[2*numDownFirst+k]
+		fd, a := &g.fields[f], &g.across[f]
+		t := fd.wy[y]
+		d.acrossW[k] = [2]int32{t >> 8, t & 255}
 		if r := y >> fd.shiftY; a.row != r {
 			if a.row >= 0 && a.row+1 == r { // the old bottom row is the new top
 				a.top, a.bot = a.bot, a.top
@@ -128,7 +129,7 @@ func (g *generator) setRowJobs(y int) {
 			}
 			g.addAcrossX(fd, r+1, a.bot)
 			a.row = r
-			j.a, j.b = &a.top[0], &a.bot[0]
+			d.acrossTop[k], d.acrossBot[k] = &a.top[0], &a.bot[0]
 		}
 	}
 }
@@ -155,6 +156,9 @@ func (w *World) generateRowJobs(y int, key uint64) {
 		runLerpJobs(&g.jobs.updates[0], min(u, len(g.jobs.updates)), y)
 	}
 	runLerpJobs(&g.jobs.rows[rowJobsEarly], numRowJobs-rowJobsEarly, y)
+	if n > MaxSide {
+		panic("sim: a row wider than MaxSide") // decideAVX2 reads the across rows to the group's end
+	}
 	g.drawRow(key, base, n)
 	decideAVX2(g, (n+7)/8)
 	w.countRow(y, n)

@@ -95,14 +95,14 @@ type generator struct {
 	// treeRow and startRow hold the tree and start fields on the row
 	// being generated.
 	treeRow, startRow rowBuf
-	// The vector path's rows (generateRowJobs): the fields the scalar
-	// loop reads only on the tiles that need them, evaluated on every
-	// tile of the row; what each tile's draws may start (passCow and the
+	// The vector path's rows (generateRowJobs): the tunnel fields, which
+	// the scalar loop reads only on the tiles that need them, evaluated
+	// on every tile of the row (decideAVX2 evaluates the across-first
+	// fields itself); what each tile's draws may start (passCow and the
 	// others); and the kernel's thresholds.
-	tunnelH, tunnelV             rowBuf
-	sand, cave, coal, iron, lava rowBuf
-	creatures                    [MaxSide]uint8
-	decide                       decideSetup
+	tunnelH, tunnelV rowBuf
+	creatures        [MaxSide]uint8
+	decide           decideSetup
 	// columns counts, per balance rule, the tiles of its material in each
 	// column of the chunk row being generated, a byte a column (see
 	// countRow).
