@@ -16,8 +16,9 @@ import (
 // 1.6×: some forty operations a tile). The vector path (generateRowJobs,
 // jobs.go) evaluates every field on the whole row with the vector kernels
 // first, then decides eight tiles at once without a branch (decideAVX2 in
-// decide_amd64.s), then counts the tiles and starts the creatures in
-// order along the row (countRow), as the plain loop does.
+// decide_amd64.s), counting them into the chunks' columns as it goes,
+// then starts the creatures in order along the row (scatterRow), as the
+// plain loop does.
 
 // decideSetup is what decideAVX2 reads besides the rows: every threshold
 // and material as eight equal 32-bit lanes, set once per generation
@@ -42,7 +43,15 @@ type decideSetup struct {
 	// 256·hi + lo, set row by row by setRowJobs.
 	acrossTop, acrossBot [numAcross]*int32
 	acrossW              [numAcross][2]int32
+	// count holds, per column set of generator.columns, the material it
+	// counts in every byte, or 0xff (no material: MaxMaterials) where no
+	// rule's material is counted there.
+	count [maxBalanceRules][16]uint8
 }
+
+// decideAVX2 reaches each column set of generator.columns 1,024 bytes
+// after the last.
+var _ = [1]struct{}{}[MaxSide/8*8-1024]
 
 // decideAVX2 stores a tile's material as one byte.
 var _ = [1]struct{}{}[^Material(0)-0xff]
@@ -86,6 +95,16 @@ func (g *generator) setDecide() {
 		// draws in the next eight.
 		order: lanes{0, 4, 2, 6, 1, 5, 3, 7},
 	}
+	for k := range g.decide.count {
+		for i := range g.decide.count[k] {
+			g.decide.count[k][i] = 0xff
+		}
+	}
+	for _, k := range g.counted[:g.countedRules] {
+		for i := range g.decide.count[k] {
+			g.decide.count[k][i] = uint8(g.countedMaterial[k])
+		}
+	}
 	for half := 0; half < 2; half++ {
 		p := g.decide.pack[16*half:][:16]
 		for i := range p {
@@ -99,8 +118,9 @@ func (g *generator) setDecide() {
 
 // countRow counts row y's decided tiles (g.tileRow) into the chunk counts
 // and starts creatures on them (g.creatures: the draws each tile's
-// terrain allows), in order along the row: both decideRow and
-// decideRowVector end with it.
+// terrain allows), in order along the row: decideRow ends with it.
+// decideAVX2 counts as countRow does, eight tiles at once, and its caller
+// then starts the creatures by scatterRow.
 //
 // It reads the row eight tiles at a time. Adding each tile's count to its
 // chunk's counter took about eighteen instructions a tile; here each
@@ -126,6 +146,15 @@ func (w *World) countRow(y, n int) {
 			cols[i] += zeroBytes(materials8((*[8]Material)(g.tileRow[i*8:])) ^ pat)
 		}
 	}
+	w.scatterRow(y, n)
+}
+
+// scatterRow starts creatures on row y's tiles whose draws may start one
+// (the tile's creature byte and passes share a bit), in order along the
+// row: those walkable (scatterCreature checks the rest).
+func (w *World) scatterRow(y, n int) {
+	g := w.gen
+	words := (n + 7) / 8
 	for i := range words {
 		i &= MaxSide/8 - 1
 		c := binary.LittleEndian.Uint64(g.passes[i*8:]) & binary.LittleEndian.Uint64(g.creatures[i*8:])

@@ -151,6 +151,26 @@ loop:
 	VMOVQ     X11, generator_tileRow(AX)(R8*1)
 	VPEXTRQ   $1, X11, generator_creatures(AX)(R8*1)
 
+	// The balance counts: each counted material's column bytes (see
+	// countRow) take one where the tile is of it (subtracting the
+	// compare's −1); the unused patterns match no material.
+	VPCMPEQB decideSetup_count+0(BX), X11, X2
+	VMOVQ    generator_columns+0(AX)(R8*1), X3
+	VPSUBB   X2, X3, X3
+	VMOVQ    X3, generator_columns+0(AX)(R8*1)
+	VPCMPEQB decideSetup_count+16(BX), X11, X2
+	VMOVQ    generator_columns+1024(AX)(R8*1), X3
+	VPSUBB   X2, X3, X3
+	VMOVQ    X3, generator_columns+1024(AX)(R8*1)
+	VPCMPEQB decideSetup_count+32(BX), X11, X2
+	VMOVQ    generator_columns+2048(AX)(R8*1), X3
+	VPSUBB   X2, X3, X3
+	VMOVQ    X3, generator_columns+2048(AX)(R8*1)
+	VPCMPEQB decideSetup_count+48(BX), X11, X2
+	VMOVQ    generator_columns+3072(AX)(R8*1), X3
+	VPSUBB   X2, X3, X3
+	VMOVQ    X3, generator_columns+3072(AX)(R8*1)
+
 	ADDQ $8, R8
 	DECQ CX
 	JNZ  loop

@@ -160,8 +160,8 @@ func (w *World) generateRowJobs(y int, key uint64) {
 		panic("sim: a row wider than MaxSide") // decideAVX2 reads the across rows to the group's end
 	}
 	g.drawRow(key, base, n)
-	decideAVX2(g, (n+7)/8)
-	w.countRow(y, n)
+	decideAVX2(g, (n+7)/8) // counts the row into g.columns too
+	w.scatterRow(y, n)
 	copy(w.tiles[base:base+n], g.tileRow[:n])
 	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {
 		w.flushCounts(y)
