@@ -43,6 +43,9 @@ type decideSetup struct {
 	// 256·hi + lo, set row by row by setRowJobs.
 	acrossTop, acrossBot [numAcross]*int32
 	acrossW              [numAcross][2]int32
+	// acrossWy holds each field's weights by row (noiseField.wy), from
+	// which decideAVX2 sets acrossW on entry.
+	acrossWy [numAcross]*int32
 	// count holds, per column set of generator.columns, the material it
 	// counts in every byte, or 0xff (no material: MaxMaterials) where no
 	// rule's material is counted there.
@@ -94,6 +97,9 @@ func (g *generator) setDecide() {
 		// materials side by side in the first eight bytes, and their
 		// draws in the next eight.
 		order: lanes{0, 4, 2, 6, 1, 5, 3, 7},
+	}
+	for k, f := range acrossFields() {
+		g.decide.acrossWy[k] = &g.fields[f].wy[0]
 	}
 	for k := range g.decide.count {
 		for i := range g.decide.count[k] {

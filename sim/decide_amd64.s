@@ -1,6 +1,18 @@
 #include "go_asm.h"
 #include "textflag.h"
 
+// WEIGHT sets across-first field K's weight on row DX, split 256·hi + lo
+// (decideSetup.acrossW), from its weights by row. It overwrites R9 to
+// R11.
+#define WEIGHT(K) \
+	MOVQ (decideSetup_acrossWy+8*K)(BX), R9 \
+	MOVL (R9)(DX*4), R10 \
+	MOVL R10, R11 \
+	SARL $8, R11 \
+	MOVL R11, (decideSetup_acrossW+8*K)(BX) \
+	ANDL $255, R10 \
+	MOVL R10, (decideSetup_acrossW+8*K+4)(BX)
+
 // ACROSS sets Y3 to across-first field K (0 sand, 1 cave, 2 coal, 3 iron,
 // 4 lava; see decideSetup) on the group's eight tiles: lerp(top, bot,
 // 256·hi + lo) from its pair of rows, as lerpRows computes it. It
@@ -20,7 +32,7 @@
 	VPSRAD       $8, Y9, Y9 \
 	VPADDD       Y9, Y3, Y3
 
-// func decideAVX2(gen *generator, groups int)
+// func decideAVX2(gen *generator, groups, y int)
 //
 // Decides eight tiles an iteration, as decideRow does one by one (see
 // decide.go), without a branch on a tile: every test is computed in all
@@ -32,10 +44,16 @@
 // Skipping them, and the inside of mountains, on groups with no
 // mountain or beach tile took 11 % fewer instructions but 5 % more time:
 // at eight tiles, which groups have one is not predictable enough.
-TEXT ·decideAVX2(SB), NOSPLIT, $0-16
+TEXT ·decideAVX2(SB), NOSPLIT, $0-24
 	MOVQ  gen+0(FP), AX
 	MOVQ  groups+8(FP), CX
 	LEAQ  generator_decide(AX), BX
+	MOVQ  y+16(FP), DX
+	WEIGHT(0)
+	WEIGHT(1)
+	WEIGHT(2)
+	WEIGHT(3)
+	WEIGHT(4)
 	XORQ  R8, R8
 	TESTQ CX, CX
 	JLE   done

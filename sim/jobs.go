@@ -92,6 +92,22 @@ func (g *generator) newLerpJobs(width int) {
 // whole pair or quad, past the map's width.
 const latticePad = 4
 
+// newAcrossReached returns, per row of a map height rows high, a bit per
+// across-first field (acrossFields' order) set where the row is the
+// first of a new pair of the field's lattice rows: the first row, and
+// each row at a multiple of the field's spacing.
+func (g *generator) newAcrossReached(height int) []uint8 {
+	reached := make([]uint8, height)
+	for y := range reached {
+		for k, f := range acrossFields() {
+			if s := g.fields[f].shiftY; y == 0 || y>>s != (y-1)>>s {
+				reached[y] |= 1 << k
+			}
+		}
+	}
+	return reached
+}
+
 // cellsJob returns the job kind and count that interpolate across a row
 // of width tiles in cells of span tiles.
 func cellsJob(span, width int) (kind, n int) {
@@ -111,16 +127,18 @@ func cellsJob(span, width int) (kind, n int) {
 
 // setRowJobs lists, for the lattice rows of across-first fields that row
 // y reaches first, their interpolation across x into the field's pair of
-// rows (as acrossPair), and gives decideAVX2 each field's pair and its
-// weight on row y. The rows' jobs read their lattice rows and weights
-// themselves.
+// rows (as acrossPair), and gives decideAVX2 each field's pair. The rows'
+// jobs and decideAVX2 read their weights themselves. Rows are generated
+// in order from the first, so which rows reach a lattice row first is
+// known from the shape (acrossReached).
 func (g *generator) setRowJobs(y int) {
 	g.jobs.nupdates = 0
+	if g.acrossReached[y] == 0 {
+		return
+	}
 	d := &g.decide
 	for k, f := range acrossFields() {
 		fd, a := &g.fields[f], &g.across[f]
-		t := fd.wy[y]
-		d.acrossW[k] = [2]int32{t >> 8, t & 255}
 		if r := y >> fd.shiftY; a.row != r {
 			if a.row >= 0 && a.row+1 == r { // the old bottom row is the new top
 				a.top, a.bot = a.bot, a.top
@@ -160,7 +178,7 @@ func (w *World) generateRowJobs(y int, key uint64) {
 		panic("sim: a row wider than MaxSide") // decideAVX2 reads the across rows to the group's end
 	}
 	g.drawRow(key, base, n)
-	decideAVX2(g, (n+7)/8) // counts the row into g.columns too
+	decideAVX2(g, (n+7)/8, y) // counts the row into g.columns too
 	w.scatterRow(y, n)
 	copy(w.tiles[base:base+n], g.tileRow[:n])
 	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {

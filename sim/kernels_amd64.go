@@ -42,13 +42,13 @@ func cells2AVX2(dst, vals *int32, quads int, w *cellSplit, bias int32)
 //go:noescape
 func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
 
-// decideAVX2 decides the tiles of gen's row, eight at a time for groups
-// groups, from the rows generateRowJobs has evaluated into gen: their
+// decideAVX2 decides the tiles of gen's row y, eight at a time for
+// groups groups, from the rows generateRowJobs has evaluated into gen: their
 // materials into gen.tileRow, the draws that may start a creature into
 // gen.creatures (see decide.go).
 //
 //go:noescape
-func decideAVX2(gen *generator, groups int)
+func decideAVX2(gen *generator, groups, y int)
 
 // startAreaAVX2 is startArea's loop for 8·groups tiles, every pointer at
 // the first of them: dist at that tile's entry of its startDist row.

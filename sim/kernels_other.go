@@ -28,7 +28,7 @@ func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup) {
 	panic("sim: no vector kernels")
 }
 
-func decideAVX2(gen *generator, groups int) { panic("sim: no vector kernels") }
+func decideAVX2(gen *generator, groups, y int) { panic("sim: no vector kernels") }
 
 func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table *int32) {
 	panic("sim: no vector kernels")

@@ -63,8 +63,10 @@ func fieldAcrossFirst(f int) bool {
 type generator struct {
 	fields [numFields]noiseField
 	// jobs are the interpolations of the row being generated, on the
-	// vector path (see generateRowJobs).
-	jobs lerpJobs
+	// vector path (see generateRowJobs); acrossReached marks the rows
+	// that reach a new lattice row of an across-first field.
+	jobs          lerpJobs
+	acrossReached []uint8
 	// plainCount makes countRow count tile by tile (countRowPlain), for
 	// the tests.
 	plainCount bool
@@ -167,6 +169,7 @@ func newGenerator(w *World) *generator {
 	}
 	// Both octave pairs have the same lattices (fieldShifts).
 	g.newLerpJobs(width)
+	g.acrossReached = g.newAcrossReached(height)
 	g.octave = newOctaveColumns(&g.fields[fieldWater], &g.fields[fieldWaterLow])
 	for dy := range g.startSpan {
 		for dx := 0; dx*dx+dy*dy < startReach*startReach; dx++ {
