@@ -27,6 +27,8 @@ func draw(d uint64, shift uint) int32 { return int32(d >> shift & 0xffff) }
 type hashLanes struct {
 	start [4]uint64
 	step  uint64
+	// mul64 has the kernel multiply by AVX-512's VPMULLQ (hasMul64Kernels).
+	mul64 bool
 }
 
 // newHashLanes spaces the four lanes every hash inputs apart.
@@ -56,6 +58,7 @@ type drawSetup struct {
 func (g *generator) setDraws() {
 	s := &g.drawSetup
 	s.lanes = newHashLanes(1)
+	s.lanes.mul64 = g.mul64
 	r := &g.rarity
 	var carry [4]uint64
 	for k, t := range [4]int32{r.cow, r.zombie, r.skeleton, r.tree} {

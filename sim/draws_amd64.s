@@ -26,11 +26,15 @@ TEXT ·drawsAVX2(SB), NOSPLIT, $0-40
 	VMOVQ        AX, X12
 	VPBROADCASTQ X12, Y12    // the 16-bit sign bits
 	XORQ         R9, R9
+	CMPB         (drawSetup_lanes+hashLanes_mul64)(SI), $0
+	JNE          drawsLoopQ
 
 drawsLoop:
 	CMPQ R9, CX
 	JGE  drawsDone
 	MIX64(Y0, Y1, Y2, Y3)
+
+drawsPass:
 	VMOVDQU Y1, (DI)(R9*8)
 
 	// The draws that pass, two bits each.
@@ -41,7 +45,15 @@ drawsLoop:
 
 	VPADDQ Y15, Y0, Y0
 	ADDQ   $4, R9
-	JMP    drawsLoop
+	CMPB   (drawSetup_lanes+hashLanes_mul64)(SI), $0
+	JEQ    drawsLoop
+
+drawsLoopQ:
+	// The same loop with AVX-512's multiply (hashLanes.mul64).
+	CMPQ R9, CX
+	JGE  drawsDone
+	MIX64Q(Y0, Y1, Y2)
+	JMP  drawsPass
 
 drawsDone:
 	VZEROUPPER
@@ -69,7 +81,15 @@ TEXT ·fillAVX2(SB), NOSPLIT, $0-32
 fillLoop:
 	CMPQ R9, CX
 	JGE  fillDone
+	CMPB hashLanes_mul64(SI), $0
+	JNE  fillQ
 	MIX64(Y0, Y1, Y2, Y3)
+	JMP  fillChunks
+
+fillQ:
+	MIX64Q(Y0, Y1, Y2) // AVX-512's multiply (hashLanes.mul64)
+
+fillChunks:
 
 	// Sixteen 16-bit chunks, in order, to 2·chunk − one.
 	VPMOVZXWD    X1, Y2

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,8 +12,8 @@ import (
 // and at the extreme thresholds.
 func TestDrawRow(t *testing.T) {
 	rng := RNG{State: 3}
-	for _, vector := range vectorModes() {
-		g := &generator{vector: vector}
+	for _, g := range hashModes() {
+		vector := fmt.Sprintf("%v, mul64 %v", g.vector, g.mul64)
 		for _, r := range []rarities{
 			{cow: 0, zombie: one, skeleton: one - 1, tree: one / 2},
 			{cow: cowRarity, zombie: zombieRarity, skeleton: skeletonRarity, tree: treeRarity},

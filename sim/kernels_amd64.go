@@ -6,6 +6,11 @@ import "golang.org/x/sys/cpu"
 // lerp_amd64.s and draws_amd64.s.
 func hasVectorKernels() bool { return cpu.X86.HasAVX2 }
 
+// hasMul64Kernels reports whether the hashing kernels (draws_amd64.s) may
+// multiply 64-bit lanes by AVX-512's VPMULLQ on YMM registers: one
+// instruction where AVX2 takes seven.
+func hasMul64Kernels() bool { return cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL }
+
 // lerpRowsAVX2 sets dst[i] = lerp(top[i], bot[i], th·256+tl) for i < n,
 // n ≥ 8; dst must not overlap top or bot.
 //

@@ -6,6 +6,8 @@ package sim
 // the generic code computes the same values.
 func hasVectorKernels() bool { return false }
 
+func hasMul64Kernels() bool { return false }
+
 func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32) { panic("sim: no vector kernels") }
 
 func cells8AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32) {

@@ -66,6 +66,7 @@ func (g *generator) fill(f *noiseField, key uint64) {
 	i := 0
 	if g.vector && len(pts) >= 16 {
 		i = len(pts) &^ 15
+		g.fillLanes.mul64 = g.mul64
 		fillAVX2(&pts[0], key, i, &g.fillLanes)
 	}
 	for ; i+4 <= len(pts); i += 4 {

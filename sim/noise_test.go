@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,6 +33,20 @@ func vectorModes() []bool {
 		return []bool{false, true}
 	}
 	return []bool{false}
+}
+
+// hashModes are the generators whose hashing kernels TestDrawRow and
+// TestFill compare with mix64: generic, vector, and vector with
+// AVX-512's multiply where the machine has it.
+func hashModes() []*generator {
+	modes := []*generator{{}}
+	if hasVectorKernels() {
+		modes = append(modes, &generator{vector: true})
+	}
+	if hasMul64Kernels() {
+		modes = append(modes, &generator{vector: true, mul64: true})
+	}
+	return modes
 }
 
 // TestAcrossCells checks the cell-wise interpolation, vector, unrolled or
@@ -89,10 +104,11 @@ func TestLerpRows(t *testing.T) {
 func TestFill(t *testing.T) {
 	rng := RNG{State: 11}
 	const guard = 12345
-	for _, vector := range vectorModes() {
+	for _, mode := range hashModes() {
+		vector := fmt.Sprintf("%v, mul64 %v", mode.vector, mode.mul64)
 		for n := range 71 {
 			key := rng.Uint64()
-			g := &generator{vector: vector, fillLanes: newHashLanes(4), lattice: make([]int32, n+2)}
+			g := &generator{vector: mode.vector, mul64: mode.mul64, fillLanes: newHashLanes(4), lattice: make([]int32, n+2)}
 			g.lattice[0], g.lattice[n+1] = guard, guard
 			g.fill(&noiseField{offset: 1, stride: n, rows: 1}, key)
 			for i := range n {

@@ -67,6 +67,9 @@ type generator struct {
 	// that reach a new lattice row of an across-first field.
 	jobs          lerpJobs
 	acrossReached []uint8
+	// mul64 is set where the hashing kernels multiply by AVX-512's
+	// 64-bit multiply (hasMul64Kernels).
+	mul64 bool
 	// plainCount makes countRow count tile by tile (countRowPlain), for
 	// the tests.
 	plainCount bool
@@ -151,6 +154,7 @@ const startReach = 16
 func newGenerator(w *World) *generator {
 	width, height := w.width, w.height
 	g := &generator{vector: hasVectorKernels(), fillLanes: newHashLanes(4)}
+	g.mul64 = g.vector && hasMul64Kernels()
 	g.chunkSpans = newChunkSpans(w.chunkCol)
 	n := 0
 	for f := range g.fields {
