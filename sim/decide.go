@@ -34,7 +34,11 @@ type decideSetup struct {
 	low16, passTree                          lanes // 0xffff; passTree
 	stone, path, coalM, ironM, diamondM      lanes // materials
 	lava, grass, tree, sandM, water          lanes
-	creatures, skeleton                      lanes // passCow|passZombie and passSkeleton, in byte 1
+	cow, zombie, skeleton                    lanes // passCow, passZombie and passSkeleton, in byte 1
+	// walk holds 1 for each walkable material of the ones decideAVX2
+	// decides (all below 16, as VPSHUFB's index needs), twice, one for
+	// each 128-bit half.
+	walk [32]uint8
 	pack                                     [32]uint8
 	order                                    lanes
 	// The across-first fields (acrossFields: sand, cave, coal, iron,
@@ -90,7 +94,7 @@ func (g *generator) setDecide() {
 		stone: fill8(int32(MatStone)), path: fill8(int32(MatPath)), coalM: fill8(int32(MatCoal)),
 		ironM: fill8(int32(MatIron)), diamondM: fill8(int32(MatDiamond)), lava: fill8(int32(MatLava)),
 		grass: fill8(int32(MatGrass)), tree: fill8(int32(MatTree)), sandM: fill8(int32(MatSand)), water: fill8(int32(MatWater)),
-		creatures: fill8((passCow | passZombie) << 8), skeleton: fill8(passSkeleton << 8),
+		cow: fill8(passCow << 8), zombie: fill8(passZombie << 8), skeleton: fill8(passSkeleton << 8),
 		// Each 128-bit half gathers its four tiles' materials (byte 0
 		// of each lane) into its first four bytes and their creature
 		// draws (byte 1) into bytes 8 to 11; order then puts the halves'
@@ -100,6 +104,11 @@ func (g *generator) setDecide() {
 	}
 	for k, f := range acrossFields() {
 		g.decide.acrossWy[k] = &g.fields[f].wy[0]
+	}
+	for m := range 16 {
+		if g.walkable[m] {
+			g.decide.walk[m], g.decide.walk[16+m] = 1, 1
+		}
 	}
 	for k := range g.decide.count {
 		for i := range g.decide.count[k] {
@@ -275,3 +284,7 @@ func zeroBytes(v uint64) uint64 { return ^((v&low7 + low7) | v) & high7 >> 7 }
 
 // nonzeroBytes returns the top bit of each byte of v that is not zero.
 func nonzeroBytes(v uint64) uint64 { return (v&low7 + low7 | v) & high7 }
+
+// decideAVX2 looks walkability up by VPSHUFB, which indexes 16 entries:
+// every material it decides is below 16.
+var _ = [16 - 1 - max(MatWater, MatGrass, MatStone, MatPath, MatSand, MatTree, MatLava, MatCoal, MatIron, MatDiamond)]struct{}{}

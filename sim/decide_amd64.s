@@ -157,11 +157,23 @@ loop:
 	VPBLENDVB Y3, decideSetup_water(BX), Y11, Y11
 
 	// The tile: the mountain's material or the other, in byte 0 of its
-	// lane, its creature draws in byte 1; packed to eight materials and
-	// eight draws.
+	// lane, the creature draws it may start from in byte 1; packed to
+	// eight materials and eight draws. The draws are those decideRow
+	// gives (the cow's, the zombie's, and in tunnels the skeleton's),
+	// kept only where the tile could start one, so that scatterRow visits
+	// few tiles that start none: the tile walkable (walk, by material;
+	// every byte of the lane but the first indexes material 0), the
+	// cow's only on grass.
 	VPBLENDVB Y14, Y13, Y11, Y11
+	VPSHUFB   decideSetup_walk(BX), Y11, Y2
+	VPXOR     Y3, Y3, Y3
+	VPCMPGTD  Y3, Y2, Y2
+	VPCMPEQD  decideSetup_grass(BX), Y11, Y3
+	VPAND     decideSetup_cow(BX), Y3, Y3
 	VPAND     decideSetup_skeleton(BX), Y12, Y12
-	VPOR      decideSetup_creatures(BX), Y12, Y12
+	VPOR      Y3, Y12, Y12
+	VPOR      decideSetup_zombie(BX), Y12, Y12
+	VPAND     Y2, Y12, Y12
 	VPOR      Y12, Y11, Y11
 	VPSHUFB   decideSetup_pack(BX), Y11, Y11
 	VMOVDQU   decideSetup_order(BX), Y10

@@ -293,15 +293,15 @@ func (w *World) generate(px, py int) {
 		g.colsRow[f] = -1
 		g.across[f].row = -1
 	}
-	g.setRarities(&w.rules.Gen)
-	g.setCounted(w.rules.balance)
-	g.setDraws()
-	g.setDecide()
 	// Which materials are walkable and which the balance counts are set
 	// on every Reset, since SetRules may have changed them.
 	for m := range g.walkable {
 		g.walkable[m] = w.rules.walkable.Has(Material(m))
 	}
+	g.setRarities(&w.rules.Gen)
+	g.setCounted(w.rules.balance)
+	g.setDraws()
+	g.setDecide()
 	// Water and mountains are two octaves each: a coarse one and a fine one
 	// weighted less. Folding the coarse octave into the fine lattice's
 	// points leaves one interpolation per tile for each.
