@@ -38,9 +38,9 @@ type decideSetup struct {
 	// walk holds 1 for each walkable material of the ones decideAVX2
 	// decides (all below 16, as VPSHUFB's index needs), twice, one for
 	// each 128-bit half.
-	walk [32]uint8
-	pack                                     [32]uint8
-	order                                    lanes
+	walk  [32]uint8
+	pack  [32]uint8
+	order lanes
 	// The across-first fields (acrossFields: sand, cave, coal, iron,
 	// lava) on the row: each field's lattice rows around it interpolated
 	// across x (acrossPair's), and its weight between them split as
