@@ -165,7 +165,8 @@ loop:
 	// every byte of the lane but the first indexes material 0), the
 	// cow's only on grass.
 	VPBLENDVB Y14, Y13, Y11, Y11
-	VPSHUFB   decideSetup_walk(BX), Y11, Y2
+	VMOVDQU   decideSetup_walk(BX), Y2
+	VPSHUFB   Y11, Y2, Y2 // walk[material]: the lanes index the table
 	VPXOR     Y3, Y3, Y3
 	VPCMPGTD  Y3, Y2, Y2
 	VPCMPEQD  decideSetup_grass(BX), Y11, Y3

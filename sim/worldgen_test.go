@@ -184,12 +184,46 @@ func TestCountRow(t *testing.T) {
 			r.Creatures[ObjZombie].Balance.Material = MatPath
 			return r
 		},
+		// Extra ores take the plain decision: without them the vector one.
+		"extended, no ores": func(cs int) *Rules {
+			r := Extended().Clone()
+			r.Creature.ChunkSize = cs
+			r.Gen.Ores = nil
+			return r
+		},
+		// decideAVX2 looks walkability up by material, four materials to a
+		// byte lane of its table: whole blocks of them walkable (tree and
+		// lava with sand and path; coal, iron and diamond with table), and
+		// sand not.
+		"walkable blocks": func(cs int) *Rules {
+			r := Classic().Clone()
+			r.Creature.ChunkSize = cs
+			for _, m := range []Material{MatTree, MatLava, MatCoal, MatIron, MatDiamond, MatTable} {
+				r.Materials[m].Walkable = true
+			}
+			r.Materials[MatSand].Walkable = false
+			return r
+		},
+		// A fourth balance rule, so that every column set of
+		// generator.columns counts a material of its own.
+		"four rules": func(cs int) *Rules {
+			r := Classic().Clone()
+			r.Creature.ChunkSize = cs
+			r.Creatures[ObjZombie].Balance.Material = MatSand
+			b := *r.Creatures[ObjCow].Balance
+			b.Material, b.Order = MatTree, 3
+			r.Creatures[ObjPlant].Balance = &b
+			return r
+		},
 	}
 	for name, rules := range rulesets {
 		for _, cs := range []int{1, 5, 8, 12, 15} {
 			for _, size := range [][2]int{{3, 3}, {9, 17}, {64, 64}, {65, 40}, {250, 20}} {
 				r := rules(cs)
 				require.NoError(t, r.Compile())
+				if name == "four rules" {
+					require.Len(t, r.balance, maxBalanceRules)
+				}
 				for _, vector := range []bool{false, true} {
 					fast, err := New(Config{Width: size[0], Height: size[1], Rules: r})
 					require.NoError(t, err)
@@ -205,6 +239,15 @@ func TestCountRow(t *testing.T) {
 						require.Equal(t, plain.Objects(), fast.Objects(), at)
 						require.Equal(t, plain.chunks, fast.chunks, at)
 						require.Empty(t, invariantError(fast), at)
+						if g := fast.gen; g.vector && len(r.Gen.Ores) == 0 {
+							// decideAVX2 keeps no draw on the last row's
+							// tiles that cannot start a creature.
+							for x := range size[0] {
+								m, c := g.tileRow[x], g.creatures[x]
+								require.True(t, c == 0 || g.walkable[m], "%s: x %d, material %d, draws %#x", at, x, m, c)
+								require.True(t, c&passCow == 0 || m == MatGrass, "%s: x %d, material %d, draws %#x", at, x, m, c)
+							}
+						}
 					}
 				}
 			}
