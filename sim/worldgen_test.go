@@ -276,3 +276,37 @@ func TestStartAreaKernelBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestStartAreaKernel compares startAreaAVX2 with startArea's scalar
+// formula over scores well past both ends of the logistic's table (a
+// world's stay inside it). Below it the kernel's clamp decides the value;
+// above it the clamp only keeps the gathers inside the table, since a
+// positive score makes the tile startTile whatever the logistic gives.
+func TestStartAreaKernel(t *testing.T) {
+	if !hasVectorKernels() {
+		t.Skip("this machine has no vector kernels; the generic code is all there is")
+	}
+	rng := RNG{State: 17}
+	const n = 64
+	var water, mountain, tree, start, dist [n]int32
+	var wantW, wantM, wantT [n]int32
+	for round := range 200 {
+		for i := range n {
+			water[i] = int32(rng.Uint64()%(4*one)) - 2*one
+			mountain[i] = int32(rng.Uint64()%(4*one)) - 2*one
+			tree[i] = int32(rng.Uint64()%(4*one)) - 2*one
+			start[i] = int32(rng.Uint64()%(4*one)) - 2*one
+			dist[i] = int32(rng.Uint64()%(40*one)) - 20*one // scores of ±24·one
+			s := dist[i] + startNoise*start[i]
+			near := logistic(s)
+			wantW[i], wantM[i], wantT[i] = water[i]-2*near, mountain[i]-5*near/2, tree[i]
+			if s > 0 {
+				wantW[i], wantM[i], wantT[i] = startTile, startTile, startTile
+			}
+		}
+		startAreaAVX2(&water[0], &mountain[0], &tree[0], &start[0], &dist[0], n/8, &logisticTable[0])
+		require.Equal(t, wantW, water, "round %d", round)
+		require.Equal(t, wantM, mountain, "round %d", round)
+		require.Equal(t, wantT, tree, "round %d", round)
+	}
+}
