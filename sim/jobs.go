@@ -11,23 +11,20 @@ package sim
 // what rowCols, acrossPair, sweepRow and lerpRows compute, in the same
 // order; TestVectorKernelsSameWorlds and every golden compare the worlds.
 
-// lerpJob is one interpolation: jobRows sets dst[i] = lerp(a[aOff+i],
-// b[bOff+i], th·256+tl) for i < n; the cell kinds interpolate the
-// lattice values from a[aOff] across cells of 2, 4, 8 or 16 tiles into
-// dst, adding bias, n being the kernel's count (quads, pairs or cells;
-// see acrossCells). The pointers are set once (newLerpJobs) or when
-// their rows change. A job of a row's field reads what changes from row
-// to row, on row y, itself: the weight th·256+tl = wy[y] where wy is
-// set, and the lattice rows aOff = rowStart[y], bOff = aOff+stride where
-// rowStart is.
+// lerpJob is one interpolation. jobRows brings a field's lattice down to
+// row y (rowCols): dst[i] = lerp(a[i0+i], a[i0+stride+i], wy[y]) for
+// i < n, with i0 = rowStart[y], read on row y by the job itself. The cell
+// kinds interpolate the lattice values from a[aOff] across cells of 2,
+// 4, 8 or 16 tiles into dst, adding bias, n being the kernel's count
+// (quads, pairs or cells; see acrossCells). Everything is set once
+// (newLerpJobs), or when a field reaches a new lattice row (addAcrossX).
 type lerpJob struct {
-	dst, a, b    *int32
+	dst, a       *int32
 	split        *cellSplit
 	rowStart, wy *int32
-	aOff, bOff   int
-	stride       int
+	aOff, stride int
 	n, kind      int
-	th, tl, bias int32
+	bias         int32
 	_            int32
 }
 
@@ -81,7 +78,7 @@ func (g *generator) newLerpJobs(width int) {
 			bias = waterBias
 		}
 		down, across := &g.jobs.rows[2*k], &g.jobs.rows[2*k+1]
-		*down = lerpJob{dst: &g.cols[f][0], a: &g.lattice[0], b: &g.lattice[0], n: fd.stride, kind: jobRows,
+		*down = lerpJob{dst: &g.cols[f][0], a: &g.lattice[0], n: fd.stride, kind: jobRows,
 			rowStart: &fd.rowStart[0], wy: &fd.wy[0], stride: fd.stride}
 		*across = lerpJob{dst: &dst[0], a: &g.cols[f][0], split: &fd.split, n: fd.cellsN, kind: fd.cellsKind, bias: bias}
 	}

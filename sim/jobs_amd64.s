@@ -3,11 +3,12 @@
 
 // func runLerpJobs(jobs *lerpJob, n, y int)
 //
-// Runs n jobs in order (jobs.go): each a call to the kernel of its kind
-// (lerp_amd64.s), its arguments from the job; a jobRows of fewer than
-// eight values, which lerpRowsAVX2 does not take, is done here one value
-// at a time, in 64 bits, as lerp does. The kernels keep no register, so
-// the job pointer and count live in the frame across the calls.
+// Runs n jobs of row y in order (jobs.go): each a call to the kernel of
+// its kind (lerp_amd64.s), its arguments from the job; a jobRows of fewer
+// than eight values, which lerpRowsAVX2 does not take, is done here one
+// value at a time, in 64 bits, as lerp does. The kernels keep no
+// register, so the job pointer and count live in the frame across the
+// calls.
 TEXT ·runLerpJobs(SB), NOSPLIT, $64-24
 	MOVQ  jobs+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -17,42 +18,21 @@ TEXT ·runLerpJobs(SB), NOSPLIT, $64-24
 	JLE   jobsDone
 
 jobsLoop:
+	// Every kernel takes dst first, and the values it reads from second.
 	MOVQ 48(SP), BX
-	// Row y's weight and lattice rows, where the job reads them.
-	MOVQ y+16(FP), R9
-	MOVQ lerpJob_wy(BX), DX
-	TESTQ DX, DX
-	JZ   jobsNoWeight
-	MOVL (DX)(R9*4), DX
-	MOVL DX, R8
-	SARL $8, R8
-	MOVL R8, lerpJob_th(BX)
-	ANDL $255, DX
-	MOVL DX, lerpJob_tl(BX)
-
-jobsNoWeight:
-	MOVQ  lerpJob_rowStart(BX), DX
-	TESTQ DX, DX
-	JZ    jobsNoRows
-	MOVLQSX (DX)(R9*4), DX
-	MOVQ  DX, lerpJob_aOff(BX)
-	ADDQ  lerpJob_stride(BX), DX
-	MOVQ  DX, lerpJob_bOff(BX)
-
-jobsNoRows:
+	MOVQ lerpJob_dst(BX), DI
+	MOVQ DI, 0(SP)
+	MOVQ lerpJob_n(BX), CX
 	MOVQ lerpJob_kind(BX), AX
 	CMPQ AX, $0 // jobRows
 	JEQ  jobsRows
 
-	// A cell kind: (dst, vals, n, split, bias).
-	MOVQ lerpJob_dst(BX), DX
-	MOVQ DX, 0(SP)
-	MOVQ lerpJob_a(BX), DX
+	// A cell kind: (dst, vals, n, split, bias), vals at aOff.
+	MOVQ lerpJob_a(BX), SI
 	MOVQ lerpJob_aOff(BX), R8
-	LEAQ (DX)(R8*4), DX
-	MOVQ DX, 8(SP)
-	MOVQ lerpJob_n(BX), DX
-	MOVQ DX, 16(SP)
+	LEAQ (SI)(R8*4), SI
+	MOVQ SI, 8(SP)
+	MOVQ CX, 16(SP)
 	MOVQ lerpJob_split(BX), DX
 	MOVQ DX, 24(SP)
 	MOVL lerpJob_bias(BX), DX
@@ -79,51 +59,45 @@ jobsCells2:
 	JMP  jobsNext
 
 jobsRows:
-	MOVQ lerpJob_n(BX), CX
-	CMPQ CX, $8
-	JLT  jobsRowsShort
-	MOVQ lerpJob_dst(BX), DX
-	MOVQ DX, 0(SP)
-	MOVQ lerpJob_a(BX), DX
-	MOVQ lerpJob_aOff(BX), R8
-	LEAQ (DX)(R8*4), DX
-	MOVQ DX, 8(SP)
-	MOVQ lerpJob_b(BX), DX
-	MOVQ lerpJob_bOff(BX), R8
-	LEAQ (DX)(R8*4), DX
-	MOVQ DX, 16(SP)
-	MOVQ CX, 24(SP)
-	MOVL lerpJob_th(BX), DX
-	MOVL DX, 32(SP)
-	MOVL lerpJob_tl(BX), DX
-	MOVL DX, 36(SP)
-	CALL ·lerpRowsAVX2(SB)
-	JMP  jobsNext
+	// Row y's lattice rows: SI the top (rowStart[y]), DX the bottom
+	// (stride on); its weight: R10 = th, R11 = tl (wy[y] = th·256 + tl).
+	MOVQ    y+16(FP), R9
+	MOVQ    lerpJob_rowStart(BX), DX
+	MOVLQSX (DX)(R9*4), R8
+	MOVQ    lerpJob_a(BX), SI
+	LEAQ    (SI)(R8*4), SI
+	MOVQ    lerpJob_stride(BX), R8
+	LEAQ    (SI)(R8*4), DX
+	MOVQ    lerpJob_wy(BX), R8
+	MOVLQSX (R8)(R9*4), R10
+	MOVQ    R10, R11
+	SARQ    $8, R10
+	ANDQ    $255, R11
+	CMPQ    CX, $8
+	JLT     jobsRowsShort
+	MOVQ    SI, 8(SP)
+	MOVQ    DX, 16(SP)
+	MOVQ    CX, 24(SP)
+	MOVL    R10, 32(SP)
+	MOVL    R11, 36(SP)
+	CALL    ·lerpRowsAVX2(SB)
+	JMP     jobsNext
 
 jobsRowsShort:
 	// lerp: a + (b − a)·t >> 16 in 64 bits, t = th·256 + tl.
-	MOVQ    lerpJob_dst(BX), DI
-	MOVQ    lerpJob_a(BX), SI
-	MOVQ    lerpJob_aOff(BX), R8
-	LEAQ    (SI)(R8*4), SI
-	MOVQ    lerpJob_b(BX), DX
-	MOVQ    lerpJob_bOff(BX), R8
-	LEAQ    (DX)(R8*4), DX
-	MOVLQSX lerpJob_th(BX), R8
-	SHLQ    $8, R8
-	MOVLQSX lerpJob_tl(BX), R9
-	ADDQ    R9, R8
-	XORQ    R9, R9
-	TESTQ   CX, CX
-	JLE     jobsNext
+	SHLQ  $8, R10
+	ADDQ  R11, R10
+	XORQ  R9, R9
+	TESTQ CX, CX
+	JLE   jobsNext
 
 jobsShortLoop:
-	MOVLQSX (SI)(R9*4), R10
+	MOVLQSX (SI)(R9*4), R8
 	MOVLQSX (DX)(R9*4), R11
-	SUBQ    R10, R11
-	IMULQ   R8, R11
+	SUBQ    R8, R11
+	IMULQ   R10, R11
 	SARQ    $16, R11
-	ADDQ    R10, R11
+	ADDQ    R8, R11
 	MOVL    R11, (DI)(R9*4)
 	INCQ    R9
 	CMPQ    R9, CX
