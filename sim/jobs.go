@@ -136,14 +136,12 @@ func (g *generator) setRowJobs(y int) {
 	d := &g.decide
 	for k, f := range acrossFields() {
 		fd, a := &g.fields[f], &g.across[f]
-		if r := y >> fd.shiftY; a.row != r {
-			if a.row >= 0 && a.row+1 == r { // the old bottom row is the new top
-				a.top, a.bot = a.bot, a.top
-			} else {
+		r := y >> fd.shiftY
+		if moved, top := a.advance(r); moved {
+			if top {
 				g.addAcrossX(fd, r, a.top)
 			}
 			g.addAcrossX(fd, r+1, a.bot)
-			a.row = r
 			d.acrossTop[k], d.acrossBot[k] = &a.top[0], &a.bot[0]
 		}
 	}

@@ -134,16 +134,30 @@ type acrossRows struct {
 // A pair serves every row between its lattice rows.
 func (g *generator) acrossPair(f, y int) (across, int64) {
 	fd, a := &g.fields[f], &g.across[f]
-	if r := y >> fd.shiftY; a.row != r {
-		if a.row >= 0 && a.row+1 == r { // the old bottom row is the new top
-			a.top, a.bot = a.bot, a.top
-		} else {
+	r := y >> fd.shiftY
+	if moved, top := a.advance(r); moved {
+		if top {
 			g.acrossX(fd, r, a.top)
 		}
 		g.acrossX(fd, r+1, a.bot)
-		a.row = r
 	}
 	return a.across, int64(fd.wy[y])
+}
+
+// advance points the pair at lattice rows r and r+1, and reports whether
+// it moved, and whether its top row must then be interpolated anew (its
+// bottom row always must): not when it moved one lattice row down, the
+// old bottom row being the new top.
+func (a *acrossRows) advance(r int) (moved, top bool) {
+	if a.row == r {
+		return false, false
+	}
+	top = a.row < 0 || a.row+1 != r
+	if !top {
+		a.top, a.bot = a.bot, a.top
+	}
+	a.row = r
+	return true, top
 }
 
 // acrossX interpolates lattice row r of field f across every x into dst.
