@@ -1,5 +1,6 @@
 #include "go_asm.h"
 #include "textflag.h"
+#include "lerp_amd64.h"
 
 // WEIGHT sets across-first field K's weight on row DX, split 256·hi + lo
 // (decideSetup.acrossW), from its weights by row. It overwrites R9 to
@@ -13,24 +14,18 @@
 	ANDL $255, R10 \
 	MOVL R10, (decideSetup_acrossW+8*K+4)(BX)
 
-// ACROSS sets Y3 to across-first field K (0 sand, 1 cave, 2 coal, 3 iron,
+// ACROSS sets Y9 to across-first field K (0 sand, 1 cave, 2 coal, 3 iron,
 // 4 lava; see decideSetup) on the group's eight tiles: lerp(top, bot,
 // 256·hi + lo) from its pair of rows, as lerpRows computes it. It
-// overwrites R9, R10, Y8 to Y11.
+// overwrites R9, R10, Y3, Y8, Y10 and Y11.
 #define ACROSS(K) \
 	MOVQ         (decideSetup_acrossTop+8*K)(BX), R9 \
 	MOVQ         (decideSetup_acrossBot+8*K)(BX), R10 \
 	VMOVDQU      (R9)(R8*4), Y3 \
 	VMOVDQU      (R10)(R8*4), Y8 \
-	VPSUBD       Y3, Y8, Y8 \
 	VPBROADCASTD (decideSetup_acrossW+8*K)(BX), Y10 \
 	VPBROADCASTD (decideSetup_acrossW+8*K+4)(BX), Y11 \
-	VPMULLD      Y10, Y8, Y9 \
-	VPMULLD      Y11, Y8, Y8 \
-	VPSRAD       $8, Y8, Y8 \
-	VPADDD       Y8, Y9, Y9 \
-	VPSRAD       $8, Y9, Y9 \
-	VPADDD       Y9, Y3, Y3
+	LERP(Y3, Y8, Y10, Y11, Y8, Y9)
 
 // func decideAVX2(gen *generator, groups, y int)
 //
@@ -89,7 +84,7 @@ loop:
 	VMOVDQU   decideSetup_stone(BX), Y13
 	VPCMPGTD  decideSetup_lavaMountain(BX), Y1, Y2
 	ACROSS(4)
-	VPCMPGTD  decideSetup_lavaLevel(BX), Y3, Y3
+	VPCMPGTD  decideSetup_lavaLevel(BX), Y9, Y3
 	VPAND     Y3, Y2, Y2
 	VPBLENDVB Y2, decideSetup_lava(BX), Y13, Y13
 
@@ -102,14 +97,14 @@ loop:
 	VPSRLD    $16, Y6, Y2
 	VPCMPGTD  decideSetup_iron(BX), Y2, Y2
 	ACROSS(3)
-	VPCMPGTD  decideSetup_ironLevel(BX), Y3, Y3
+	VPCMPGTD  decideSetup_ironLevel(BX), Y9, Y3
 	VPAND     Y3, Y2, Y2
 	VPBLENDVB Y2, decideSetup_ironM(BX), Y13, Y13
 
 	VPAND     decideSetup_low16(BX), Y6, Y2
 	VPCMPGTD  decideSetup_coal(BX), Y2, Y2
 	ACROSS(2)
-	VPCMPGTD  decideSetup_coalLevel(BX), Y3, Y3
+	VPCMPGTD  decideSetup_coalLevel(BX), Y9, Y3
 	VPAND     Y3, Y2, Y2
 	VPBLENDVB Y2, decideSetup_coalM(BX), Y13, Y13
 
@@ -122,7 +117,7 @@ loop:
 
 	VPCMPGTD  decideSetup_caveMountain(BX), Y1, Y2
 	ACROSS(1)
-	VPCMPGTD  decideSetup_caveLevel(BX), Y3, Y3
+	VPCMPGTD  decideSetup_caveLevel(BX), Y9, Y3
 	VPAND     Y3, Y2, Y2
 	VPBLENDVB Y2, decideSetup_path(BX), Y13, Y13
 
@@ -138,7 +133,7 @@ loop:
 	VPCMPGTD  decideSetup_sandHigh(BX), Y0, Y3
 	VPANDN    Y2, Y3, Y2
 	ACROSS(0)
-	VPCMPGTD  decideSetup_sandLevel(BX), Y3, Y3
+	VPCMPGTD  decideSetup_sandLevel(BX), Y9, Y3
 	VPAND     Y3, Y2, Y2
 	VPCMPGTD  decideSetup_waterLevel(BX), Y0, Y3
 	VPANDN    Y3, Y2, Y3

@@ -1,21 +1,10 @@
 #include "go_asm.h"
 #include "textflag.h"
+#include "lerp_amd64.h"
 
-// The kernels compute a + ⌊(b−a)·t/65536⌋ in 32-bit lanes, exactly as
-// lerp does in 64 bits: with t = th·256 + tl (both below 256) and
-// |b−a| < 2^23, (b−a)·th and (b−a)·tl fit 32 bits, and
-// ⌊(256·A + B)/65536⌋ = (A + (B >> 8)) >> 8 with arithmetic shifts.
-
-// LERP8 sets Y2 to lerp(Y0, Y1, t) in eight 32-bit lanes, t's halves in Y6
-// (th) and Y7 (tl). It overwrites Y1 and Y3.
-#define LERP8 \
-	VPSUBD  Y0, Y1, Y1 \
-	VPMULLD Y6, Y1, Y2 \
-	VPMULLD Y7, Y1, Y3 \
-	VPSRAD  $8, Y3, Y3 \
-	VPADDD  Y3, Y2, Y2 \
-	VPSRAD  $8, Y2, Y2 \
-	VPADDD  Y0, Y2, Y2
+// LERP8 sets Y2 to lerp(Y0, Y1, t) (lerp_amd64.h), t's halves in Y6 (th)
+// and Y7 (tl). It overwrites Y1 and Y3.
+#define LERP8 LERP(Y0, Y1, Y6, Y7, Y3, Y2)
 
 // func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32)
 //
