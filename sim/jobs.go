@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // The vector path's interpolations as a job list. A row of world
 // generation interpolates thirteen fields by some twenty kernel calls
 // (lattice rows down to the row, lattice columns across it), and at 64
@@ -119,7 +121,9 @@ func cellsJob(span, width int) (kind, n int) {
 	case 16:
 		return jobCells16, cells
 	}
-	return -1, 0 // no kernel: the jobs path is not taken (see generate)
+	// fieldShifts spaces every lattice 2 to 16 tiles apart, across x; a
+	// job of another kind would run as the last case of the runner.
+	panic(fmt.Sprintf("sim: no cell kernel for a lattice %d tiles apart", span))
 }
 
 // setRowJobs lists, for the lattice rows of across-first fields that row

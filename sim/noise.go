@@ -16,7 +16,7 @@ const one = 65536
 
 // noiseField is one lattice within the generator's buffer.
 type noiseField struct {
-	shiftX, shiftY uint // log2 of the lattice spacing, at most 5
+	shiftX, shiftY uint // log2 of the lattice spacing: 1 to 4 across x (the cell kernels, cellsJob), at most 5 down y
 	offset         int  // start in generator.lattice
 	stride         int  // lattice points per row
 	rows           int
