@@ -69,29 +69,40 @@ func BenchmarkStepWithReset(b *testing.B) {
 	}
 }
 
-func BenchmarkReset(b *testing.B) { benchReset(b, true) }
+func BenchmarkReset(b *testing.B) { benchReset(b, true, true) }
 
 // BenchmarkResetGeneric is BenchmarkReset without the vector kernels:
 // what WebAssembly, other architectures and amd64 machines without AVX2
 // run.
-func BenchmarkResetGeneric(b *testing.B) { benchReset(b, false) }
+func BenchmarkResetGeneric(b *testing.B) { benchReset(b, false, false) }
+
+// BenchmarkResetDecideAVX2 is BenchmarkReset with the AVX2 decision
+// kernel where the machine would take the AVX-512 one (decideAVX512):
+// what an AVX2 machine runs, and what the AVX-512 kernel must beat.
+func BenchmarkResetDecideAVX2(b *testing.B) { benchReset(b, true, false) }
 
 // benchReset generates a world of a new seed b.N times, with the vector
-// kernels where the machine has them if vector is set.
-func benchReset(b *testing.B, vector bool) {
+// kernels where the machine has them if vector is set, and the AVX-512
+// decision where it has that too if wide is set.
+func benchReset(b *testing.B, vector, wide bool) {
 	w := newBenchWorld(b)
 	w.gen.vector = vector && w.gen.vector
+	w.gen.wide = wide && w.gen.vector && w.gen.wide
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		w.Reset(uint64(i))
 	}
 	b.StopTimer()
-	used := 0.0
+	used, usedWide := 0.0, 0.0
 	if w.gen.vector {
 		used = 1
 	}
-	b.ReportMetric(used, "vector") // 1: the vector kernels ran (longcraft bench reads it)
+	if w.gen.wide {
+		usedWide = 1
+	}
+	b.ReportMetric(used, "vector")   // 1: the vector kernels ran (longcraft bench reads it)
+	b.ReportMetric(usedWide, "wide") // 1: decideAVX512 ran (longcraft bench reads it)
 }
 
 // BenchmarkResetSameSeed generates one world over and over. It is not a

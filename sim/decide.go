@@ -38,9 +38,16 @@ type decideSetup struct {
 	// walk holds 1 for each walkable material of the ones decideAVX2
 	// decides (all below 16, as VPSHUFB's index needs), twice, one for
 	// each 128-bit half.
-	walk  [32]uint8
-	pack  [32]uint8
-	order lanes
+	walk [32]uint8
+	pack [32]uint8
+	// walkD is walk for decideAVX512: -1 for each walkable material
+	// below 16, a dword each, for VPERMD.
+	walkD [16]int32
+	// wideDraws indexes, for decideAVX512's VPERMT2D, the low dwords of
+	// sixteen hashes in two vectors (draws 0 and 1), then the high ones
+	// (draws 2 and 3).
+	wideDraws [2][16]int32
+	order     lanes
 	// The across-first fields (acrossFields: sand, cave, coal, iron,
 	// lava) on the row: each field's lattice rows around it interpolated
 	// across x (acrossPair's), and its weight between them split as
@@ -108,7 +115,11 @@ func (g *generator) setDecide() {
 	for m := range 16 {
 		if g.walkable[m] {
 			g.decide.walk[m], g.decide.walk[16+m] = 1, 1
+			g.decide.walkD[m] = -1
 		}
+	}
+	for i := range 16 {
+		g.decide.wideDraws[0][i], g.decide.wideDraws[1][i] = int32(2*i), int32(2*i+1)
 	}
 	for k := range g.decide.count {
 		for i := range g.decide.count[k] {

@@ -177,7 +177,13 @@ func (w *World) generateRowJobs(y int, key uint64) {
 		panic("sim: a row wider than MaxSide") // decideAVX2 reads the across rows to the group's end
 	}
 	g.drawRow(key, base, n)
-	decideAVX2(g, (n+7)/8, y) // counts the row into g.columns too
+	// Both count the row into g.columns too. MaxSide is a multiple of
+	// 16, so the last group of either ends inside every row buffer.
+	if g.wide {
+		decideAVX512(g, (n+15)/16, y)
+	} else {
+		decideAVX2(g, (n+7)/8, y)
+	}
 	w.scatterRow(y, n)
 	copy(w.tiles[base:base+n], g.tileRow[:n])
 	if cs := w.rules.Creature.ChunkSize; (y+1)%cs == 0 || y == w.height-1 {

@@ -11,6 +11,11 @@ func hasVectorKernels() bool { return cpu.X86.HasAVX2 }
 // instruction where AVX2 takes seven.
 func hasMul64Kernels() bool { return cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL }
 
+// hasWideKernels reports whether the decision kernel may take sixteen
+// tiles at a time in AVX-512's ZMM and mask registers (decideAVX512),
+// which needs no more than AVX512F.
+func hasWideKernels() bool { return cpu.X86.HasAVX512F }
+
 // lerpRowsAVX2 sets dst[i] = lerp(top[i], bot[i], th·256+tl) for i < n,
 // n ≥ 8; dst must not overlap top or bot.
 //
@@ -54,6 +59,12 @@ func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup)
 //
 //go:noescape
 func decideAVX2(gen *generator, groups, y int)
+
+// decideAVX512 is decideAVX2 sixteen tiles at a time, for groups groups
+// of sixteen.
+//
+//go:noescape
+func decideAVX512(gen *generator, groups, y int)
 
 // startAreaAVX2 is startArea's loop for 8·groups tiles, every pointer at
 // the first of them: dist at that tile's entry of its startDist row.

@@ -8,6 +8,8 @@ func hasVectorKernels() bool { return false }
 
 func hasMul64Kernels() bool { return false }
 
+func hasWideKernels() bool { return false }
+
 func lerpRowsAVX2(dst, top, bot *int32, n int, th, tl int32) { panic("sim: no vector kernels") }
 
 func cells8AVX2(dst, vals *int32, cells int, w *cellSplit, bias int32) {
@@ -31,6 +33,8 @@ func drawsAVX2(draws *uint64, bits *uint8, h uint64, n int, s *drawSetup) {
 }
 
 func decideAVX2(gen *generator, groups, y int) { panic("sim: no vector kernels") }
+
+func decideAVX512(gen *generator, groups, y int) { panic("sim: no vector kernels") }
 
 func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table *int32) {
 	panic("sim: no vector kernels")

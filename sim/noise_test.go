@@ -35,6 +35,36 @@ func vectorModes() []bool {
 	return []bool{false}
 }
 
+// decideMode is one way a test has worlds decided: generic, or by the
+// vector kernels with the AVX2 or the AVX-512 decision kernel.
+type decideMode struct{ vector, wide bool }
+
+func (m decideMode) String() string {
+	switch {
+	case m.wide:
+		return "decideAVX512"
+	case m.vector:
+		return "decideAVX2"
+	}
+	return "generic"
+}
+
+// set makes g decide as m says.
+func (m decideMode) set(g *generator) { g.vector, g.wide = m.vector, m.wide }
+
+// decideModes are the decision paths this machine has: generic, AVX2
+// where it has the vector kernels, and AVX-512 where it has that too.
+func decideModes() []decideMode {
+	modes := []decideMode{{}}
+	if hasVectorKernels() {
+		modes = append(modes, decideMode{vector: true})
+	}
+	if hasVectorKernels() && hasWideKernels() {
+		modes = append(modes, decideMode{vector: true, wide: true})
+	}
+	return modes
+}
+
 // hashModes are the generators whose hashing kernels TestDrawRow and
 // TestFill compare with mix64: generic, vector, and vector with
 // AVX-512's multiply where the machine has it.

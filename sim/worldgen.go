@@ -70,6 +70,9 @@ type generator struct {
 	// mul64 is set where the hashing kernels multiply by AVX-512's
 	// 64-bit multiply (hasMul64Kernels).
 	mul64 bool
+	// wide is set where the decision takes sixteen tiles at a time in
+	// AVX-512's registers (decideAVX512, hasWideKernels).
+	wide bool
 	// plainCount makes countRow count tile by tile (countRowPlain), for
 	// the tests.
 	plainCount bool
@@ -155,6 +158,7 @@ func newGenerator(w *World) *generator {
 	width, height := w.width, w.height
 	g := &generator{vector: hasVectorKernels(), fillLanes: newHashLanes(4)}
 	g.mul64 = g.vector && hasMul64Kernels()
+	g.wide = g.vector && hasWideKernels()
 	g.chunkSpans = newChunkSpans(w.chunkCol)
 	n := 0
 	for f := range g.fields {

@@ -107,18 +107,21 @@ func TestVectorKernelsSameWorlds(t *testing.T) {
 		"extended, no ores": func() *Rules { r := Extended(); r.Gen.Ores = nil; return r },
 	}
 	for name, rules := range rulesets {
-		for _, size := range [][2]int{{3, 3}, {5, 7}, {17, 9}, {64, 64}, {65, 63}, {250, 70}, {1024, 12}, {13, 300}} {
-			vec, err := New(Config{Width: size[0], Height: size[1], Rules: rules()})
-			require.NoError(t, err)
-			gen, err := New(Config{Width: size[0], Height: size[1], Rules: rules()})
-			require.NoError(t, err)
-			gen.gen.vector = false
-			for seed := uint64(0); seed < 10; seed++ {
-				vec.Reset(seed * 7919)
-				gen.Reset(seed * 7919)
-				require.Equal(t, gen.tiles, vec.tiles, "%s, %v, seed %d", name, size, seed)
-				require.Equal(t, gen.Hash(), vec.Hash(), "%s, %v, seed %d", name, size, seed)
-				require.Equal(t, gen.chunks, vec.chunks, "%s, %v, seed %d", name, size, seed)
+		for _, mode := range decideModes()[1:] {
+			for _, size := range [][2]int{{3, 3}, {5, 7}, {17, 9}, {64, 64}, {65, 63}, {250, 70}, {1024, 12}, {13, 300}, {1000, 5}, {1017, 4}} {
+				vec, err := New(Config{Width: size[0], Height: size[1], Rules: rules()})
+				require.NoError(t, err)
+				mode.set(vec.gen)
+				gen, err := New(Config{Width: size[0], Height: size[1], Rules: rules()})
+				require.NoError(t, err)
+				gen.gen.vector = false
+				for seed := uint64(0); seed < 10; seed++ {
+					vec.Reset(seed * 7919)
+					gen.Reset(seed * 7919)
+					require.Equal(t, gen.tiles, vec.tiles, "%s, %v, %v, seed %d", name, mode, size, seed)
+					require.Equal(t, gen.Hash(), vec.Hash(), "%s, %v, %v, seed %d", name, mode, size, seed)
+					require.Equal(t, gen.chunks, vec.chunks, "%s, %v, %v, seed %d", name, mode, size, seed)
+				}
 			}
 		}
 	}
@@ -224,15 +227,15 @@ func TestCountRow(t *testing.T) {
 				if name == "four rules" {
 					require.Len(t, r.balance, maxBalanceRules)
 				}
-				for _, vector := range []bool{false, true} {
+				for _, mode := range decideModes() {
 					fast, err := New(Config{Width: size[0], Height: size[1], Rules: r})
 					require.NoError(t, err)
 					plain, err := New(Config{Width: size[0], Height: size[1], Rules: r})
 					require.NoError(t, err)
-					fast.gen.vector = fast.gen.vector && vector
+					mode.set(fast.gen)
 					plain.gen.vector, plain.gen.plainCount = false, true
 					for seed := uint64(0); seed < 6; seed++ {
-						at := fmt.Sprintf("%s, chunk size %d, %v, vector %v, seed %d", name, cs, size, fast.gen.vector, seed)
+						at := fmt.Sprintf("%s, chunk size %d, %v, %v, seed %d", name, cs, size, mode, seed)
 						fast.Reset(seed * 104729)
 						plain.Reset(seed * 104729)
 						require.Equal(t, plain.Hash(), fast.Hash(), at)
@@ -240,7 +243,7 @@ func TestCountRow(t *testing.T) {
 						require.Equal(t, plain.chunks, fast.chunks, at)
 						require.Empty(t, invariantError(fast), at)
 						if g := fast.gen; g.vector && len(r.Gen.Ores) == 0 {
-							// decideAVX2 keeps no draw on the last row's
+							// decideAVX2 and decideAVX512 keep no draw on the last row's
 							// tiles that cannot start a creature.
 							for x := range size[0] {
 								m, c := g.tileRow[x], g.creatures[x]
