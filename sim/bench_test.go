@@ -76,14 +76,14 @@ func BenchmarkReset(b *testing.B) { benchReset(b, true, true) }
 // run.
 func BenchmarkResetGeneric(b *testing.B) { benchReset(b, false, false) }
 
-// BenchmarkResetDecideAVX2 is BenchmarkReset with the AVX2 decision
-// kernel where the machine would take the AVX-512 one (decideAVX512):
-// what an AVX2 machine runs, and what the AVX-512 kernel must beat.
-func BenchmarkResetDecideAVX2(b *testing.B) { benchReset(b, true, false) }
+// BenchmarkResetAVX2 is BenchmarkReset with the AVX2 kernels where the
+// machine would take the AVX-512 ones (decideAVX512, lerp512_amd64.s):
+// what an AVX2 machine runs, and what the AVX-512 kernels must beat.
+func BenchmarkResetAVX2(b *testing.B) { benchReset(b, true, false) }
 
 // benchReset generates a world of a new seed b.N times, with the vector
 // kernels where the machine has them if vector is set, and the AVX-512
-// decision where it has that too if wide is set.
+// ones where it has those too if wide is set.
 func benchReset(b *testing.B, vector, wide bool) {
 	w := newBenchWorld(b)
 	w.gen.vector = vector && w.gen.vector
@@ -102,7 +102,7 @@ func benchReset(b *testing.B, vector, wide bool) {
 		usedWide = 1
 	}
 	b.ReportMetric(used, "vector")   // 1: the vector kernels ran (longcraft bench reads it)
-	b.ReportMetric(usedWide, "wide") // 1: decideAVX512 ran (longcraft bench reads it)
+	b.ReportMetric(usedWide, "wide") // 1: the AVX-512 kernels ran (longcraft bench reads it)
 }
 
 // BenchmarkResetSameSeed generates one world over and over. It is not a

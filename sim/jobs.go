@@ -18,7 +18,8 @@ import "fmt"
 // i < n, with i0 = rowStart[y], read on row y by the job itself. The cell
 // kinds interpolate the lattice values from a[aOff] across cells of 2,
 // 4, 8 or 16 tiles into dst, adding bias, n being the kernel's count
-// (quads, pairs or cells; see acrossCells). Everything is set once
+// (quads, pairs or cells; see acrossCells), nWide the AVX-512 kernel's
+// (lerp512_amd64.s), which the runner takes where the generator is wide. Everything is set once
 // (newLerpJobs), or when a field reaches a new lattice row (addAcrossX).
 type lerpJob struct {
 	dst, a       *int32
@@ -26,6 +27,7 @@ type lerpJob struct {
 	rowStart, wy *int32
 	aOff, stride int
 	n, kind      int
+	nWide        int // a cell kind's count for the AVX-512 kernels
 	bias         int32
 	_            int32
 }
@@ -82,14 +84,14 @@ func (g *generator) newLerpJobs(width int) {
 		down, across := &g.jobs.rows[2*k], &g.jobs.rows[2*k+1]
 		*down = lerpJob{dst: &g.cols[f][0], a: &g.lattice[0], n: fd.stride, kind: jobRows,
 			rowStart: &fd.rowStart[0], wy: &fd.wy[0], stride: fd.stride}
-		*across = lerpJob{dst: &dst[0], a: &g.cols[f][0], split: &fd.split, n: fd.cellsN, kind: fd.cellsKind, bias: bias}
+		*across = lerpJob{dst: &dst[0], a: &g.cols[f][0], split: &fd.split, n: fd.cellsN, nWide: fd.cellsWide, kind: fd.cellsKind, bias: bias}
 	}
 }
 
 // latticePad is how far past a lattice's values the cell kernels may
-// read: a row ending within a pair or quad of cells is interpolated as a
-// whole pair or quad, past the map's width.
-const latticePad = 4
+// read: a row ending within a group of cells is interpolated as a whole
+// group, past the map's width; cells2AVX512's groups are of eight cells.
+const latticePad = 8
 
 // newAcrossReached returns, per row of a map height rows high, a bit per
 // across-first field (acrossFields' order) set where the row is the
@@ -107,19 +109,20 @@ func (g *generator) newAcrossReached(height int) []uint8 {
 	return reached
 }
 
-// cellsJob returns the job kind and count that interpolate across a row
-// of width tiles in cells of span tiles.
-func cellsJob(span, width int) (kind, n int) {
+// cellsJob returns the job kind and the counts that interpolate across a
+// row of width tiles in cells of span tiles: n for the AVX2 kernels,
+// eight tiles an iteration, and wide for the AVX-512 ones, sixteen.
+func cellsJob(span, width int) (kind, n, wide int) {
 	cells := (width + span - 1) / span
 	switch span {
 	case 2:
-		return jobCells2, (cells + 3) / 4
+		return jobCells2, (cells + 3) / 4, (cells + 7) / 8
 	case 4:
-		return jobCells4, (cells + 1) / 2
+		return jobCells4, (cells + 1) / 2, (cells + 3) / 4
 	case 8:
-		return jobCells8, cells
+		return jobCells8, cells, (cells + 1) / 2
 	case 16:
-		return jobCells16, cells
+		return jobCells16, cells, cells
 	}
 	// fieldShifts spaces every lattice 2 to 16 tiles apart, across x; a
 	// job of another kind would run as the last case of the runner.
@@ -155,7 +158,7 @@ func (g *generator) setRowJobs(y int) {
 // (acrossX).
 func (g *generator) addAcrossX(f *noiseField, r int, dst *rowBuf) {
 	j := &g.jobs.updates[g.jobs.nupdates%len(g.jobs.updates)]
-	*j = lerpJob{dst: &dst[0], a: &g.lattice[0], aOff: f.offset + r*f.stride, split: &f.split, n: f.cellsN, kind: f.cellsKind}
+	*j = lerpJob{dst: &dst[0], a: &g.lattice[0], aOff: f.offset + r*f.stride, split: &f.split, n: f.cellsN, nWide: f.cellsWide, kind: f.cellsKind}
 	g.jobs.nupdates++
 }
 
@@ -167,12 +170,12 @@ func (w *World) generateRowJobs(y int, key uint64) {
 	n := w.width
 	base := y * n
 	g.setRowJobs(y)
-	runLerpJobs(&g.jobs.rows[0], rowJobsEarly, y)
+	runLerpJobs(&g.jobs.rows[0], rowJobsEarly, y, g.wide)
 	g.startArea(y, n)
 	if u := g.jobs.nupdates; u > 0 {
-		runLerpJobs(&g.jobs.updates[0], min(u, len(g.jobs.updates)), y)
+		runLerpJobs(&g.jobs.updates[0], min(u, len(g.jobs.updates)), y, g.wide)
 	}
-	runLerpJobs(&g.jobs.rows[rowJobsEarly], numRowJobs-rowJobsEarly, y)
+	runLerpJobs(&g.jobs.rows[rowJobsEarly], numRowJobs-rowJobsEarly, y, g.wide)
 	if n > MaxSide {
 		panic("sim: a row wider than MaxSide") // decideAVX2 reads the across rows to the group's end
 	}

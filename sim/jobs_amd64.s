@@ -1,15 +1,16 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// func runLerpJobs(jobs *lerpJob, n, y int)
+// func runLerpJobs(jobs *lerpJob, n, y int, wide bool)
 //
 // Runs n jobs of row y in order (jobs.go): each a call to the kernel of
-// its kind (lerp_amd64.s), its arguments from the job; a jobRows of fewer
-// than eight values, which lerpRowsAVX2 does not take, is done here one
-// value at a time, in 64 bits, as lerp does. The kernels keep no
-// register, so the job pointer and count live in the frame across the
-// calls.
-TEXT ·runLerpJobs(SB), NOSPLIT, $64-24
+// its kind (lerp_amd64.s, or for the cell kinds lerp512_amd64.s if wide,
+// with the job's nWide for count), its arguments from the job; a jobRows
+// of fewer than eight values, which lerpRowsAVX2 does not take, is done
+// here one value at a time, in 64 bits, as lerp does. The kernels keep
+// no register, so the job pointer and count live in the frame across
+// the calls.
+TEXT ·runLerpJobs(SB), NOSPLIT, $64-25
 	MOVQ  jobs+0(FP), AX
 	MOVQ  n+8(FP), CX
 	MOVQ  AX, 48(SP)
@@ -37,6 +38,8 @@ jobsLoop:
 	MOVQ DX, 24(SP)
 	MOVL lerpJob_bias(BX), DX
 	MOVL DX, 32(SP)
+	CMPB wide+24(FP), $0
+	JNE  jobsWide
 	CMPQ AX, $2 // jobCells4
 	JEQ  jobsCells4
 	CMPQ AX, $3 // jobCells8
@@ -56,6 +59,30 @@ jobsCells8:
 
 jobsCells2:
 	CALL ·cells2AVX2(SB)
+	JMP  jobsNext
+
+jobsWide:
+	MOVQ lerpJob_nWide(BX), CX
+	MOVQ CX, 16(SP)
+	CMPQ AX, $2 // jobCells4
+	JEQ  jobsWide4
+	CMPQ AX, $3 // jobCells8
+	JEQ  jobsWide8
+	CMPQ AX, $1 // jobCells2
+	JEQ  jobsWide2
+	CALL ·cells16AVX512(SB)
+	JMP  jobsNext
+
+jobsWide4:
+	CALL ·cells4AVX512(SB)
+	JMP  jobsNext
+
+jobsWide8:
+	CALL ·cells8AVX512(SB)
+	JMP  jobsNext
+
+jobsWide2:
+	CALL ·cells2AVX512(SB)
 	JMP  jobsNext
 
 jobsRows:

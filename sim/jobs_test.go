@@ -27,7 +27,7 @@ func TestRunLerpJobsRows(t *testing.T) {
 			rowStart, wy := []int32{0, stride}, []int32{wt, wt}
 			dst := make([]int32, n)
 			j := lerpJob{dst: &dst[0], a: &lattice[0], rowStart: &rowStart[0], wy: &wy[0], stride: stride, n: n, kind: jobRows}
-			runLerpJobs(&j, 1, y)
+			runLerpJobs(&j, 1, y, false)
 			top, bot := lattice[rowStart[y]:], lattice[int(rowStart[y])+stride:]
 			for i := range n {
 				require.Equal(t, lerp(top[i], bot[i], int64(wt)), dst[i], "n %d, weight %d, i %d", n, wt, i)

@@ -78,11 +78,27 @@ func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table 
 //go:noescape
 func octaveAVX2(pts, coarse *int32, n int, w *octaveSplit)
 
-// runLerpJobs runs n interpolation jobs of row y in order (jobs.go) by
-// the kernels above.
+// cells2AVX512, cells4AVX512, cells8AVX512 and cells16AVX512 are the
+// cell kernels sixteen tiles an iteration (lerp512_amd64.s), for n
+// iterations of 8, 4, 2 or 1 cells.
 //
 //go:noescape
-func runLerpJobs(jobs *lerpJob, n, y int)
+func cells2AVX512(dst, vals *int32, n int, w *cellSplit, bias int32)
+
+//go:noescape
+func cells4AVX512(dst, vals *int32, n int, w *cellSplit, bias int32)
+
+//go:noescape
+func cells8AVX512(dst, vals *int32, n int, w *cellSplit, bias int32)
+
+//go:noescape
+func cells16AVX512(dst, vals *int32, n int, w *cellSplit, bias int32)
+
+// runLerpJobs runs n interpolation jobs of row y in order (jobs.go) by
+// the kernels above: the cell kinds by the AVX-512 kernels if wide.
+//
+//go:noescape
+func runLerpJobs(jobs *lerpJob, n, y int, wide bool)
 
 // fillAVX2 is fill's loop for n values, n a multiple of 16, s spacing the
 // lanes four tiles apart.

@@ -42,7 +42,23 @@ func startAreaAVX2(water, mountain, tree, start, dist *int32, groups int, table 
 
 func octaveAVX2(pts, coarse *int32, n int, w *octaveSplit) { panic("sim: no vector kernels") }
 
-func runLerpJobs(jobs *lerpJob, n, y int) { panic("sim: no vector kernels") }
+func runLerpJobs(jobs *lerpJob, n, y int, wide bool) { panic("sim: no vector kernels") }
+
+func cells2AVX512(dst, vals *int32, n int, w *cellSplit, bias int32) {
+	panic("sim: no vector kernels")
+}
+
+func cells4AVX512(dst, vals *int32, n int, w *cellSplit, bias int32) {
+	panic("sim: no vector kernels")
+}
+
+func cells8AVX512(dst, vals *int32, n int, w *cellSplit, bias int32) {
+	panic("sim: no vector kernels")
+}
+
+func cells16AVX512(dst, vals *int32, n int, w *cellSplit, bias int32) {
+	panic("sim: no vector kernels")
+}
 
 func fillAVX2(dst *int32, h uint64, n int, s *hashLanes) { panic("sim: no vector kernels") }
 

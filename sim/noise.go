@@ -24,7 +24,8 @@ type noiseField struct {
 	cellWeights    []int32   // per x offset within a lattice cell: weight
 	split          cellSplit // the weights of cells 2, 4, 8 or 16 tiles wide, for the vector kernels
 	cellsKind      int       // the job across a row (addCells)…
-	cellsN         int       // …and its count
+	cellsN         int       // …and its count for the AVX2 kernels…
+	cellsWide      int       // …and for the AVX-512 ones
 	rowStart, wy   []int32   // per y: index of the lattice row in generator.lattice, weight
 }
 
@@ -46,7 +47,7 @@ func newNoiseField(shiftX, shiftY uint, offset, width, height int) noiseField {
 		f.cellWeights[k] = smoothstep(int32(k) << (5 - shiftX))
 	}
 	f.split = newCellSplit(f.cellWeights)
-	f.cellsKind, f.cellsN = cellsJob(1<<shiftX, width)
+	f.cellsKind, f.cellsN, f.cellsWide = cellsJob(1<<shiftX, width)
 	for x := range f.col {
 		f.col[x] = int32(x >> shiftX)
 		f.wx[x] = smoothstep(int32(x&(1<<shiftX-1)) << (5 - shiftX))
@@ -187,20 +188,37 @@ func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias i
 	cells := (len(f.col) + span - 1) / span
 	_ = vals[cells] // every cell reads the column on its right
 	c := 0          // cells done
-	if g.vector {
+	if g.wide {
+		// Whole groups of sixteen tiles, then the AVX2 kernels.
 		switch span {
 		case 8:
-			cells8AVX2(&dst[0], &vals[0], cells, &f.split, bias)
-			c = cells
-		case 4:
-			cells4AVX2(&dst[0], &vals[0], cells/2, &f.split, bias)
+			cells8AVX512(&dst[0], &vals[0], cells/2, &f.split, bias)
 			c = cells &^ 1
+		case 4:
+			cells4AVX512(&dst[0], &vals[0], cells/4, &f.split, bias)
+			c = cells &^ 3
 		case 16:
-			cells16AVX2(&dst[0], &vals[0], cells, &f.split, bias)
+			cells16AVX512(&dst[0], &vals[0], cells, &f.split, bias)
 			c = cells
 		case 2:
-			cells2AVX2(&dst[0], &vals[0], cells/4, &f.split, bias)
-			c = cells &^ 3
+			cells2AVX512(&dst[0], &vals[0], cells/8, &f.split, bias)
+			c = cells &^ 7
+		}
+	}
+	if g.vector && c < cells {
+		switch span {
+		case 8:
+			cells8AVX2(&dst[c*8], &vals[c], cells-c, &f.split, bias)
+			c = cells
+		case 4:
+			cells4AVX2(&dst[c*4], &vals[c], (cells-c)/2, &f.split, bias)
+			c += (cells - c) &^ 1
+		case 16:
+			cells16AVX2(&dst[c*16], &vals[c], cells-c, &f.split, bias)
+			c = cells
+		case 2:
+			cells2AVX2(&dst[c*2], &vals[c], (cells-c)/4, &f.split, bias)
+			c += (cells - c) &^ 3
 		}
 	}
 	switch span {
@@ -255,6 +273,9 @@ func (g *generator) lerpRows(dst, top, bot []int32, t int32) {
 type cellSplit struct {
 	hi, lo, cell [8]int32
 	hi2, lo2     [8]int32
+	// cell16 is cell over sixteen lanes, for the AVX-512 kernels
+	// (lerp512_amd64.s).
+	cell16 [16]int32
 }
 
 func newCellSplit(weights []int32) cellSplit {
@@ -272,6 +293,9 @@ func newCellSplit(weights []int32) cellSplit {
 			w2 := weights[8+k]
 			s.hi2[k], s.lo2[k] = w2>>8, w2&255
 		}
+	}
+	for k := range s.cell16 {
+		s.cell16[k] = int32(k / len(weights))
 	}
 	return s
 }

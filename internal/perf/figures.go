@@ -50,7 +50,7 @@ var Figures = []Figure{
 	// the generic one (as the legacy-SSE kernels were on AMD Zen 3) misses.
 	{Name: "Reset speed-up, vector / generic (AVX2 hosts)", Unit: "×", Key: simPkg + ".BenchmarkResetGeneric", Ratio: simPkg + ".BenchmarkReset", Requires: "vector",
 		Metric: "ns/op", Target: at(1), Higher: true},
-	{Name: "Reset speed-up, AVX-512 decision / AVX2 (AVX-512 hosts)", Unit: "×", Key: simPkg + ".BenchmarkResetDecideAVX2", Ratio: simPkg + ".BenchmarkReset", Requires: "wide",
+	{Name: "Reset speed-up, AVX-512 / AVX2 kernels (AVX-512 hosts)", Unit: "×", Key: simPkg + ".BenchmarkResetAVX2", Ratio: simPkg + ".BenchmarkReset", Requires: "wide",
 		Metric: "ns/op", Target: at(1), Higher: true},
 	{Name: "sprite rows as words, speed-up over copy", Unit: "×", Key: renderPkg + ".BenchmarkCopyRow/copy", Ratio: renderPkg + ".BenchmarkCopyRow/copyWords4", Requires: "drawn",
 		Metric: "ns/op", Target: at(1), Higher: true},

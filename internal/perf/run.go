@@ -32,7 +32,7 @@ var suites = []struct {
 	pkg, bench string
 	wasm       bool
 }{
-	{"./sim", "^(BenchmarkStep|BenchmarkStepWithReset|BenchmarkReset|BenchmarkResetGeneric|BenchmarkResetDecideAVX2|BenchmarkNew)$", true},
+	{"./sim", "^(BenchmarkStep|BenchmarkStepWithReset|BenchmarkReset|BenchmarkResetGeneric|BenchmarkResetAVX2|BenchmarkNew)$", true},
 	{"./render", "^(BenchmarkAgentView64|BenchmarkAgentView256|BenchmarkAgentView512|BenchmarkMapView4|BenchmarkCopyRow)$", false},
 	{"./bench/trace", "^(BenchmarkEncode|BenchmarkReplay)$", false},
 	{"./bench/run", "^BenchmarkSuite$", false},
