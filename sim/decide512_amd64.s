@@ -4,33 +4,43 @@
 
 // The AVX-512 decision kernel: decideAVX2 on sixteen tiles an iteration,
 // in ZMM registers, with mask registers where decideAVX2 computes
-// compare, and, blend chains. Every threshold is a broadcast operand, the
-// across-first fields' weights stay in Z16 to Z25 for the whole row, and
-// VPMOVDB packs sixteen materials to bytes in one instruction. On this
+// compare, and, blend chains. Every threshold and weight is a broadcast
+// operand, and VPMOVDB packs sixteen materials to bytes in one
+// instruction. Only Z0 to Z15 are used, whose upper halves VZEROUPPER
+// clears: it leaves ZMM16 to ZMM31 as they are, and on some CPUs a dirty
+// upper state slows the legacy-SSE code Go compiles (see
+// mix64_amd64.h). On this
 // project's AVX-512 machine (a Zen 5 class EPYC, whose vector units are
 // 512 bits wide) an iteration costs little more than decideAVX2's for
 // half as many tiles; see docs/step-speed.md.
 
-// WIDEWEIGHT sets HI and LO to across-first field K's weight on row DX,
-// split 256·hi + lo, in every lane. It overwrites R9 to R11.
-#define WIDEWEIGHT(K, HI, LO) \
-	MOVQ         (decideSetup_acrossWy+8*K)(BX), R9 \
-	MOVL         (R9)(DX*4), R10 \
-	MOVL         R10, R11 \
-	SARL         $8, R11 \
-	VPBROADCASTD R11, HI \
-	ANDL         $255, R10 \
-	VPBROADCASTD R10, LO
+// WIDEWEIGHT is decide_amd64.s's WEIGHT: field K's weight on row DX,
+// split 256·hi + lo, into decideSetup.acrossW, where WIDEACROSS reads it
+// as a broadcast operand. It overwrites R9 to R11.
+#define WIDEWEIGHT(K) \
+	MOVQ (decideSetup_acrossWy+8*K)(BX), R9 \
+	MOVL (R9)(DX*4), R10 \
+	MOVL R10, R11 \
+	SARL $8, R11 \
+	MOVL R11, (decideSetup_acrossW+8*K)(BX) \
+	ANDL $255, R10 \
+	MOVL R10, (decideSetup_acrossW+8*K+4)(BX)
 
 // WIDEACROSS sets Z9 to across-first field K on the group's sixteen
-// tiles, as ACROSS does on eight, the weight's halves in HI and LO. It
-// overwrites R9, R10, Z3 and Z8.
-#define WIDEACROSS(K, HI, LO) \
-	MOVQ      (decideSetup_acrossTop+8*K)(BX), R9 \
-	MOVQ      (decideSetup_acrossBot+8*K)(BX), R10 \
-	VMOVDQU32 (R9)(R8*4), Z3 \
-	VMOVDQU32 (R10)(R8*4), Z8 \
-	LERP(Z3, Z8, HI, LO, Z8, Z9)
+// tiles, as ACROSS does on eight (LERP's steps, the weight's halves
+// broadcast from memory). It overwrites R9, R10, Z3 and Z8.
+#define WIDEACROSS(K) \
+	MOVQ         (decideSetup_acrossTop+8*K)(BX), R9 \
+	MOVQ         (decideSetup_acrossBot+8*K)(BX), R10 \
+	VMOVDQU32    (R9)(R8*4), Z3 \
+	VMOVDQU32    (R10)(R8*4), Z8 \
+	VPSUBD       Z3, Z8, Z8 \
+	VPMULLD.BCST (decideSetup_acrossW+8*K)(BX), Z8, Z9 \
+	VPMULLD.BCST (decideSetup_acrossW+8*K+4)(BX), Z8, Z8 \
+	VPSRAD       $8, Z8, Z8 \
+	VPADDD       Z8, Z9, Z9 \
+	VPSRAD       $8, Z9, Z9 \
+	VPADDD       Z3, Z9, Z9
 
 // func decideAVX512(gen *generator, groups, y int)
 //
@@ -43,13 +53,13 @@ TEXT ·decideAVX512(SB), NOSPLIT, $0-24
 	MOVQ groups+8(FP), CX
 	LEAQ generator_decide(AX), BX
 	MOVQ y+16(FP), DX
-	WIDEWEIGHT(0, Z16, Z17)
-	WIDEWEIGHT(1, Z18, Z19)
-	WIDEWEIGHT(2, Z20, Z21)
-	WIDEWEIGHT(3, Z22, Z23)
-	WIDEWEIGHT(4, Z24, Z25)
-	VMOVDQU32 decideSetup_wideDraws(BX), Z26
-	VMOVDQU32 decideSetup_wideDraws+64(BX), Z27
+	WIDEWEIGHT(0)
+	WIDEWEIGHT(1)
+	WIDEWEIGHT(2)
+	WIDEWEIGHT(3)
+	WIDEWEIGHT(4)
+	VMOVDQU32 decideSetup_wideDraws(BX), Z14
+	VMOVDQU32 decideSetup_wideDraws+64(BX), Z15
 	XORQ      R8, R8
 	TESTQ     CX, CX
 	JLE       done
@@ -69,18 +79,18 @@ loop:
 
 	// Z6 = draws 0 and 1 (low and high halves), Z7 = draws 2 and 3, a
 	// lane a tile: the low and high dwords of the sixteen hashes, picked
-	// from both halves by the indices in Z26 and Z27.
+	// from both halves by the indices in Z14 and Z15.
 	VMOVDQU64 generator_hashes(AX)(R8*8), Z6
 	VMOVDQA64 Z6, Z7
-	VPERMT2D  generator_hashes+64(AX)(R8*8), Z26, Z6
-	VPERMT2D  generator_hashes+64(AX)(R8*8), Z27, Z7
+	VPERMT2D  generator_hashes+64(AX)(R8*8), Z14, Z6
+	VPERMT2D  generator_hashes+64(AX)(R8*8), Z15, Z7
 
 	// Z13 = the material inside mountains: stone, then lava, diamond,
 	// iron, coal, tunnel and cave broadcast over it where their masks
 	// hold.
 	VPBROADCASTD  decideSetup_stone(BX), Z13
 	VPCMPGTD.BCST decideSetup_lavaMountain(BX), Z1, K2
-	WIDEACROSS(4, Z24, Z25)
+	WIDEACROSS(4)
 	VPCMPGTD.BCST decideSetup_lavaLevel(BX), Z9, K2, K2
 	VPBROADCASTD  decideSetup_lava(BX), K2, Z13
 
@@ -91,13 +101,13 @@ loop:
 
 	VPSRLD        $16, Z6, Z2
 	VPCMPGTD.BCST decideSetup_iron(BX), Z2, K2
-	WIDEACROSS(3, Z22, Z23)
+	WIDEACROSS(3)
 	VPCMPGTD.BCST decideSetup_ironLevel(BX), Z9, K2, K2
 	VPBROADCASTD  decideSetup_ironM(BX), K2, Z13
 
 	VPANDD.BCST   decideSetup_low16(BX), Z6, Z2
 	VPCMPGTD.BCST decideSetup_coal(BX), Z2, K2
-	WIDEACROSS(2, Z20, Z21)
+	WIDEACROSS(2)
 	VPCMPGTD.BCST decideSetup_coalLevel(BX), Z9, K2, K2
 	VPBROADCASTD  decideSetup_coalM(BX), K2, Z13
 
@@ -109,7 +119,7 @@ loop:
 	VPBROADCASTD  decideSetup_path(BX), K3, Z13
 
 	VPCMPGTD.BCST decideSetup_caveMountain(BX), Z1, K2
-	WIDEACROSS(1, Z18, Z19)
+	WIDEACROSS(1)
 	VPCMPGTD.BCST decideSetup_caveLevel(BX), Z9, K2, K2
 	VPBROADCASTD  decideSetup_path(BX), K2, Z13
 
@@ -124,7 +134,7 @@ loop:
 	VPCMPGTD.BCST decideSetup_sandLow(BX), Z0, K4
 	VPCMPGTD.BCST decideSetup_sandHigh(BX), Z0, K5
 	KANDNW        K4, K5, K4 // K4 = K4 &^ K5
-	WIDEACROSS(0, Z16, Z17)
+	WIDEACROSS(0)
 	VPCMPGTD.BCST decideSetup_sandLevel(BX), Z9, K4, K4
 	VPCMPGTD.BCST decideSetup_waterLevel(BX), Z0, K5
 	KANDNW        K5, K4, K5 // K5 = K5 &^ K4
