@@ -16,13 +16,14 @@ import (
 // 1.6×: some forty operations a tile). The vector path (generateRowJobs,
 // jobs.go) evaluates every field on the whole row with the vector kernels
 // first, then decides eight tiles at once without a branch (decideAVX2 in
-// decide_amd64.s), counting them into the chunks' columns as it goes,
-// then starts the creatures in order along the row (scatterRow), as the
-// plain loop does.
+// decide_amd64.s; sixteen, decideAVX512 in decide512_amd64.s, where the
+// machine has AVX-512), counting them into the chunks' columns as it
+// goes, then starts the creatures in order along the row (scatterRow), as
+// the plain loop does.
 
-// decideSetup is what decideAVX2 reads besides the rows: every threshold
-// and material as eight equal 32-bit lanes, set once per generation
-// (setDecide).
+// decideSetup is what decideAVX2 and decideAVX512 read besides the rows:
+// every threshold and material as eight equal 32-bit lanes (decideAVX512
+// broadcasts the first), set once per generation (setDecide).
 type decideSetup struct {
 	w76, w204                                lanes // mountainWaterWeight = 76·256 + 204
 	mountainLevel, caveMountain, caveLevel   lanes
