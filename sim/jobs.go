@@ -17,10 +17,11 @@ import "fmt"
 // row y (rowCols): dst[i] = lerp(a[i0+i], a[i0+stride+i], wy[y]) for
 // i < n, with i0 = rowStart[y], read on row y by the job itself. The cell
 // kinds interpolate the lattice values from a[aOff] across cells of 2,
-// 4, 8 or 16 tiles into dst, adding bias, n being the kernel's count
-// (quads, pairs or cells; see acrossCells), nWide the AVX-512 kernel's
-// (lerp512_amd64.s), which the runner takes where the generator is wide. Everything is set once
-// (newLerpJobs), or when a field reaches a new lattice row (addAcrossX).
+// 4, 8 or 16 tiles into dst, adding bias, n being the AVX2 kernel's
+// count (quads, pairs or cells; see acrossCells) and nWide the AVX-512
+// kernel's (lerp512_amd64.s), which the runner takes where the generator
+// is wide. Everything is set once (newLerpJobs), or when a field reaches
+// a new lattice row (addAcrossX).
 type lerpJob struct {
 	dst, a       *int32
 	split        *cellSplit
@@ -46,8 +47,8 @@ const (
 // the row then across it (before the start area); then the two tunnel
 // fields the same way (after it). updates lists the lattice rows of the
 // five across-first fields that the row reaches first, interpolated
-// across x; decideAVX2 brings those fields down to the row itself, on
-// the tiles that need them.
+// across x; the decision kernel brings those fields down to the row
+// itself.
 type lerpJobs struct {
 	rows     [numRowJobs]lerpJob
 	updates  [2 * numAcross]lerpJob
@@ -129,10 +130,14 @@ func cellsJob(span, width int) (kind, n, wide int) {
 	panic(fmt.Sprintf("sim: no cell kernel for a lattice %d tiles apart", span))
 }
 
+// The decision kernels' last group of 8 or 16 tiles ends inside a row
+// buffer of MaxSide values only if MaxSide is a multiple of 16.
+var _ = [1]struct{}{}[MaxSide%16]
+
 // setRowJobs lists, for the lattice rows of across-first fields that row
 // y reaches first, their interpolation across x into the field's pair of
-// rows (as acrossPair), and gives decideAVX2 each field's pair. The rows'
-// jobs and decideAVX2 read their weights themselves. Rows are generated
+// rows (as acrossPair), and gives the decision kernel each field's pair.
+// The rows' jobs and the decision kernel read their weights themselves. Rows are generated
 // in order from the first, so which rows reach a lattice row first is
 // known from the shape (acrossReached).
 func (g *generator) setRowJobs(y int) {
@@ -177,11 +182,12 @@ func (w *World) generateRowJobs(y int, key uint64) {
 	}
 	runLerpJobs(&g.jobs.rows[rowJobsEarly], numRowJobs-rowJobsEarly, y, g.wide)
 	if n > MaxSide {
-		panic("sim: a row wider than MaxSide") // decideAVX2 reads the across rows to the group's end
+		panic("sim: a row wider than MaxSide") // the decision kernels read the across rows to the group's end
 	}
 	g.drawRow(key, base, n)
 	// Both count the row into g.columns too. MaxSide is a multiple of
-	// 16, so the last group of either ends inside every row buffer.
+	// 16 (checked below), so the last group of either ends inside every
+	// row buffer.
 	if g.wide {
 		decideAVX512(g, (n+15)/16, y)
 	} else {

@@ -11,9 +11,10 @@ func hasVectorKernels() bool { return cpu.X86.HasAVX2 }
 // instruction where AVX2 takes seven.
 func hasMul64Kernels() bool { return cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL }
 
-// hasWideKernels reports whether the decision kernel may take sixteen
-// tiles at a time in AVX-512's ZMM and mask registers (decideAVX512),
-// which needs no more than AVX512F.
+// hasWideKernels reports whether the tile decision and the cell
+// interpolations may take sixteen tiles at a time in AVX-512's ZMM and
+// mask registers (decideAVX512, lerp512_amd64.s), which need no more
+// than AVX512F: their 128- and 256-bit instructions are VEX-encoded.
 func hasWideKernels() bool { return cpu.X86.HasAVX512F }
 
 // lerpRowsAVX2 sets dst[i] = lerp(top[i], bot[i], th·256+tl) for i < n,

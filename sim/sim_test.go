@@ -181,7 +181,7 @@ func TestNoAllocations(t *testing.T) {
 	w.Reset(1)
 	c := w.Clone()
 	generic := newWorld(t) // the generic code, where the vector kernels run
-	generic.gen.vector = false
+	decideMode{}.set(generic.gen)
 	acts := randomActions(1024, 5)
 	var obs Observation
 	view := make([]uint8, w.Width()*w.Height())

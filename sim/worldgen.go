@@ -70,14 +70,16 @@ type generator struct {
 	// mul64 is set where the hashing kernels multiply by AVX-512's
 	// 64-bit multiply (hasMul64Kernels).
 	mul64 bool
-	// wide is set where the decision takes sixteen tiles at a time in
-	// AVX-512's registers (decideAVX512, hasWideKernels).
+	// wide is set, with vector, where the tile decision and the cell
+	// interpolations take sixteen tiles at a time in AVX-512's registers
+	// (decide512_amd64.s, lerp512_amd64.s; hasWideKernels).
 	wide bool
 	// plainCount makes countRow count tile by tile (countRowPlain), for
 	// the tests.
 	plainCount bool
 	// vector is set when the vector kernels (lerp_amd64.s, draws_amd64.s,
-	// decide_amd64.s) run here; fillLanes is fill's setup for them.
+	// decide_amd64.s, and where wide the AVX-512 ones) run here;
+	// fillLanes is fill's setup for them.
 	vector    bool
 	fillLanes hashLanes
 	lattice   []int32
@@ -105,8 +107,8 @@ type generator struct {
 	treeRow, startRow rowBuf
 	// The vector path's rows (generateRowJobs): the tunnel fields, which
 	// the scalar loop reads only on the tiles that need them, evaluated
-	// on every tile of the row (decideAVX2 evaluates the across-first
-	// fields itself); what each tile's draws may start (passCow and the
+	// on every tile of the row (the decision kernel evaluates the
+	// across-first fields itself); what each tile's draws may start (passCow and the
 	// others); and the kernel's thresholds.
 	tunnelH, tunnelV rowBuf
 	creatures        [MaxSide]uint8
@@ -334,8 +336,8 @@ func (w *World) generate(px, py int) {
 //
 // It is the reference, which machines without AVX2, WebAssembly and
 // rulesets with extra ores run; elsewhere generateRowJobs (jobs.go)
-// decides eight tiles at a time from every field evaluated on the whole
-// row. The row's water, mountain, tree and start fields and its tiles'
+// decides eight tiles at a time (sixteen with AVX-512) from every field
+// evaluated on the whole row. The row's water, mountain, tree and start fields and its tiles'
 // hashes are computed first, for the whole row, by the vector kernels
 // where the machine has them (lerp_amd64.s, draws_amd64.s). Then the
 // tiles are decided by decideRow, below, which reads the other fields
@@ -377,7 +379,7 @@ func (w *World) generateRow(y int, key uint64) {
 }
 
 // decideRow is the plain tile loop of generateRow: the reference the
-// vector path (decideAVX2) must match tile for tile, and what machines
+// vector path (decideAVX2, decideAVX512) must match tile for tile, and what machines
 // without AVX2, WebAssembly, and rulesets with extra ores run.
 func (w *World) decideRow(y, n int) {
 	g := w.gen

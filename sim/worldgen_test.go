@@ -100,7 +100,7 @@ func TestVectorKernelsSameWorlds(t *testing.T) {
 		"extended, scaled":  func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 150, 40; return r },
 		"extended, extreme": func() *Rules { r := Extended(); r.Gen.Abundance, r.Gen.Hostility = 100000, 1; return r },
 		// Rulesets without extra ores take the vector decision
-		// (decideAVX2), at every rarity.
+		// (decideAVX2, decideAVX512), at every rarity.
 		"classic, scaled":   func() *Rules { r := Classic(); r.Gen.Abundance, r.Gen.Hostility = 150, 40; return r },
 		"classic, abundant": func() *Rules { r := Classic(); r.Gen.Abundance, r.Gen.Hostility = 100000, 1; return r },
 		"classic, hostile":  func() *Rules { r := Classic(); r.Gen.Abundance, r.Gen.Hostility = 1, 100000; return r },
@@ -114,7 +114,7 @@ func TestVectorKernelsSameWorlds(t *testing.T) {
 				mode.set(vec.gen)
 				gen, err := New(Config{Width: size[0], Height: size[1], Rules: rules()})
 				require.NoError(t, err)
-				gen.gen.vector = false
+				decideMode{}.set(gen.gen) // the generic code, no kernel at all
 				for seed := uint64(0); seed < 10; seed++ {
 					vec.Reset(seed * 7919)
 					gen.Reset(seed * 7919)
@@ -233,7 +233,8 @@ func TestCountRow(t *testing.T) {
 					plain, err := New(Config{Width: size[0], Height: size[1], Rules: r})
 					require.NoError(t, err)
 					mode.set(fast.gen)
-					plain.gen.vector, plain.gen.plainCount = false, true
+					decideMode{}.set(plain.gen)
+					plain.gen.plainCount = true
 					for seed := uint64(0); seed < 6; seed++ {
 						at := fmt.Sprintf("%s, chunk size %d, %v, %v, seed %d", name, cs, size, mode, seed)
 						fast.Reset(seed * 104729)
