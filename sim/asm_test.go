@@ -18,11 +18,19 @@ var (
 	yRegRE   = regexp.MustCompile(`\b[YZ]([0-9]|[12][0-9]|3[01])\b`)  // YMM or ZMM
 	xRegRE   = regexp.MustCompile(`\b[XYZ]([0-9]|[12][0-9]|3[01])\b`) // any vector register
 	wordRE   = regexp.MustCompile(`\b\w+\b`)
+	callRE   = regexp.MustCompile(`\b(\w+)(\([^()]*\))?`) // a word, and a macro use's arguments
 )
 
+// asmMacro is a #define of Go assembly source: its parameters (none for
+// a macro without a list) and its body, one instruction per line.
+type asmMacro struct {
+	params []string
+	body   string
+}
+
 // asmMacros reads the #define macros of Go assembly source (continued
-// lines joined), by name, their bodies as one instruction per line.
-func asmMacros(src string, into map[string]string) {
+// lines joined), by name.
+func asmMacros(src string, into map[string]asmMacro) {
 	lines := strings.Split(src, "\n")
 	for i := 0; i < len(lines); i++ {
 		m := defineRE.FindStringSubmatch(strings.TrimSpace(lines[i]))
@@ -36,15 +44,50 @@ func asmMacros(src string, into map[string]string) {
 			i++
 			body = append(body, lines[i])
 		}
-		into[m[1]] = strings.Join(body, "\n")
+		var params []string
+		if m[2] != "" {
+			for _, p := range strings.Split(strings.Trim(m[2], "()"), ",") {
+				params = append(params, strings.TrimSpace(p))
+			}
+		}
+		into[m[1]] = asmMacro{params: params, body: strings.Join(body, "\n")}
 	}
+}
+
+// expandMacros replaces each use of a macro in text by its body, its
+// parameters by the use's arguments.
+func expandMacros(text string, macros map[string]asmMacro) string {
+	return callRE.ReplaceAllStringFunc(text, func(use string) string {
+		m := callRE.FindStringSubmatch(use)
+		mac, ok := macros[m[1]]
+		if !ok {
+			return use
+		}
+		body := mac.body
+		if m[2] != "" && len(mac.params) > 0 {
+			args := strings.Split(strings.Trim(m[2], "()"), ",")
+			subst := map[string]string{}
+			for i, p := range mac.params {
+				if i < len(args) {
+					subst[p] = strings.TrimSpace(args[i])
+				}
+			}
+			body = wordRE.ReplaceAllStringFunc(body, func(w string) string {
+				if a, ok := subst[w]; ok {
+					return a
+				}
+				return w
+			})
+		}
+		return "\n" + body + "\n"
+	})
 }
 
 // legacySSE returns, per function of Go assembly source that uses a Y or
 // Z register, its instructions that are not VEX- or EVEX-encoded but
 // touch a vector register (X, Y or Z operands with a mnemonic not
 // starting with V): after such code, each may cost a state transition.
-func legacySSE(src string, macros map[string]string) map[string][]string {
+func legacySSE(src string, macros map[string]asmMacro) map[string][]string {
 	found := map[string][]string{}
 	var fn string
 	var body []string
@@ -55,12 +98,7 @@ func legacySSE(src string, macros map[string]string) map[string][]string {
 		// Expand macros (nested ones too) before looking.
 		text := strings.Join(body, "\n")
 		for depth := 0; depth < 4; depth++ {
-			text = wordRE.ReplaceAllStringFunc(text, func(w string) string {
-				if m, ok := macros[w]; ok {
-					return "\n" + m + "\n"
-				}
-				return w
-			})
+			text = expandMacros(text, macros)
 		}
 		instrs := strings.Split(text, "\n")
 		if !yRegRE.MatchString(text) {
@@ -104,7 +142,7 @@ func TestNoLegacySSEInVectorKernels(t *testing.T) {
 	require.NoError(t, err)
 	sort.Strings(files)
 	require.NotEmpty(t, files)
-	macros := map[string]string{}
+	macros := map[string]asmMacro{}
 	srcs := map[string]string{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -127,11 +165,13 @@ func TestNoLegacySSEInVectorKernels(t *testing.T) {
 }
 
 // TestLegacySSEScanFindsThem: the scan flags a legacy MOVQ into an X
-// register, directly or through a macro, in a function using Y or Z registers,
+// register, directly or through a macro (its parameters replaced by the
+// use's arguments), in a function using Y or Z registers,
 // and nothing in VEX-only code or in functions without Y registers.
 func TestLegacySSEScanFindsThem(t *testing.T) {
-	macros := map[string]string{}
+	macros := map[string]asmMacro{}
 	asmMacros("#define SPLAT \\\n\tMOVQ AX, X1 \\\n\tVPBROADCASTQ X1, Y1\n#define OK \\\n\tVMOVQ AX, X1", macros)
+	asmMacros("#define MOVEIT(MOVE, R) \\\n\tMOVE AX, R", macros)
 	src := `
 TEXT ·bad(SB), NOSPLIT, $0
 	MOVQ AX, X0
@@ -149,6 +189,14 @@ TEXT ·good(SB), NOSPLIT, $0
 TEXT ·sseOnly(SB), NOSPLIT, $0
 	MOVQ AX, X0
 	RET
+TEXT ·paramBad(SB), NOSPLIT, $0
+	MOVEIT(MOVQ, X2)
+	VPBROADCASTQ X2, Y2
+	RET
+TEXT ·paramGood(SB), NOSPLIT, $0
+	MOVEIT(VMOVQ, X2)
+	VPBROADCASTQ X2, Y2
+	RET
 TEXT ·wide(SB), NOSPLIT, $0
 	VPADDD Z1, Z2, Z3
 	MOVQ R8, X4
@@ -161,4 +209,6 @@ TEXT ·wide(SB), NOSPLIT, $0
 	assert.Empty(t, got["good"])
 	assert.Empty(t, got["sseOnly"], "no YMM state to transition from")
 	assert.Equal(t, []string{"MOVQ R8, X4"}, got["wide"], "ZMM code counts as YMM code")
+	assert.Equal(t, []string{"MOVQ AX, X2"}, got["paramBad"], "a macro's parameters take the use's arguments")
+	assert.Empty(t, got["paramGood"])
 }

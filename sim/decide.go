@@ -44,11 +44,7 @@ type decideSetup struct {
 	// walkD is walk for decideAVX512: -1 for each walkable material
 	// below 16, a dword each, for VPERMD.
 	walkD [16]int32
-	// wideDraws indexes, for decideAVX512's VPERMT2D, the low dwords of
-	// sixteen hashes in two vectors (draws 0 and 1), then the high ones
-	// (draws 2 and 3).
-	wideDraws [2][16]int32
-	order     lanes
+	order lanes
 	// The across-first fields (acrossFields: sand, cave, coal, iron,
 	// lava) on the row: each field's lattice rows around it interpolated
 	// across x (acrossPair's), and its weight between them split as
@@ -118,9 +114,6 @@ func (g *generator) setDecide() {
 			g.decide.walk[m], g.decide.walk[16+m] = 1, 1
 			g.decide.walkD[m] = -1
 		}
-	}
-	for i := range 16 {
-		g.decide.wideDraws[0][i], g.decide.wideDraws[1][i] = int32(2*i), int32(2*i+1)
 	}
 	for k := range g.decide.count {
 		for i := range g.decide.count[k] {

@@ -1,6 +1,7 @@
 #include "go_asm.h"
 #include "textflag.h"
 #include "lerp_amd64.h"
+#include "decide_amd64.h"
 
 // The AVX-512 decision kernel: decideAVX2 on sixteen tiles an iteration,
 // in ZMM registers, with mask registers where decideAVX2 computes
@@ -14,21 +15,12 @@
 // 512 bits wide) an iteration costs little more than decideAVX2's for
 // half as many tiles; see docs/step-speed.md.
 
-// WIDEWEIGHT is decide_amd64.s's WEIGHT: field K's weight on row DX,
-// split 256·hi + lo, into decideSetup.acrossW, where WIDEACROSS reads it
-// as a broadcast operand. It overwrites R9 to R11.
-#define WIDEWEIGHT(K) \
-	MOVQ (decideSetup_acrossWy+8*K)(BX), R9 \
-	MOVL (R9)(DX*4), R10 \
-	MOVL R10, R11 \
-	SARL $8, R11 \
-	MOVL R11, (decideSetup_acrossW+8*K)(BX) \
-	ANDL $255, R10 \
-	MOVL R10, (decideSetup_acrossW+8*K+4)(BX)
-
 // WIDEACROSS sets Z9 to across-first field K on the group's sixteen
-// tiles, as ACROSS does on eight (LERP's steps, the weight's halves
-// broadcast from memory). It overwrites R9, R10, Z3 and Z8.
+// tiles, as ACROSS does on eight: LERP's steps (lerp_amd64.h), with the
+// weight's halves as broadcast operands of the multiplies. Broadcasting
+// them into registers first, to use LERP itself, was slower (two more
+// instructions a field: Reset 27.9 against 30.0 µs, medians of 10
+// alternated rounds in a slow hour). It overwrites R9, R10, Z3 and Z8.
 #define WIDEACROSS(K) \
 	MOVQ         (decideSetup_acrossTop+8*K)(BX), R9 \
 	MOVQ         (decideSetup_acrossBot+8*K)(BX), R10 \
@@ -42,6 +34,42 @@
 	VPSRAD       $8, Z9, Z9 \
 	VPADDD       Z3, Z9, Z9
 
+// wideDraws indexes, for VPERMT2D, the low dwords of sixteen hashes in
+// two vectors (draws 0 and 1), then at +64 the high ones (draws 2 and 3).
+DATA wideDraws<>+0(SB)/4, $0
+DATA wideDraws<>+4(SB)/4, $2
+DATA wideDraws<>+8(SB)/4, $4
+DATA wideDraws<>+12(SB)/4, $6
+DATA wideDraws<>+16(SB)/4, $8
+DATA wideDraws<>+20(SB)/4, $10
+DATA wideDraws<>+24(SB)/4, $12
+DATA wideDraws<>+28(SB)/4, $14
+DATA wideDraws<>+32(SB)/4, $16
+DATA wideDraws<>+36(SB)/4, $18
+DATA wideDraws<>+40(SB)/4, $20
+DATA wideDraws<>+44(SB)/4, $22
+DATA wideDraws<>+48(SB)/4, $24
+DATA wideDraws<>+52(SB)/4, $26
+DATA wideDraws<>+56(SB)/4, $28
+DATA wideDraws<>+60(SB)/4, $30
+DATA wideDraws<>+64(SB)/4, $1
+DATA wideDraws<>+68(SB)/4, $3
+DATA wideDraws<>+72(SB)/4, $5
+DATA wideDraws<>+76(SB)/4, $7
+DATA wideDraws<>+80(SB)/4, $9
+DATA wideDraws<>+84(SB)/4, $11
+DATA wideDraws<>+88(SB)/4, $13
+DATA wideDraws<>+92(SB)/4, $15
+DATA wideDraws<>+96(SB)/4, $17
+DATA wideDraws<>+100(SB)/4, $19
+DATA wideDraws<>+104(SB)/4, $21
+DATA wideDraws<>+108(SB)/4, $23
+DATA wideDraws<>+112(SB)/4, $25
+DATA wideDraws<>+116(SB)/4, $27
+DATA wideDraws<>+120(SB)/4, $29
+DATA wideDraws<>+124(SB)/4, $31
+GLOBL wideDraws<>(SB), RODATA|NOPTR, $128
+
 // func decideAVX512(gen *generator, groups, y int)
 //
 // Decides sixteen tiles an iteration for groups groups, as decideAVX2
@@ -53,13 +81,13 @@ TEXT ·decideAVX512(SB), NOSPLIT, $0-24
 	MOVQ groups+8(FP), CX
 	LEAQ generator_decide(AX), BX
 	MOVQ y+16(FP), DX
-	WIDEWEIGHT(0)
-	WIDEWEIGHT(1)
-	WIDEWEIGHT(2)
-	WIDEWEIGHT(3)
-	WIDEWEIGHT(4)
-	VMOVDQU32 decideSetup_wideDraws(BX), Z14
-	VMOVDQU32 decideSetup_wideDraws+64(BX), Z15
+	WEIGHT(0)
+	WEIGHT(1)
+	WEIGHT(2)
+	WEIGHT(3)
+	WEIGHT(4)
+	VMOVDQU32 wideDraws<>(SB), Z14
+	VMOVDQU32 wideDraws<>+64(SB), Z15
 	XORQ      R8, R8
 	TESTQ     CX, CX
 	JLE       done
@@ -168,22 +196,10 @@ loop:
 	VMOVDQU         X11, generator_tileRow(AX)(R8*1)
 
 	// The balance counts, sixteen columns at a time, as in decideAVX2.
-	VPCMPEQB decideSetup_count+0(BX), X11, X2
-	VMOVDQU  generator_columns+0(AX)(R8*1), X3
-	VPSUBB   X2, X3, X3
-	VMOVDQU  X3, generator_columns+0(AX)(R8*1)
-	VPCMPEQB decideSetup_count+16(BX), X11, X2
-	VMOVDQU  generator_columns+1024(AX)(R8*1), X3
-	VPSUBB   X2, X3, X3
-	VMOVDQU  X3, generator_columns+1024(AX)(R8*1)
-	VPCMPEQB decideSetup_count+32(BX), X11, X2
-	VMOVDQU  generator_columns+2048(AX)(R8*1), X3
-	VPSUBB   X2, X3, X3
-	VMOVDQU  X3, generator_columns+2048(AX)(R8*1)
-	VPCMPEQB decideSetup_count+48(BX), X11, X2
-	VMOVDQU  generator_columns+3072(AX)(R8*1), X3
-	VPSUBB   X2, X3, X3
-	VMOVDQU  X3, generator_columns+3072(AX)(R8*1)
+	COUNTSET(0, VMOVDQU)
+	COUNTSET(1, VMOVDQU)
+	COUNTSET(2, VMOVDQU)
+	COUNTSET(3, VMOVDQU)
 
 	ADDQ $16, R8
 	DECQ CX

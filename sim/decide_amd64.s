@@ -1,18 +1,7 @@
 #include "go_asm.h"
 #include "textflag.h"
 #include "lerp_amd64.h"
-
-// WEIGHT sets across-first field K's weight on row DX, split 256·hi + lo
-// (decideSetup.acrossW), from its weights by row. It overwrites R9 to
-// R11.
-#define WEIGHT(K) \
-	MOVQ (decideSetup_acrossWy+8*K)(BX), R9 \
-	MOVL (R9)(DX*4), R10 \
-	MOVL R10, R11 \
-	SARL $8, R11 \
-	MOVL R11, (decideSetup_acrossW+8*K)(BX) \
-	ANDL $255, R10 \
-	MOVL R10, (decideSetup_acrossW+8*K+4)(BX)
+#include "decide_amd64.h"
 
 // ACROSS sets Y9 to across-first field K (0 sand, 1 cave, 2 coal, 3 iron,
 // 4 lava; see decideSetup) on the group's eight tiles: lerp(top, bot,
@@ -180,22 +169,10 @@ loop:
 	// The balance counts: each counted material's column bytes (see
 	// countRow) take one where the tile is of it (subtracting the
 	// compare's −1); the unused patterns match no material.
-	VPCMPEQB decideSetup_count+0(BX), X11, X2
-	VMOVQ    generator_columns+0(AX)(R8*1), X3
-	VPSUBB   X2, X3, X3
-	VMOVQ    X3, generator_columns+0(AX)(R8*1)
-	VPCMPEQB decideSetup_count+16(BX), X11, X2
-	VMOVQ    generator_columns+1024(AX)(R8*1), X3
-	VPSUBB   X2, X3, X3
-	VMOVQ    X3, generator_columns+1024(AX)(R8*1)
-	VPCMPEQB decideSetup_count+32(BX), X11, X2
-	VMOVQ    generator_columns+2048(AX)(R8*1), X3
-	VPSUBB   X2, X3, X3
-	VMOVQ    X3, generator_columns+2048(AX)(R8*1)
-	VPCMPEQB decideSetup_count+48(BX), X11, X2
-	VMOVQ    generator_columns+3072(AX)(R8*1), X3
-	VPSUBB   X2, X3, X3
-	VMOVQ    X3, generator_columns+3072(AX)(R8*1)
+	COUNTSET(0, VMOVQ)
+	COUNTSET(1, VMOVQ)
+	COUNTSET(2, VMOVQ)
+	COUNTSET(3, VMOVQ)
 
 	ADDQ $8, R8
 	DECQ CX

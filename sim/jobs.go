@@ -42,6 +42,11 @@ const (
 	jobCells16
 )
 
+// runLerpJobs finds the cell kernels in a table (cellKernels, in
+// jobs_amd64.s) by kind, from jobCells2 = 1 to jobCells16 = 4.
+var _ = [1]struct{}{}[jobCells2-1]
+var _ = [1]struct{}{}[jobCells16-4]
+
 // lerpJobs are the interpolations of a row on the vector path: rows
 // holds, in the order they run, water, mountain and tree, each down to
 // the row then across it (before the start area); then the two tunnel

@@ -1,15 +1,27 @@
 #include "go_asm.h"
 #include "textflag.h"
 
+// cellKernels are the cell kernels by job kind (jobCells2 to jobCells16),
+// the AVX2 ones (lerp_amd64.s), then the AVX-512 ones (lerp512_amd64.s).
+DATA cellKernels<>+0(SB)/8, $·cells2AVX2(SB)
+DATA cellKernels<>+8(SB)/8, $·cells4AVX2(SB)
+DATA cellKernels<>+16(SB)/8, $·cells8AVX2(SB)
+DATA cellKernels<>+24(SB)/8, $·cells16AVX2(SB)
+DATA cellKernels<>+32(SB)/8, $·cells2AVX512(SB)
+DATA cellKernels<>+40(SB)/8, $·cells4AVX512(SB)
+DATA cellKernels<>+48(SB)/8, $·cells8AVX512(SB)
+DATA cellKernels<>+56(SB)/8, $·cells16AVX512(SB)
+GLOBL cellKernels<>(SB), RODATA|NOPTR, $64
+
 // func runLerpJobs(jobs *lerpJob, n, y int, wide bool)
 //
 // Runs n jobs of row y in order (jobs.go): each a call to the kernel of
-// its kind (lerp_amd64.s, or for the cell kinds lerp512_amd64.s if wide,
-// with the job's nWide for count), its arguments from the job; a jobRows
-// of fewer than eight values, which lerpRowsAVX2 does not take, is done
-// here one value at a time, in 64 bits, as lerp does. The kernels keep
-// no register, so the job pointer and count live in the frame across
-// the calls.
+// its kind (a cell kind's from cellKernels: lerp_amd64.s's, or if wide
+// lerp512_amd64.s's with the job's nWide for count), its arguments from
+// the job; a jobRows of fewer than eight values, which lerpRowsAVX2 does
+// not take, is done here one value at a time, in 64 bits, as lerp does.
+// The kernels keep no register, so the job pointer and count live in
+// the frame across the calls.
 TEXT ·runLerpJobs(SB), NOSPLIT, $64-25
 	MOVQ  jobs+0(FP), AX
 	MOVQ  n+8(FP), CX
@@ -39,50 +51,15 @@ jobsLoop:
 	MOVL lerpJob_bias(BX), DX
 	MOVL DX, 32(SP)
 	CMPB wide+24(FP), $0
-	JNE  jobsWide
-	CMPQ AX, $2 // jobCells4
-	JEQ  jobsCells4
-	CMPQ AX, $3 // jobCells8
-	JEQ  jobsCells8
-	CMPQ AX, $1 // jobCells2
-	JEQ  jobsCells2
-	CALL ·cells16AVX2(SB)
-	JMP  jobsNext
-
-jobsCells4:
-	CALL ·cells4AVX2(SB)
-	JMP  jobsNext
-
-jobsCells8:
-	CALL ·cells8AVX2(SB)
-	JMP  jobsNext
-
-jobsCells2:
-	CALL ·cells2AVX2(SB)
-	JMP  jobsNext
-
-jobsWide:
+	JEQ  jobsCell
 	MOVQ lerpJob_nWide(BX), CX
 	MOVQ CX, 16(SP)
-	CMPQ AX, $2 // jobCells4
-	JEQ  jobsWide4
-	CMPQ AX, $3 // jobCells8
-	JEQ  jobsWide8
-	CMPQ AX, $1 // jobCells2
-	JEQ  jobsWide2
-	CALL ·cells16AVX512(SB)
-	JMP  jobsNext
+	ADDQ $4, AX // the AVX-512 half of cellKernels
 
-jobsWide4:
-	CALL ·cells4AVX512(SB)
-	JMP  jobsNext
-
-jobsWide8:
-	CALL ·cells8AVX512(SB)
-	JMP  jobsNext
-
-jobsWide2:
-	CALL ·cells2AVX512(SB)
+jobsCell:
+	LEAQ cellKernels<>(SB), R11
+	MOVQ -8(R11)(AX*8), R11 // kinds start at jobCells2 = 1
+	CALL R11
 	JMP  jobsNext
 
 jobsRows:

@@ -177,8 +177,9 @@ func (g *generator) sweepRow(f, y int, dst *rowBuf) {
 // acrossCells interpolates values given at f's lattice columns across
 // every x of the map into dst, adding bias. Every lattice cell spans the
 // same tiles with the same weights, so the work is one multiply a tile:
-// eight at once in the vector kernels, sixteen in the AVX-512 ones (cells
-// of 2, 4, 8 and 16 tiles, every spacing the fields use), else cells four and eight tiles wide,
+// eight at once in the vector kernels (cells of 2, 4, 8 and 16 tiles,
+// every spacing the fields use; the job runner takes the AVX-512 ones
+// too, lerp512_amd64.s), else cells four and eight tiles wide,
 // those of the fields every tile reads, are unrolled with constant
 // weights. Whole cells are written, past the map's width if it ends
 // within one. The vector kernels are exact while neighbouring values
@@ -188,37 +189,20 @@ func (g *generator) acrossCells(f *noiseField, vals []int32, dst *rowBuf, bias i
 	cells := (len(f.col) + span - 1) / span
 	_ = vals[cells] // every cell reads the column on its right
 	c := 0          // cells done
-	if g.vector && g.wide {
-		// Whole groups of sixteen tiles, then the AVX2 kernels.
+	if g.vector {
 		switch span {
 		case 8:
-			cells8AVX512(&dst[0], &vals[0], cells/2, &f.split, bias)
+			cells8AVX2(&dst[0], &vals[0], cells, &f.split, bias)
+			c = cells
+		case 4:
+			cells4AVX2(&dst[0], &vals[0], cells/2, &f.split, bias)
 			c = cells &^ 1
-		case 4:
-			cells4AVX512(&dst[0], &vals[0], cells/4, &f.split, bias)
+		case 16:
+			cells16AVX2(&dst[0], &vals[0], cells, &f.split, bias)
+			c = cells
+		case 2:
+			cells2AVX2(&dst[0], &vals[0], cells/4, &f.split, bias)
 			c = cells &^ 3
-		case 16:
-			cells16AVX512(&dst[0], &vals[0], cells, &f.split, bias)
-			c = cells
-		case 2:
-			cells2AVX512(&dst[0], &vals[0], cells/8, &f.split, bias)
-			c = cells &^ 7
-		}
-	}
-	if g.vector && c < cells {
-		switch span {
-		case 8:
-			cells8AVX2(&dst[c*8], &vals[c], cells-c, &f.split, bias)
-			c = cells
-		case 4:
-			cells4AVX2(&dst[c*4], &vals[c], (cells-c)/2, &f.split, bias)
-			c += (cells - c) &^ 1
-		case 16:
-			cells16AVX2(&dst[c*16], &vals[c], cells-c, &f.split, bias)
-			c = cells
-		case 2:
-			cells2AVX2(&dst[c*2], &vals[c], (cells-c)/4, &f.split, bias)
-			c += (cells - c) &^ 3
 		}
 	}
 	switch span {
