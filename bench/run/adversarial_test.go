@@ -101,8 +101,9 @@ func TestAdversarialAgents(t *testing.T) {
 		// reference: not an adversary (it may succeed by chance); the
 		// random agent is the floor the others' effective actions are held to.
 		reference bool
-		// serial: one worker, so that a script of several replies plays
-		// them in turn within each episode (two workers interleave them).
+		// serial: one worker, so that a script of several replies (or the
+		// copier's moves) plays them in turn within each episode (two
+		// workers interleave them).
 		serial bool
 	}{
 		{name: "random", agent: "random", reference: true},
@@ -126,8 +127,14 @@ func TestAdversarialAgents(t *testing.T) {
 		// view shows at its edge one tile past it.
 		{name: "remembers its view extended", style: &claimStyle{remember: rememberEdge}, reference: true, unscored: []string{"world_model_accuracy", "world_model_skill"},
 			ceiling: map[string]float64{"state_skill": 0}},
-		{name: "copies its observation", copier: true, unscored: probes},
-		{name: "copies its full observation", copier: true, full: true, unscored: probes},
+		// The copier's moves come from one counter over all its requests:
+		// with two workers, which episode gets which move followed the
+		// workers' timing, and one interleaving in several (seen under
+		// the race detector on a loaded machine) walked its cycle of
+		// moves and "do" into 7 wood on a hard collect task. One worker
+		// plays the same moves in every run.
+		{name: "copies its observation", copier: true, unscored: probes, serial: true},
+		{name: "copies its full observation", copier: true, full: true, unscored: probes, serial: true},
 		{name: "garbage", script: []string{"I will win.", `{"act": "win"}`, "```json\n{}\n```"}},
 		// An honest agent: the explorer, predicting by stepping a copy of
 		// the world and stating where it is from its own moves.
