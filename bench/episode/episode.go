@@ -15,7 +15,6 @@ package episode
 import (
 	"math/bits"
 	"time"
-	"unsafe"
 
 	"github.com/longcraft/longcraft/bench/protocol/text"
 	"github.com/longcraft/longcraft/bench/skill"
@@ -23,7 +22,6 @@ import (
 	"github.com/longcraft/longcraft/bench/trace"
 	"github.com/longcraft/longcraft/internal/buildinfo"
 	"github.com/longcraft/longcraft/internal/grid"
-	"github.com/longcraft/longcraft/internal/prefetch"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -245,30 +243,6 @@ func (e *Episode) Step(a sim.Action) bool {
 		e.end = task.EndTimeout
 	}
 	return true
-}
-
-// Prefetching: a host that steps more episodes than the caches hold
-// (bench/vec, 4,096 worlds) waits on memory for each episode's own state
-// as well as its world's. It asks for them an episode or so ahead, in
-// two phases, the second reading what the first brought in:
-// PrefetchEpisode, then PrefetchProgress. They change nothing.
-
-// episodeHot is how many bytes from an Episode's start Step reads: the
-// fields up to seen (the outcome as the agent sees it, derived on
-// demand), which come first for that.
-const episodeHot = unsafe.Offsetof(Episode{}.seen)
-
-// PrefetchEpisode asks the caches for the fields of e that Step reads.
-func (e *Episode) PrefetchEpisode() {
-	prefetch.Bytes(unsafe.Pointer(e), episodeHot)
-}
-
-// PrefetchProgress asks for e's progress toward its goal, which Step
-// updates; it reads e (PrefetchEpisode first).
-func (e *Episode) PrefetchProgress() {
-	if e.prog != nil {
-		e.prog.Prefetch()
-	}
 }
 
 // judge applies the task's one rule.

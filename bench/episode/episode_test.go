@@ -160,30 +160,6 @@ func TestStepAllocatesNothing(t *testing.T) {
 	assert.Positive(t, e.Steps())
 }
 
-// TestPrefetchChangesNothing: the two prefetch phases run on an episode
-// never begun (no progress yet) and on one under way, at every step of a
-// survive goal, allocate nothing and change neither the episode's
-// figures nor its world.
-func TestPrefetchChangesNothing(t *testing.T) {
-	var never Episode
-	never.PrefetchEpisode()
-	never.PrefetchProgress()
-	tk, w := newTask(t, task.Spec{Family: task.FamilySurvive, Tier: "easy", Split: task.Eval, Index: 0})
-	e := New(tk, w, Options{})
-	for i := 0; !e.Over() && i < 300; i++ {
-		h, m := w.Hash(), e.Metrics()
-		allocs := testing.AllocsPerRun(5, func() {
-			e.PrefetchEpisode()
-			e.PrefetchProgress()
-		})
-		require.Zero(t, allocs)
-		require.Equal(t, h, w.Hash())
-		require.Equal(t, m, e.Metrics())
-		e.Step(sim.Action(i % 5))
-	}
-	require.Positive(t, e.Steps())
-}
-
 // BenchmarkStep measures the core's step with a trace recorder and the
 // wall-clock timeout on.
 func BenchmarkStep(b *testing.B) {

@@ -1,10 +1,7 @@
 package task
 
 import (
-	"unsafe"
-
 	"github.com/longcraft/longcraft/internal/grid"
-	"github.com/longcraft/longcraft/internal/prefetch"
 	"github.com/longcraft/longcraft/sim"
 )
 
@@ -89,17 +86,6 @@ func (p *Progress) Update(w *sim.World) bool {
 		p.reachedAt = w.StepCount()
 	}
 	return p.reachedAt >= 0
-}
-
-// Prefetch asks the caches for what Update reads next: p itself and the
-// leaf it waits on (a separate allocation). A host stepping more
-// episodes than the caches hold (bench/vec) calls it an episode or so
-// ahead; it changes nothing.
-func (p *Progress) Prefetch() {
-	prefetch.Bytes(unsafe.Pointer(p), unsafe.Sizeof(*p))
-	if p.stage < len(p.leaves) {
-		prefetch.Bytes(unsafe.Pointer(&p.leaves[p.stage]), unsafe.Sizeof(p.leaves[0]))
-	}
 }
 
 // leafReached reports whether leaf g holds in w.

@@ -439,21 +439,17 @@ func (b *Batch) runSpan(k, op int) {
 // prefetch asks the caches for the memory of the worlds after world i
 // that this thread has taken (up to hi), in the three phases of sim's
 // prefetching, one world apart: the third world's fields, the second's
-// objects, the next one's rows around the player; and the episodes' in
-// their two: the second's fields, the next one's progress. With more
-// worlds than the caches hold, each world's step otherwise waits on a
-// miss for each of them in turn.
+// objects, the next one's rows around the player. With more worlds than the caches hold,
+// each world's step otherwise waits on a miss for each of them in turn.
 func (b *Batch) prefetch(i, hi int) {
 	if i+3 < hi {
 		b.worlds[i+3].PrefetchWorld()
 	}
 	if i+2 < hi {
 		b.worlds[i+2].PrefetchObjects()
-		b.eps[i+2].PrefetchEpisode()
 	}
 	if i+1 < hi {
 		b.worlds[i+1].PrefetchView()
-		b.eps[i+1].PrefetchProgress()
 	}
 }
 
