@@ -77,15 +77,7 @@ GLOBL wideDraws<>(SB), RODATA|NOPTR, $128
 // K1 mountain tiles, K2 the test at hand, K3 tunnels (then the tiles
 // where skeletons may start), K4 sand, K5 water, K6 trees, K7 scratch.
 TEXT ·decideAVX512(SB), NOSPLIT, $0-24
-	MOVQ gen+0(FP), AX
-	MOVQ groups+8(FP), CX
-	LEAQ generator_decide(AX), BX
-	MOVQ y+16(FP), DX
-	WEIGHT(0)
-	WEIGHT(1)
-	WEIGHT(2)
-	WEIGHT(3)
-	WEIGHT(4)
+	ENTER
 	VMOVDQU32 wideDraws<>(SB), Z14
 	VMOVDQU32 wideDraws<>+64(SB), Z15
 	XORQ      R8, R8

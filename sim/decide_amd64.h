@@ -15,6 +15,20 @@
 	ANDL $255, R10 \
 	MOVL R10, (decideSetup_acrossW+8*K+4)(BX)
 
+// ENTER loads a decision kernel's arguments as above (AX, BX, the group
+// count in CX, DX) and sets the five across-first fields' weights on the
+// row.
+#define ENTER \
+	MOVQ gen+0(FP), AX \
+	MOVQ groups+8(FP), CX \
+	LEAQ generator_decide(AX), BX \
+	MOVQ y+16(FP), DX \
+	WEIGHT(0) \
+	WEIGHT(1) \
+	WEIGHT(2) \
+	WEIGHT(3) \
+	WEIGHT(4)
+
 // COUNTSET counts the group's tiles into column set K of
 // generator.columns (see countRow): each column byte takes one where its
 // tile is of the set's material (subtracting the compare's −1), the

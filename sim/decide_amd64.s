@@ -29,15 +29,7 @@
 // mountain or beach tile took 11 % fewer instructions but 5 % more time:
 // at eight tiles, which groups have one is not predictable enough.
 TEXT ·decideAVX2(SB), NOSPLIT, $0-24
-	MOVQ  gen+0(FP), AX
-	MOVQ  groups+8(FP), CX
-	LEAQ  generator_decide(AX), BX
-	MOVQ  y+16(FP), DX
-	WEIGHT(0)
-	WEIGHT(1)
-	WEIGHT(2)
-	WEIGHT(3)
-	WEIGHT(4)
+	ENTER
 	XORQ  R8, R8
 	TESTQ CX, CX
 	JLE   done

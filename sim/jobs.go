@@ -30,7 +30,6 @@ type lerpJob struct {
 	n, kind      int
 	nWide        int // a cell kind's count for the AVX-512 kernels
 	bias         int32
-	_            int32
 }
 
 // Job kinds.

@@ -35,68 +35,43 @@
 	VPADDD    Z4, Z2, Z2 \
 	VMOVDQU32 Z2, (DI)
 
+// WIDEKERNEL is a whole cell kernel of 2, 4 or 8 tiles: each iteration
+// loads the left values into R0 and the right ones into R1 by LOAD, the
+// 16/span values an iteration interpolates, and moves STEP bytes along
+// vals.
+#define WIDEKERNEL(LOAD, R0, R1, STEP) \
+	WIDESETUP \
+	TESTQ CX, CX \
+	JLE   done \
+loop: \
+	LOAD  (SI), R0 \
+	LOAD  4(SI), R1 \
+	WIDECELLS \
+	ADDQ  $STEP, SI \
+	ADDQ  $64, DI \
+	DECQ  CX \
+	JNZ   loop \
+done: \
+	VZEROUPPER \
+	RET
+
 // func cells2AVX512(dst, vals *int32, n int, w *cellSplit, bias int32)
 //
 // Eight cells of 2 tiles an iteration, for n iterations.
 TEXT ·cells2AVX512(SB), NOSPLIT, $0-36
-	WIDESETUP
-	TESTQ CX, CX
-	JLE   cells2Done
-
-cells2Loop:
-	VMOVDQU (SI), Y0
-	VMOVDQU 4(SI), Y1
-	WIDECELLS
-	ADDQ    $32, SI
-	ADDQ    $64, DI
-	DECQ    CX
-	JNZ     cells2Loop
-
-cells2Done:
-	VZEROUPPER
-	RET
+	WIDEKERNEL(VMOVDQU, Y0, Y1, 32)
 
 // func cells4AVX512(dst, vals *int32, n int, w *cellSplit, bias int32)
 //
 // Four cells of 4 tiles an iteration, for n iterations.
 TEXT ·cells4AVX512(SB), NOSPLIT, $0-36
-	WIDESETUP
-	TESTQ CX, CX
-	JLE   cells4Done
-
-cells4Loop:
-	VMOVDQU (SI), X0
-	VMOVDQU 4(SI), X1
-	WIDECELLS
-	ADDQ    $16, SI
-	ADDQ    $64, DI
-	DECQ    CX
-	JNZ     cells4Loop
-
-cells4Done:
-	VZEROUPPER
-	RET
+	WIDEKERNEL(VMOVDQU, X0, X1, 16)
 
 // func cells8AVX512(dst, vals *int32, n int, w *cellSplit, bias int32)
 //
 // Two cells of 8 tiles an iteration, for n iterations.
 TEXT ·cells8AVX512(SB), NOSPLIT, $0-36
-	WIDESETUP
-	TESTQ CX, CX
-	JLE   cells8Done
-
-cells8Loop:
-	VMOVQ (SI), X0
-	VMOVQ 4(SI), X1
-	WIDECELLS
-	ADDQ  $8, SI
-	ADDQ  $64, DI
-	DECQ  CX
-	JNZ   cells8Loop
-
-cells8Done:
-	VZEROUPPER
-	RET
+	WIDEKERNEL(VMOVQ, X0, X1, 8)
 
 // func cells16AVX512(dst, vals *int32, n int, w *cellSplit, bias int32)
 //
